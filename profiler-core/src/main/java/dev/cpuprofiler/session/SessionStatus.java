@@ -1,0 +1,7 @@
+package dev.cpuprofiler.session;
+
+/** How a session ended. */
+public enum SessionStatus {
+    COMPLETED,
+    FAILED
+}

@@ -1,0 +1,12 @@
+package dev.cpuprofiler.trigger;
+
+import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.SessionOutcome;
+import dev.cpuprofiler.session.SessionTrigger;
+
+/** Told when a session ends (metrics count them). {@code session} is null when it never started. */
+@FunctionalInterface
+public interface SessionEndListener {
+
+    void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome);
+}
