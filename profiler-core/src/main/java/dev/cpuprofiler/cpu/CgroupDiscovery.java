@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -91,7 +92,7 @@ public final class CgroupDiscovery {
         return mountPoint.equals("/") ? relative : mountPoint + relative;
     }
 
-    private <T> List<T> parseLines(String file, java.util.function.Function<String, T> parser) throws IOException {
+    private <T> List<T> parseLines(String file, Function<String, T> parser) throws IOException {
         Path path = CgroupDirectory.resolve(fsRoot, file);
         List<String> lines;
         try {

@@ -27,7 +27,6 @@ public final class CpuSourceSelector {
 
     private final Path fsRoot;
     private final LongSupplier processCpuTimeNanos;
-    private final String processDescription;
     private final CgroupDiscovery discovery;
     private final EffectiveCpuCountResolver cpuCountResolver;
 
@@ -44,7 +43,6 @@ public final class CpuSourceSelector {
     public CpuSourceSelector(Path fsRoot, LongSupplier processCpuTimeNanos, IntSupplier availableProcessors) {
         this.fsRoot = Objects.requireNonNull(fsRoot, "fsRoot");
         this.processCpuTimeNanos = Objects.requireNonNull(processCpuTimeNanos, "processCpuTimeNanos");
-        this.processDescription = ProcessCpuSource.MXBEAN_DESCRIPTION;
         this.discovery = new CgroupDiscovery(fsRoot);
         this.cpuCountResolver = new EffectiveCpuCountResolver(fsRoot, availableProcessors);
     }
@@ -62,7 +60,7 @@ public final class CpuSourceSelector {
         EffectiveCpuCount cpus = cpuCountResolver.resolve(layout);
 
         if (mode == CpuSourceMode.PROCESS) {
-            log.debug("Using process CPU time ({}), as profiler.cpu.source=process", processDescription);
+            log.debug("Using process CPU time ({}), as profiler.cpu.source=process", ProcessCpuSource.MXBEAN_DESCRIPTION);
             return process(cpus, null);
         }
         if (layout == null) {
@@ -112,7 +110,7 @@ public final class CpuSourceSelector {
     }
 
     private SelectedCpuSource process(EffectiveCpuCount cpus, String fallbackReason) {
-        ProcessCpuSource source = new ProcessCpuSource(processCpuTimeNanos, processDescription);
+        ProcessCpuSource source = new ProcessCpuSource(processCpuTimeNanos, ProcessCpuSource.MXBEAN_DESCRIPTION);
         try {
             source.cpuTimeNanos();
         } catch (IOException e) {
