@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,11 +61,17 @@ class RealCgroupQuotaTest {
             assertThat(result.get("kind")).as(output).isIn("cgroup-v1", "cgroup-v2");
             assertThat(Double.parseDouble(result.get("cpus"))).as(output).isEqualTo(1.5);
             assertThat(Integer.parseInt(result.get("samples"))).as(output).isGreaterThanOrEqualTo(4);
-            // One full core out of 1.5 is 66.7%. If other work on the machine kept the burner off its core,
-            // the reading must still be what the process really used, divided by 1.5 (never by 2).
-            double expected = burnerCores >= 0.95 ? 100.0 / 1.5 : processCores / 1.5 * 100;
-            assertThat(percent).as("mean CPU%% (burner got %.3f cores); child output:%n%s", burnerCores, output)
-                    .isCloseTo(expected, org.assertj.core.data.Offset.offset(3.0));
+            // What the cgroup really used, divided by 1.5 (never by 2), whatever else runs on the machine...
+            assertThat(percent).as("mean CPU%% vs the process's own CPU time / 1.5; child output:%n%s", output)
+                    .isCloseTo(processCores / 1.5 * 100, Offset.offset(3.0));
+            // ...which for one busy core out of 1.5 is 66.7%, unless other work kept the burner off its core.
+            if (burnerCores >= 0.96) {
+                assertThat(percent).as("mean CPU%% for one busy core; child output:%n%s", output)
+                        .isCloseTo(100.0 / 1.5, Offset.offset(3.0));
+            } else {
+                System.out.println("The machine is busy: the burner got only " + burnerCores
+                        + " cores, so 66.7% was not expected");
+            }
             assertThat(percent).as("not normalised by availableProcessors (2)").isGreaterThan(processCores / 2 * 100 + 5);
         } finally {
             if (child != null && child.isAlive()) {
