@@ -37,11 +37,6 @@ public record CgroupDirectory(CgroupVersion version, String cgroupPath, String m
         return result;
     }
 
-    /** The file {@code name} in this directory, under {@code fsRoot}. */
-    public Path file(Path fsRoot, String name) {
-        return resolve(fsRoot, path).resolve(name);
-    }
-
     /** An absolute path as the process sees it, placed under {@code fsRoot} (which is {@code /} in production). */
     public static Path resolve(Path fsRoot, String absolutePath) {
         String relative = absolutePath.startsWith("/") ? absolutePath.substring(1) : absolutePath;
