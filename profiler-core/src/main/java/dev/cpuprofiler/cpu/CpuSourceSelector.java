@@ -71,7 +71,7 @@ public final class CpuSourceSelector {
             return fallBack(cpus, "no cgroup v1 cpuacct or cgroup v2 hierarchy is mounted for this process");
         }
         if (mode == CpuSourceMode.AUTO && isHostRoot(usage)) {
-            return fallBack(cpus, "the process is in the root " + usage.version().label() + " cgroup (/) at "
+            return fallBack(cpus, "the process is in the root of the " + usage.version().label() + " hierarchy (/) at "
                     + usage.path() + ", whose counters are the whole machine's");
         }
         CpuUsageSource source = usage.version() == CgroupVersion.V1

@@ -150,7 +150,7 @@ class CpuSourceSelectorTest {
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(5_000_000);
         assertThat(selected.cgroupPath()).isNull();
-        assertThat(selected.fallbackReason()).isEqualTo("the process is in the root cgroup v1 cgroup (/) at "
+        assertThat(selected.fallbackReason()).isEqualTo("the process is in the root of the cgroup v1 hierarchy (/) at "
                 + "/sys/fs/cgroup/cpuacct, whose counters are the whole machine's");
         assertThat(selected.effectiveCpus()).isEqualTo(new EffectiveCpuCount(2, "cpu affinity (2 CPUs)"));
         assertThat(debugLines()).contains("No cgroup CPU stats found, falling back to process CPU time: "
@@ -165,7 +165,7 @@ class CpuSourceSelectorTest {
         SelectedCpuSource selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
-        assertThat(selected.fallbackReason()).contains("root cgroup v2 cgroup (/)");
+        assertThat(selected.fallbackReason()).contains("root of the cgroup v2 hierarchy (/)");
     }
 
     @Test
