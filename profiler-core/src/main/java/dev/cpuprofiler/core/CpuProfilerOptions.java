@@ -94,7 +94,7 @@ public final class CpuProfilerOptions {
         requireBetween("stack-sampling-period", stackSamplingPeriod, Duration.ofMillis(1), Duration.ofSeconds(1));
         requireIntBetween("retained-profiles", retainedProfiles, 1, 1000);
         if (retainedBytes < 1024 * 1024) {
-            throw new InvalidOptionException(PREFIX + "retained-bytes", retainedBytes, "must be at least 1 MiB");
+            throw new InvalidOptionException(PREFIX + "retained-size", retainedBytes + "B", "must be at least 1MB");
         }
         requireIntBetween("output-retention", outputRetention, 1, 100_000);
         requireIntBetween("max-stack-depth", maxStackDepth, 8, 8192);
