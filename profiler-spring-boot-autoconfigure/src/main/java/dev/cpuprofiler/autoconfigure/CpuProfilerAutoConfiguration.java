@@ -1,0 +1,40 @@
+package dev.cpuprofiler.autoconfigure;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerOptions;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The CPU-triggered profiler: options from {@code profiler.cpu.*} and {@link CpuProfilerCustomizer} beans,
+ * and the {@link CpuProfiler} pipeline, started once the application is ready and closed with the context.
+ * {@code profiler.enabled=false} creates none of it.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "profiler.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(CpuProfilerProperties.class)
+public class CpuProfilerAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    CpuProfilerOptions cpuProfilerOptions(CpuProfilerProperties properties,
+            ObjectProvider<CpuProfilerCustomizer> customizers) {
+        return CpuProfilerOptionsFactory.create(properties.getCpu(), customizers.orderedStream().toList());
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    CpuProfiler cpuProfiler(CpuProfilerOptions options) {
+        return CpuProfiler.builder(options).build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CpuProfilerStarter cpuProfilerStarter(CpuProfiler cpuProfiler) {
+        return new CpuProfilerStarter(cpuProfiler);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.cpuprofiler.autoconfigure;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.session.SessionOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * The profiler's meters, Micrometer style: ratios 0..1 (not percent), durations in seconds.
+ *
+ * <ul>
+ * <li>{@code profiler.cpu.usage} — the latest CPU sample, 0..1 of the effective CPUs</li>
+ * <li>{@code profiler.cpu.average} — the baseline the trigger compares, 0..1</li>
+ * <li>{@code profiler.cpu.effective.count} — CPUs the ratios are relative to</li>
+ * <li>{@code profiler.sessions} — sessions ended, tagged {@code trigger} (cpu, manual) and {@code outcome}
+ * (completed, failed)</li>
+ * <li>{@code profiler.session.active} — 1 while a session records</li>
+ * <li>{@code profiler.cooldown.remaining} — seconds left in the cooldown, 0 outside one</li>
+ * </ul>
+ */
+public class CpuProfilerMeterBinder implements MeterBinder {
+
+    private final CpuProfiler profiler;
+
+    public CpuProfilerMeterBinder(CpuProfiler profiler) {
+        // The gauges below hold the profiler weakly; this field keeps it alive as long as the binder.
+        this.profiler = Objects.requireNonNull(profiler, "profiler");
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        Gauge.builder("profiler.cpu.usage", profiler, p -> ratio(p.sampler().latestPercent()))
+                .description("Latest CPU usage sample, as a ratio of the effective CPU count")
+                .baseUnit("ratio")
+                .register(registry);
+        Gauge.builder("profiler.cpu.average", profiler, p -> {
+            OptionalDouble avg = p.baseline().average();
+            return avg.isPresent() ? ratio(avg.getAsDouble()) : Double.NaN;
+        }).description("Rolling CPU average the profiling trigger compares with its threshold, as a ratio")
+                .baseUnit("ratio")
+                .register(registry);
+        Gauge.builder("profiler.cpu.effective.count", profiler, p -> p.cpuSource().effectiveCpus().count())
+                .description("CPUs the process may use (cgroup quota, fractional, or CPU affinity)")
+                .register(registry);
+        Gauge.builder("profiler.session.active", profiler, p -> p.policy().activeSession().isPresent() ? 1 : 0)
+                .description("1 while a profiling session is recording, else 0")
+                .register(registry);
+        Gauge.builder("profiler.cooldown.remaining", profiler,
+                p -> p.policy().cooldownRemaining().map(d -> d.toNanos() / 1e9).orElse(0.0))
+                .description("Time left before the CPU trigger may start another profile")
+                .baseUnit("seconds")
+                .register(registry);
+        for (SessionTrigger trigger : SessionTrigger.values()) {
+            for (String outcome : new String[] {"completed", "failed"}) {
+                sessions(registry, trigger.name().toLowerCase(Locale.ROOT), outcome);
+            }
+        }
+        profiler.addSessionEndListener((trigger, session, outcome) -> sessions(registry,
+                trigger.name().toLowerCase(Locale.ROOT), outcome(outcome)).increment());
+    }
+
+    private static Counter sessions(MeterRegistry registry, String trigger, String outcome) {
+        return Counter.builder("profiler.sessions")
+                .description("Profiling sessions that ended")
+                .tag("trigger", trigger)
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+
+    private static String outcome(SessionOutcome outcome) {
+        return outcome.failed() ? "failed" : "completed";
+    }
+
+    private static double ratio(double percent) {
+        return Double.isNaN(percent) ? Double.NaN : percent / 100.0;
+    }
+
+}
