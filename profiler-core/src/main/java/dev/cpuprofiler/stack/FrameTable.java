@@ -99,14 +99,16 @@ final class FrameTable {
 
     /** The packed frame of the thread group node for a thread name. */
     int resolveThread(String threadName, boolean mayAdd) {
-        String key = threadName == null ? "" : threadName;
-        Integer cached = threads.get(key);
+        if (threadName == null) {
+            return intern(ThreadNames.UNKNOWN_THREAD, FrameKind.UNKNOWN, mayAdd);
+        }
+        Integer cached = threads.get(threadName);
         if (cached != null) {
             return cached;
         }
         int packed = intern(ThreadNames.groupFrame(threadName), FrameKind.UNKNOWN, mayAdd);
         if (packed != MISSING && threads.size() < threadLimit) {
-            threads.put(key, packed);
+            threads.put(threadName, packed);
         }
         return packed;
     }
