@@ -1,0 +1,134 @@
+package dev.cpuprofiler.stack;
+
+import one.convert.Arguments;
+import one.convert.CallStack;
+import one.convert.FlameGraph;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A self-contained HTML flame graph (canvas and inline script, nothing loaded from the network), drawn by
+ * async-profiler's own converter ({@code tools.profiler:jfr-converter}, {@link FlameGraph}): each node with self
+ * weight is fed to it as one stack, with async-profiler's frame types, so its colours and its "inlined" details apply.
+ *
+ * <p>The converter's template links to async-profiler's home page ({@code <a href='https://github.com/...'>}) and
+ * marks its inline SVG icons with the SVG namespace URI. Neither is loaded, but an offline page should not point
+ * outside: the link becomes plain text (the credit stays), the namespace attributes (ignored by HTML parsers for
+ * inline SVG) are dropped, and a {@code Content-Security-Policy} meta tag ({@code default-src 'none'}) makes the
+ * browser refuse any request the page might still try.
+ */
+public final class FlameGraphRenderer implements StackTreeRenderer {
+
+    private static final String CSP = "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+            + "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">";
+    private static final String CHARSET_META = "<meta charset='utf-8'>";
+
+    private final String title;
+    private final double minWidthPercent;
+
+    public FlameGraphRenderer() {
+        this("CPU profile", 0);
+    }
+
+    /**
+     * @param title the page heading (escaped here: the converter writes it into the HTML as is)
+     * @param minWidthPercent frames narrower than this share of all samples are left out, to keep huge trees light
+     */
+    public FlameGraphRenderer(String title, double minWidthPercent) {
+        this.title = title;
+        this.minWidthPercent = minWidthPercent;
+    }
+
+    @Override
+    public String mediaType() {
+        return "text/html; charset=utf-8";
+    }
+
+    @Override
+    public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+        Arguments args = new Arguments();
+        args.title = escapeHtml(title);
+        args.minwidth = minWidthPercent;
+        FlameGraph flameGraph = new FlameGraph(args);
+        CallStack stack = new CallStack();
+        int stackDepth = 0;
+        for (int node = 1; node < tree.size(); node++) {
+            int depth = tree.depth(node);
+            for (; stackDepth >= depth; stackDepth--) {
+                stack.pop();
+            }
+            stack.push(scriptSafe(tree.frame(node)), frameType(tree.kind(node)));
+            stackDepth++;
+            long self = tree.self(node);
+            if (self > 0) {
+                flameGraph.addSample(stack, self);
+            }
+        }
+        ByteArrayOutputStream html = new ByteArrayOutputStream(1 << 16);
+        try (PrintStream ps = new PrintStream(html, false, StandardCharsets.UTF_8)) {
+            flameGraph.dump(ps);
+        }
+        out.write(offline(html.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    /** Removes the template's outbound URLs (only from the template part, before the frame data) and adds the CSP. */
+    static String offline(String html) {
+        int data = html.indexOf("const cpool");
+        String head = data < 0 ? html : html.substring(0, data);
+        String rest = data < 0 ? "" : html.substring(data);
+        head = head.replaceAll(" xmlns='http://www\\.w3\\.org/2000/svg'", "")
+                .replaceAll("<a href='https?://[^']*'>([^<]*)</a>", "$1");
+        int charset = head.indexOf(CHARSET_META);
+        if (charset >= 0) {
+            int at = charset + CHARSET_META.length();
+            head = head.substring(0, at) + "\n" + CSP + head.substring(at);
+        } else {
+            head = head.replaceFirst("<head>", "<head>\n" + CSP);
+        }
+        return head + rest;
+    }
+
+    /** async-profiler's frame type numbers ({@code one.convert.Frame.TYPE_*}). */
+    static byte frameType(FrameKind kind) {
+        return switch (kind) {
+            case JAVA -> 1;      // TYPE_JIT_COMPILED
+            case INLINED -> 2;   // TYPE_INLINED
+            case KERNEL -> 5;    // TYPE_KERNEL
+            case NATIVE, UNKNOWN -> 3;  // TYPE_NATIVE, as async-profiler draws its thread frames
+        };
+    }
+
+    /**
+     * Frame names end up in a JavaScript string inside a {@code <script>} element; the converter escapes quotes and
+     * backslashes, but {@code </script>} or {@code <!--} in a (thread) name would still end the script. Such a
+     * {@code <} becomes a full-width one; control characters, which would break the string, become spaces.
+     */
+    static String scriptSafe(String name) {
+        String s = FrameNames.sanitize(name);
+        if (s.contains("</") || s.contains("<!")) {
+            s = s.replace("</", "\uFF1C/").replace("<!", "\uFF1C!");
+        }
+        return s;
+    }
+
+    static String escapeHtml(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&#39;");
+                default -> sb.append(c < ' ' ? ' ' : c);
+            }
+        }
+        return sb.toString();
+    }
+}

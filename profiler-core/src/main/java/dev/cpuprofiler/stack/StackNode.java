@@ -1,0 +1,34 @@
+package dev.cpuprofiler.stack;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import java.util.List;
+
+/**
+ * One node of a merged tree as a plain value, in the shape of the endpoint's JSON contract
+ * ({@code {"frame": "all", "kind": ..., "total": 2890, "self": 0, "children": [...]}}). Convenient for small trees
+ * and tests; large trees are better rendered straight from a {@link StackTreeSnapshot}.
+ *
+ * @param frame the frame name ({@code all} for the root)
+ * @param kind what kind of code the frame is ({@link FrameKind#UNKNOWN} for the root and synthetic frames)
+ * @param total weight of the samples through this node
+ * @param self weight of the samples ending in this node
+ * @param children largest total first
+ */
+@JsonPropertyOrder({"frame", "kind", "total", "self", "children"})
+public record StackNode(String frame, FrameKind kind, long total, long self, List<StackNode> children) {
+
+    public StackNode {
+        children = List.copyOf(children);
+    }
+
+    /** The child with this frame name, or {@code null}. */
+    public StackNode child(String frameName) {
+        for (StackNode c : children) {
+            if (c.frame.equals(frameName)) {
+                return c;
+            }
+        }
+        return null;
+    }
+}
