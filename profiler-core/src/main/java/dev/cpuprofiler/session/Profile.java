@@ -1,0 +1,57 @@
+package dev.cpuprofiler.session;
+
+import dev.cpuprofiler.session.engine.EngineFallback;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One recorded profile: what was sampled, by which engine, and the merged stack tree.
+ *
+ * @param id unique, URL-safe
+ * @param trigger CPU or MANUAL
+ * @param engine the engine that recorded it ({@code jfr-cpu-time}, {@code async-profiler}, {@code jfr-execution})
+ * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
+ * @param fallbacks engines tried before it, each with the reason it could not record
+ * @param notes remarks from the engine (lost samples, and the like)
+ * @param startedAt when recording started
+ * @param endedAt when it stopped
+ * @param samplingPeriod the interval between stack samples
+ * @param samples samples in the tree
+ * @param lostSamples samples the engine dropped or failed to take
+ * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
+ * @param tree the merged stacks
+ * @param jfrFile the engine's JFR recording, if one was kept (see the output directory), else null
+ */
+public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
+        List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
+        Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
+        Path jfrFile) {
+
+    public Profile {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(trigger, "trigger");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(tree, "tree");
+        fallbacks = List.copyOf(fallbacks);
+        notes = List.copyOf(notes);
+    }
+
+    public Duration duration() {
+        return Duration.between(startedAt, endedAt);
+    }
+
+    /** A generous estimate of the heap this profile holds, for the store's byte bound. */
+    public long estimatedBytes() {
+        // ~33 B/node in the snapshot's arrays plus the frame names it references.
+        return 512L + tree.size() * 96L;
+    }
+
+    public Profile withJfrFile(Path file) {
+        return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
+                samples, lostSamples, cpuPercent, tree, file);
+    }
+}

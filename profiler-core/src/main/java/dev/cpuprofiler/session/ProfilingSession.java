@@ -1,0 +1,172 @@
+package dev.cpuprofiler.session;
+
+import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.session.engine.SelectedRecording;
+import dev.cpuprofiler.stack.StackTree;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One recording: waits out its duration on its own thread, stops the engine, builds the profile and hands
+ * it to the store. Its outcome always completes — normally, on failure, on cancel, or if the thread dies
+ * of an {@link Error} — so the trigger policy never waits forever.
+ */
+final class ProfilingSession implements RunningSession, Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProfilingSession.class);
+
+    private final String id;
+    private final SessionTrigger trigger;
+    private final SelectedRecording recording;
+    private final StackTree tree;
+    private final Instant startedAt;
+    private final Duration duration;
+    private final Duration samplingPeriod;
+    private final ProfileStore store;
+    private final Clock clock;
+    private final Supplier<Double> cpuPercentSince;
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
+    private volatile String cancelReason;
+
+    ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
+            Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
+            Supplier<Double> cpuPercentSince) {
+        this.id = id;
+        this.trigger = trigger;
+        this.recording = recording;
+        this.tree = tree;
+        this.startedAt = startedAt;
+        this.duration = duration;
+        this.samplingPeriod = samplingPeriod;
+        this.store = store;
+        this.clock = clock;
+        this.cpuPercentSince = cpuPercentSince;
+    }
+
+    @Override
+    public void run() {
+        try {
+            boolean cancelled = stopSignal.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+            if (cancelled) {
+                recording.cancel();
+                finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
+                return;
+            }
+            RecordingResult result = recording.stop();
+            Instant endedAt = clock.instant();
+            List<String> notes = new ArrayList<>(result.notes());
+            if (tree.truncatedSamples() > 0) {
+                notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
+                        + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
+            }
+            Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
+                    notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
+                    cpuPercentSince.get(), tree.snapshot(), result.jfrFile());
+            Profile stored = store.add(profile);
+            if (result.jfrFile() != null && !result.jfrFile().equals(stored.jfrFile())) {
+                deleteQuietly(result);
+            }
+            log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
+                    profile.engineDetail(), profile.duration());
+            finish(new SessionOutcome(SessionStatus.COMPLETED, null, endedAt, id));
+        } catch (InterruptedException e) {
+            recording.cancel();
+            finish(SessionOutcome.failed("interrupted", clock.instant()));
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            log.warn("Profiling session {} failed", id, t);
+            try {
+                recording.cancel();
+            } catch (Throwable ignored) {
+                // The engine is already broken; the outcome matters more.
+            }
+            finish(SessionOutcome.failed("session failed: " + t, clock.instant()));
+        } finally {
+            if (!outcome.isDone()) {
+                finish(SessionOutcome.failed("session thread ended unexpectedly", clock.instant()));
+            }
+        }
+    }
+
+    private static void deleteQuietly(RecordingResult result) {
+        try {
+            Files.deleteIfExists(result.jfrFile());
+        } catch (IOException e) {
+            log.debug("Cannot delete {}: {}", result.jfrFile(), e.toString());
+        }
+    }
+
+    private void finish(SessionOutcome o) {
+        outcome.complete(o);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public SessionTrigger trigger() {
+        return trigger;
+    }
+
+    @Override
+    public String engine() {
+        return recording.engineId();
+    }
+
+    @Override
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    @Override
+    public Duration duration() {
+        return duration;
+    }
+
+    @Override
+    public long samplesSoFar() {
+        long engineCount = recording.samplesSoFar();
+        return engineCount > 0 ? engineCount : tree.totalSamples();
+    }
+
+    @Override
+    public CompletionStage<SessionOutcome> outcome() {
+        return outcome;
+    }
+
+    @Override
+    public boolean isDone() {
+        return outcome.isDone();
+    }
+
+    @Override
+    public void cancel(String reason) {
+        cancelReason = reason;
+        stopSignal.countDown();
+    }
+
+    /** Waits for the session's thread to finish its work. */
+    boolean awaitEnd(Duration timeout) {
+        try {
+            outcome.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (Exception e) {
+            return outcome.isDone();
+        }
+    }
+}
