@@ -59,8 +59,9 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
             throw new EngineUnavailableException(ID, "the work directory " + settings.workDirectory()
                     + " contains a comma, which async-profiler's command syntax cannot carry");
         }
+        // One frame more than kept: async-profiler does not flag stacks it cut, so a longer stack tells us.
         String command = "start,event=" + event + ",interval=" + settings.samplingPeriod().toNanos()
-                + ",jstackdepth=" + settings.maxStackDepth() + ",jfr,file=" + file;
+                + ",jstackdepth=" + (settings.maxStackDepth() + 1) + ",jfr,file=" + file;
         try {
             String output = access.execute(command);
             log.debug("async-profiler: {} -> {}", command, output.strip());

@@ -66,7 +66,8 @@ final class EnginesHere {
         }
     }
 
-    private static void skipUnless(boolean runnable, String id, String reason) {
+    /** Skips the calling test unless {@code runnable}, printing the reason. */
+    static void skipUnless(boolean runnable, String id, String reason) {
         if (!runnable) {
             System.out.println("[skip] " + id + ": " + reason);
         }
