@@ -1,0 +1,106 @@
+package dev.cpuprofiler.session.engine;
+
+import dev.cpuprofiler.stack.StackSink;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * async-profiler with {@code event=cpu} when {@code tools.profiler:async-profiler} is on the classpath: CPU-time
+ * sampling of every thread through perf_events, or ctimer where perf_events is not allowed (async-profiler picks;
+ * the result reports which). It records to a {@code .jfr} file, parsed like the JFR engines' files; that file also
+ * carries the {@code engine} setting, the only place async-profiler tells which mechanism it used.
+ */
+public final class AsyncProfilerEngine implements ProfilingEngine {
+
+    public static final String ID = "async-profiler";
+
+    static final String PROFILER_CLASS = "one.profiler.AsyncProfiler";
+
+    private static final Logger log = LoggerFactory.getLogger(AsyncProfilerEngine.class);
+
+    private final String event;
+    private final AsyncProfilerLoader loader;
+    // The library loads once per JVM; a failure to load is just as final, so both outcomes are kept.
+    private AsyncProfilerAccess profiler;
+    private String loadFailure;
+
+    /** Uses the native library inside the async-profiler jar. */
+    public AsyncProfilerEngine() {
+        this((Path) null);
+    }
+
+    /**
+     * @param libraryPath a {@code libasyncProfiler.so} to load instead of the jar's copy (e.g. where the temp
+     *     directory is mounted noexec); {@code null} for the jar's copy
+     */
+    public AsyncProfilerEngine(Path libraryPath) {
+        // A lambda, so AsyncProfilerBridge (and with it one.profiler) is resolved only when load() first runs.
+        this("cpu", () -> AsyncProfilerBridge.load(libraryPath));
+    }
+
+    /** For tests: another event ({@code ctimer}, {@code itimer}) or a fake library. */
+    AsyncProfilerEngine(String event, AsyncProfilerLoader loader) {
+        this.event = event;
+        this.loader = loader;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+        AsyncProfilerAccess access = loadProfiler();
+        Path file = RecordingFiles.create(ID, settings);
+        if (file.toString().contains(",")) {
+            RecordingFiles.deleteQuietly(file);
+            throw new EngineUnavailableException(ID, "the work directory " + settings.workDirectory()
+                    + " contains a comma, which async-profiler's command syntax cannot carry");
+        }
+        // One frame more than kept: async-profiler does not flag stacks it cut, so a longer stack tells us.
+        String command = "start,event=" + event + ",interval=" + settings.samplingPeriod().toNanos()
+                + ",jstackdepth=" + (settings.maxStackDepth() + 1) + ",jfr,file=" + file;
+        try {
+            String output = access.execute(command);
+            log.debug("async-profiler: {} -> {}", command, output.strip());
+            return new AsyncProfilerRecording(access, file, settings, sink, output);
+        } catch (Exception e) {
+            // Typically "Profiler already started" by someone else in this JVM, or an event this OS lacks.
+            RecordingFiles.deleteQuietly(file);
+            throw new EngineUnavailableException(ID, "async-profiler refused to start: " + e.getMessage(), e);
+        }
+    }
+
+    private synchronized AsyncProfilerAccess loadProfiler() throws EngineUnavailableException {
+        if (profiler != null) {
+            return profiler;
+        }
+        if (loadFailure == null) {
+            if (!onClasspath()) {
+                loadFailure = "tools.profiler:async-profiler is not on the classpath (add it as a dependency to use "
+                        + "this engine)";
+            } else {
+                try {
+                    profiler = loader.load();
+                    return profiler;
+                } catch (VirtualMachineError e) {
+                    throw e;
+                } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, a wrong platform, ...
+                    loadFailure = "its native library failed to load: " + e;
+                }
+            }
+        }
+        throw new EngineUnavailableException(ID, loadFailure);
+    }
+
+    private static boolean onClasspath() {
+        try {
+            Class.forName(PROFILER_CLASS, false, AsyncProfilerEngine.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.cpuprofiler.session.engine;
+
+import dev.cpuprofiler.stack.StackSink;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A running async-profiler session writing JFR; stop parses the file and reads which engine it used. */
+final class AsyncProfilerRecording implements EngineRecording {
+
+    private static final Logger log = LoggerFactory.getLogger(AsyncProfilerRecording.class);
+    private static final String ENGINE_SETTING = "engine";
+
+    private final AsyncProfilerAccess profiler;
+    private final Path file;
+    private final EngineSettings settings;
+    private final StackSink sink;
+    private final List<String> startNotes = new ArrayList<>();
+
+    private RecordingResult result;
+    private RuntimeException failure;
+    private boolean cancelled;
+
+    AsyncProfilerRecording(AsyncProfilerAccess profiler, Path file, EngineSettings settings, StackSink sink,
+            String startOutput) {
+        this.profiler = profiler;
+        this.file = file;
+        this.settings = settings;
+        this.sink = sink;
+        // Anything beyond "Profiling started" is a warning worth keeping (e.g. kernel symbols unavailable).
+        startOutput.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("Profiling started"))
+                .forEach(startNotes::add);
+    }
+
+    @Override
+    public String engineId() {
+        return AsyncProfilerEngine.ID;
+    }
+
+    @Override
+    public synchronized long samplesSoFar() {
+        return result != null ? result.samples() : cancelled ? 0 : profiler.samples();
+    }
+
+    @Override
+    public synchronized RecordingResult stop() {
+        if (result != null) {
+            return result;
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        if (cancelled) {
+            result = new RecordingResult(AsyncProfilerEngine.ID, "unknown", 0, 0, null,
+                    List.of("cancelled before it was stopped"), List.of());
+            return result;
+        }
+        long taken;
+        try {
+            profiler.execute("stop"); // writes the .jfr file
+            taken = profiler.samples();
+        } catch (Exception e) {
+            failure = new EngineFailureException("async-profiler could not stop", e);
+            RecordingFiles.deleteQuietly(file);
+            throw failure;
+        }
+        try {
+            result = readBack(taken);
+            log.debug("async-profiler stopped: engine {}, {} samples, {} lost, file {}", result.engineDetail(),
+                    result.samples(), result.lostSamples(), file);
+            return result;
+        } catch (IOException | RuntimeException e) {
+            failure = new EngineFailureException("could not read async-profiler's recording " + file, e);
+            throw failure;
+        }
+    }
+
+    private RecordingResult readBack(long taken) throws IOException {
+        JfrSampleReader reader = new JfrSampleReader(new JfrSampleReader.Options(
+                Set.of(JfrSampleReader.EXECUTION_SAMPLE), settings.samplingPeriod(), settings.maxStackDepth(), true,
+                null, Set.of(ENGINE_SETTING)));
+        JfrSampleReader.Summary summary = reader.read(file, sink);
+        List<String> notes = new ArrayList<>(startNotes);
+        String engine = summary.settings().get(ENGINE_SETTING);
+        if (engine == null) {
+            engine = "unknown";
+            notes.add("async-profiler's recording does not say which engine it used");
+        } else if (!engine.equals("perf_events")) {
+            notes.add("async-profiler used " + engine + " (perf_events not permitted here, e.g. by "
+                    + "kernel.perf_event_paranoid or seccomp): no kernel frames");
+        }
+        notes.addAll(SampleNotes.describe(summary, settings));
+        long lost = Math.max(0, taken - summary.events());
+        if (lost > 0) {
+            notes.add(lost + " samples taken but not in the recording (counted as lost)");
+        }
+        return new RecordingResult(AsyncProfilerEngine.ID, engine, summary.weight(), lost, file, notes, List.of());
+    }
+
+    @Override
+    public synchronized void cancel() {
+        if (result != null || failure != null || cancelled) {
+            return;
+        }
+        cancelled = true;
+        try {
+            profiler.execute("stop");
+        } catch (Exception e) {
+            log.debug("async-profiler stop on cancel failed", e);
+        }
+        RecordingFiles.deleteQuietly(file);
+    }
+}

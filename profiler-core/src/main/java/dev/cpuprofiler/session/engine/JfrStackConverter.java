@@ -1,0 +1,90 @@
+package dev.cpuprofiler.session.engine;
+
+import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.FrameKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedMethod;
+import jdk.jfr.consumer.RecordedStackTrace;
+
+/**
+ * Turns a JFR stack trace (leaf first) into root-first {@link Frame}s. Reads the JDK's own events and async-profiler's
+ * JFR output alike: both name the frame type ({@code Interpreted}, {@code JIT compiled}, {@code Inlined},
+ * {@code Native}, and from async-profiler also {@code C1 compiled}, {@code C++}, {@code Kernel}).
+ */
+final class JfrStackConverter {
+
+    /** Root of a stack whose outer frames were cut off, so a cut stack never poses as a complete one. */
+    static final Frame TRUNCATED = new Frame("[truncated]", FrameKind.UNKNOWN);
+    /** The whole stack of a sample that has none (e.g. a thread in VM code with no Java frames). */
+    static final Frame NO_STACK = new Frame("[unknown]", FrameKind.UNKNOWN);
+
+    // Hidden classes (lambdas, proxies) carry an address that differs per run: /0x... (JDK) or .0x... (async-profiler).
+    private static final Pattern HIDDEN_CLASS_SUFFIX = Pattern.compile("[/.]0x[0-9a-fA-F]+$");
+
+    private final int maxStackDepth;
+    private final boolean nativeSymbolsOnly;
+
+    /**
+     * @param maxStackDepth frames kept, leaf-most first
+     * @param nativeSymbolsOnly name native and kernel frames by symbol alone: async-profiler puts the library name
+     *     ({@code libjvm.so}) where the JDK puts a class name
+     */
+    JfrStackConverter(int maxStackDepth, boolean nativeSymbolsOnly) {
+        this.maxStackDepth = maxStackDepth;
+        this.nativeSymbolsOnly = nativeSymbolsOnly;
+    }
+
+    /** The stack root-first; whether it was cut is told by a {@link #TRUNCATED} first frame. */
+    List<Frame> rootFirst(RecordedStackTrace trace) {
+        if (trace == null || trace.getFrames().isEmpty()) {
+            return List.of(NO_STACK);
+        }
+        List<RecordedFrame> leafFirst = trace.getFrames();
+        int kept = Math.min(leafFirst.size(), maxStackDepth);
+        boolean cut = trace.isTruncated() || kept < leafFirst.size();
+        List<Frame> frames = new ArrayList<>(kept + 1);
+        if (cut) {
+            frames.add(TRUNCATED);
+        }
+        for (int i = kept - 1; i >= 0; i--) {
+            frames.add(toFrame(leafFirst.get(i)));
+        }
+        return frames;
+    }
+
+    /** Whether {@link #rootFirst} cut this stack. */
+    boolean isCut(RecordedStackTrace trace) {
+        return trace != null && (trace.isTruncated() || trace.getFrames().size() > maxStackDepth);
+    }
+
+    Frame toFrame(RecordedFrame frame) {
+        FrameKind kind = kindOf(frame.getType());
+        RecordedMethod method = frame.getMethod();
+        if (method == null) {
+            return new Frame("[unknown]", kind);
+        }
+        String methodName = method.getName() == null ? "[unknown]" : method.getName();
+        boolean symbolOnly = nativeSymbolsOnly && (kind == FrameKind.NATIVE || kind == FrameKind.KERNEL);
+        if (symbolOnly || method.getType() == null || method.getType().getName() == null) {
+            return new Frame(methodName, kind);
+        }
+        String className = HIDDEN_CLASS_SUFFIX.matcher(method.getType().getName()).replaceFirst("");
+        return new Frame(className + "." + methodName, kind);
+    }
+
+    static FrameKind kindOf(String jfrFrameType) {
+        if (jfrFrameType == null) {
+            return FrameKind.UNKNOWN;
+        }
+        return switch (jfrFrameType) {
+            case "Interpreted", "JIT compiled", "C1 compiled" -> FrameKind.JAVA;
+            case "Inlined" -> FrameKind.INLINED;
+            case "Native", "C++" -> FrameKind.NATIVE;
+            case "Kernel" -> FrameKind.KERNEL;
+            default -> FrameKind.UNKNOWN;
+        };
+    }
+}

@@ -1,0 +1,135 @@
+package dev.cpuprofiler.session.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+class AsyncProfilerEngineTest {
+
+    private static SplitWorkload workload;
+
+    @TempDir
+    Path workDirectory;
+
+    @BeforeAll
+    static void startWorkload() throws Exception {
+        EnginesHere.letJfrInstallSigprofFirst();
+        workload = new SplitWorkload().start();
+    }
+
+    @AfterAll
+    static void stopWorkload() throws Exception {
+        workload.close();
+    }
+
+    @Test
+    void reportsWhetherItRanOnPerfEventsOrCtimer() throws Exception {
+        EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
+
+        RecordingResult result = record(new AsyncProfilerEngine());
+
+        System.out.println("[async-profiler] engine " + result.engineDetail() + ", notes " + result.notes());
+        assertThat(result.engineDetail()).isIn("perf_events", "ctimer");
+        assertThat(result.samples()).isPositive();
+    }
+
+    @Test
+    void theReportedEngineIsTheOneAsyncProfilerReallyUsed() throws Exception {
+        EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
+
+        // Asking for ctimer outright must come back as ctimer: the detail is read from the recording, not assumed.
+        RecordingResult result = record(new AsyncProfilerEngine("ctimer", () -> AsyncProfilerBridge.load(null)));
+
+        assertThat(result.engineDetail()).isEqualTo("ctimer");
+        assertThat(result.notes()).anyMatch(n -> n.contains("ctimer") && n.contains("no kernel frames"));
+    }
+
+    @Test
+    void aNativeLibraryThatFailsToLoadMakesTheEngineUnavailableWithTheReason() {
+        AtomicInteger attempts = new AtomicInteger();
+        AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", () -> {
+            attempts.incrementAndGet();
+            throw new UnsatisfiedLinkError("/tmp/libasyncProfiler.so: failed to map segment from shared object");
+        });
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> engine.start(settings(), new CollectingSink()))
+                    .isInstanceOf(EngineUnavailableException.class)
+                    .hasMessageContaining("native library failed to load")
+                    .hasMessageContaining("failed to map segment");
+        }
+        assertThat(attempts).as("a failed load is final for the JVM; not retried").hasValue(1);
+    }
+
+    @Test
+    void anyErrorWhileLoadingIsAReasonNotACrash() {
+        AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", () -> {
+            throw new NoClassDefFoundError("one/profiler/AsyncProfiler");
+        });
+
+        assertThatThrownBy(() -> engine.start(settings(), new CollectingSink()))
+                .isInstanceOf(EngineUnavailableException.class)
+                .hasMessageContaining("NoClassDefFoundError");
+    }
+
+    @Test
+    void withoutTheOptionalJarTheEngineStillLoadsAndSaysWhyItCannotRecord() throws Exception {
+        // The engine's own classes and SLF4J, but not async-profiler's jar; the JDK comes from the platform loader.
+        URL[] urls = {
+            codeSource(ProfilingEngine.class), codeSource(LoggerFactory.class),
+            codeSource(ch.qos.logback.classic.Logger.class), codeSource(ch.qos.logback.core.Appender.class)};
+        try (URLClassLoader withoutJar = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
+            assertThatThrownBy(() -> Class.forName(AsyncProfilerEngine.PROFILER_CLASS, false, withoutJar))
+                    .isInstanceOf(ClassNotFoundException.class);
+
+            Class<?> engineClass = withoutJar.loadClass(AsyncProfilerEngine.class.getName());
+            Object engine = engineClass.getConstructor().newInstance();
+            Class<?> settingsClass = withoutJar.loadClass(EngineSettings.class.getName());
+            Object settings = settingsClass.getMethod("of", Duration.class, int.class, Path.class)
+                    .invoke(null, Duration.ofMillis(10), 64, workDirectory);
+            Class<?> sinkClass = withoutJar.loadClass("dev.cpuprofiler.stack.StackSink");
+            Object sink = Proxy.newProxyInstance(withoutJar, new Class<?>[] {sinkClass}, (p, m, a) -> null);
+
+            assertThatThrownBy(() -> invoke(engineClass, engine, settingsClass, sinkClass, settings, sink))
+                    .satisfies(e -> {
+                        assertThat(e.getClass().getName()).isEqualTo(EngineUnavailableException.class.getName());
+                        assertThat(e).hasMessageContaining("tools.profiler:async-profiler is not on the classpath");
+                    });
+        }
+    }
+
+    private static void invoke(Class<?> engineClass, Object engine, Class<?> settingsClass, Class<?> sinkClass,
+            Object settings, Object sink) throws Throwable {
+        try {
+            engineClass.getMethod("start", settingsClass, sinkClass).invoke(engine, settings, sink);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static URL codeSource(Class<?> type) {
+        return type.getProtectionDomain().getCodeSource().getLocation();
+    }
+
+    private RecordingResult record(AsyncProfilerEngine engine) throws Exception {
+        EngineRecording recording = engine.start(settings(), new CollectingSink());
+        Thread.sleep(1_000);
+        return recording.stop();
+    }
+
+    private EngineSettings settings() {
+        return EngineSettings.of(Duration.ofMillis(10), 64, workDirectory);
+    }
+}
