@@ -5,8 +5,23 @@ import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
 import dev.cpuprofiler.session.DebugNonSafepointsCheck;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.ProfileFileWriter;
+import dev.cpuprofiler.session.ProfileStore;
+import dev.cpuprofiler.session.ProfilingSessions;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.SessionLauncher;
+import dev.cpuprofiler.session.SessionSettings;
+import dev.cpuprofiler.session.engine.EngineLock;
+import dev.cpuprofiler.session.engine.EngineSelector;
+import dev.cpuprofiler.session.engine.ProfilingEngine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import dev.cpuprofiler.trigger.CpuTriggerPolicy;
 import dev.cpuprofiler.trigger.SessionEndListener;
 import dev.cpuprofiler.trigger.TriggerSettings;
@@ -19,7 +34,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +54,9 @@ public final class CpuProfiler implements AutoCloseable {
     private final RollingBaseline baseline;
     private final CpuTriggerPolicy policy;
     private final DebugNonSafepointsCheck debugNonSafepoints;
+    private final ProfileStore profiles;
+    private final ProfilingSessions sessions;
+    private final Path workDirectory;
     private ScheduledExecutorService policyExecutor;
     private boolean closed;
 
@@ -56,8 +73,55 @@ public final class CpuProfiler implements AutoCloseable {
         this.baseline = new RollingBaseline(options.getRollingHistorySize(), options.getRollingHistoryInterval(),
                 options.getAverageWindow(), options.getSamplingInterval(), selected.effectiveCpus());
         sampler.addListener(baseline);
-        SessionLauncher launcher = b.sessionLauncher.apply(this);
+        this.profiles = b.profileStore != null ? b.profileStore : new ProfileStore(options.getRetainedProfiles(),
+                options.getRetainedBytes(), options.getOutputDirectory() == null ? null
+                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention()));
+        SessionLauncher launcher;
+        if (b.sessionLauncher != null) {
+            this.workDirectory = null;
+            this.sessions = null;
+            launcher = b.sessionLauncher;
+        } else {
+            this.workDirectory = b.workDirectory != null ? b.workDirectory : createWorkDirectory();
+            this.sessions = new ProfilingSessions(new EngineSelector(b.engines, new EngineLock()),
+                    SessionSettings.from(options), profiles, clock,
+                    new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
+                        long[] reading = sampler.reading();
+                        return () -> sampler.percentSince(reading);
+                    });
+            launcher = sessions;
+        }
         this.policy = new CpuTriggerPolicy(TriggerSettings.from(options), baseline::average, launcher, clock);
+    }
+
+    /** A private temp directory for engine recordings, removed on close. */
+    private static Path createWorkDirectory() {
+        try {
+            return Files.createTempDirectory("cpuprofiler-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (UnsupportedOperationException e) {
+            try {
+                return Files.createTempDirectory("cpuprofiler-");
+            } catch (IOException io) {
+                throw new UncheckedIOException(io);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for recordings", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    log.debug("Cannot delete {}: {}", p, e.toString());
+                }
+            });
+        } catch (IOException e) {
+            log.debug("Cannot clean up {}: {}", dir, e.toString());
+        }
     }
 
     public static Builder builder(CpuProfilerOptions options) {
@@ -102,7 +166,12 @@ public final class CpuProfiler implements AutoCloseable {
         TriggerStatus trigger = new TriggerStatus(options.isEnabled(), options.getCooldown(),
                 policy.cooldownUntil().orElse(null), policy.cooldownRemaining().orElse(null));
         SessionInfo session = policy.activeSession().map(s -> SessionInfo.of(s, clock)).orElse(null);
-        return new CpuProfilerStatus(policy.state(), cpu, trigger, session);
+        return new CpuProfilerStatus(policy.state(), cpu, trigger, session, profiles.latest().orElse(null));
+    }
+
+    /** The recorded profiles. */
+    public ProfileStore profiles() {
+        return profiles;
     }
 
     public CpuProfilerOptions options() {
@@ -149,7 +218,13 @@ public final class CpuProfiler implements AutoCloseable {
             e.shutdownNow();
         }
         policy.cancelActive("the profiler is shutting down");
+        if (sessions != null) {
+            sessions.close();
+        }
         sampler.close();
+        if (workDirectory != null) {
+            deleteRecursively(workDirectory);
+        }
         if (e != null) {
             try {
                 e.awaitTermination(5, TimeUnit.SECONDS);
@@ -169,9 +244,10 @@ public final class CpuProfiler implements AutoCloseable {
         private Ticker ticker = Ticker.system();
         private ThreadFactory threadFactory = Thread::new;
         private DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
-        private Function<CpuProfiler, SessionLauncher> sessionLauncher = p -> (trigger, duration) -> {
-            throw new UnsupportedOperationException("no profiling engine configured");
-        };
+        private SessionLauncher sessionLauncher;
+        private List<ProfilingEngine> engines = EngineSelector.standardEngines();
+        private ProfileStore profileStore;
+        private Path workDirectory;
 
         private Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -204,9 +280,27 @@ public final class CpuProfiler implements AutoCloseable {
             return this;
         }
 
-        /** How sessions are started, given the profiler being built. */
-        public Builder sessionLauncher(Function<CpuProfiler, SessionLauncher> sessionLauncher) {
+        /** Replaces how sessions start (tests); by default engines record into the profile store. */
+        public Builder sessionLauncher(SessionLauncher sessionLauncher) {
             this.sessionLauncher = Objects.requireNonNull(sessionLauncher);
+            return this;
+        }
+
+        /** The engines {@code auto} tries, in order (default: jfr-cpu-time, async-profiler, jfr-execution). */
+        public Builder engines(List<ProfilingEngine> engines) {
+            this.engines = List.copyOf(engines);
+            return this;
+        }
+
+        /** Replaces the profile store built from the options. */
+        public Builder profileStore(ProfileStore profileStore) {
+            this.profileStore = Objects.requireNonNull(profileStore);
+            return this;
+        }
+
+        /** Where engines write temporary recordings (default: a new private temp directory). */
+        public Builder workDirectory(Path workDirectory) {
+            this.workDirectory = Objects.requireNonNull(workDirectory);
             return this;
         }
 

@@ -36,6 +36,10 @@ public final class CpuSampler implements AutoCloseable {
     private volatile double latestPercent = Double.NaN;
     private volatile long samples;
     private volatile long failedReads;
+    // The latest cumulative reading, for averages over arbitrary spans (e.g. one profiling session).
+    private long readingNanoTime;
+    private long readingCpuNanos;
+    private boolean hasReading;
     private long lastRawCpu;
     private long lastWall;
     private long smoothedCpu; // cumulative CPU with counter resets removed
@@ -95,6 +99,7 @@ public final class CpuSampler implements AutoCloseable {
                 lastRawCpu = raw;
                 lastWall = now;
                 smoothedCpu = 0;
+                recordReading(now, 0);
                 samples++;
                 notifyListeners(now, smoothedCpu, Double.NaN);
                 return;
@@ -112,6 +117,7 @@ public final class CpuSampler implements AutoCloseable {
             }
             double percent = percent(cpuDelta, wallDelta, cpus.count());
             smoothedCpu += cpuDelta;
+            recordReading(now, smoothedCpu);
             latestPercent = percent;
             samples++;
             if (log.isDebugEnabled()) {
@@ -122,6 +128,29 @@ public final class CpuSampler implements AutoCloseable {
             // A listener bug must not stop the sampler; log it and go on next tick.
             log.warn("CPU sampler tick failed; sampling continues", t);
         }
+    }
+
+    private synchronized void recordReading(long nanoTime, long cpuNanos) {
+        readingNanoTime = nanoTime;
+        readingCpuNanos = cpuNanos;
+        hasReading = true;
+    }
+
+    /**
+     * The latest cumulative reading as {@code {nanoTime, cpuNanos}} (counter resets smoothed out), or
+     * null before the first sample. Two readings give the average CPU% between them.
+     */
+    public synchronized long[] reading() {
+        return hasReading ? new long[] {readingNanoTime, readingCpuNanos} : null;
+    }
+
+    /** Average CPU% between an earlier {@link #reading()} and now; null if unknown. */
+    public Double percentSince(long[] earlier) {
+        long[] now = reading();
+        if (earlier == null || now == null || now[0] <= earlier[0]) {
+            return null;
+        }
+        return percent(now[1] - earlier[1], now[0] - earlier[0], cpus.count());
     }
 
     /** CPU% over one interval, clamped to [0, 100]; 0 when no wall time passed. */

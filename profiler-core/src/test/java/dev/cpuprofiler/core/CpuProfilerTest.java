@@ -66,7 +66,7 @@ class CpuProfilerTest {
                     threads.add(t);
                     return t;
                 })
-                .sessionLauncher(p -> (trigger, duration) -> {
+                .sessionLauncher((trigger, duration) -> {
                     FakeSession s = new FakeSession("s" + launched.size(), trigger, Clock.systemUTC().instant(),
                             duration);
                     launched.add(s);

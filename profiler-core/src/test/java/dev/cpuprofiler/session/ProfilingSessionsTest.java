@@ -1,0 +1,189 @@
+package dev.cpuprofiler.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.core.CpuProfilerStatus;
+import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.session.engine.EngineRecording;
+import dev.cpuprofiler.session.engine.EngineSelector;
+import dev.cpuprofiler.session.engine.EngineSettings;
+import dev.cpuprofiler.session.engine.EngineUnavailableException;
+import dev.cpuprofiler.session.engine.ProfilingEngine;
+import dev.cpuprofiler.stack.StackNode;
+import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.trigger.TriggerState;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sessions through the facade, with the real engines of this JVM. */
+class ProfilingSessionsTest {
+
+    private final AtomicBoolean burning = new AtomicBoolean(true);
+    private Thread burner;
+
+    @TempDir
+    Path work;
+
+    @BeforeEach
+    void startBurning() {
+        burner = new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x = burnDistinctively(x);
+            }
+            if (x == 42) {
+                System.out.println();
+            }
+        }, "session-test-burner");
+        burner.setDaemon(true);
+        burner.start();
+    }
+
+    @AfterEach
+    void stopBurning() throws InterruptedException {
+        burning.set(false);
+        burner.join();
+    }
+
+    static long burnDistinctively(long seed) {
+        long x = seed;
+        for (int i = 0; i < 200_000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 29;
+        }
+        return x;
+    }
+
+    private static CpuProfilerOptions options() {
+        CpuProfilerOptions o = new CpuProfilerOptions();
+        o.setEnabled(false); // only on-demand sessions here
+        return o;
+    }
+
+    private static boolean containsFrame(StackNode node, String fragment) {
+        if (node.frame().contains(fragment)) {
+            return true;
+        }
+        for (StackNode child : node.children()) {
+            if (containsFrame(child, fragment)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void onDemandSessionRecordsTheHotMethodAndStoresTheProfile() throws Exception {
+        try (CpuProfiler profiler = CpuProfiler.builder(options()).workDirectory(work).build()) {
+            profiler.start();
+            RunningSession session = profiler.startOnDemand(Duration.ofSeconds(2));
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.PROFILING);
+            assertThat(profiler.status().session().id()).isEqualTo(session.id());
+
+            SessionOutcome outcome = session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            assertThat(outcome.status()).isEqualTo(SessionStatus.COMPLETED);
+            assertThat(outcome.profileId()).isEqualTo(session.id());
+            CpuProfilerStatus status = profiler.status();
+            assertThat(status.state()).isEqualTo(TriggerState.DISABLED);
+            assertThat(status.session()).isNull();
+            Profile profile = status.latestProfile();
+            assertThat(profile.id()).isEqualTo(session.id());
+            assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
+            assertThat(profile.engine()).isIn("jfr-cpu-time", "async-profiler", "jfr-execution");
+            assertThat(profile.samples()).isGreaterThan(20);
+            assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
+            assertThat(containsFrame(profile.tree().toNode(), "ProfilingSessionsTest.burnDistinctively")).isTrue();
+            assertThat(profile.duration()).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
+            assertThat(profiler.profiles().get("latest")).contains(profile);
+            assertThat(profiler.profiles().get(profile.id())).contains(profile);
+        }
+    }
+
+    @Test
+    void anEngineThatCannotStartFallsBackAndTheProfileSaysSo() throws Exception {
+        ProfilingEngine refusing = new ProfilingEngine() {
+            @Override
+            public String id() {
+                return "jfr-cpu-time";
+            }
+
+            @Override
+            public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+                throw new EngineUnavailableException("jfr-cpu-time", "pretend this JVM has no CPU-time sampler");
+            }
+        };
+        List<ProfilingEngine> engines = new ArrayList<>();
+        engines.add(refusing);
+        engines.add(EngineSelector.standardEngines().get(2)); // jfr-execution
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.AUTO);
+        try (CpuProfiler profiler = CpuProfiler.builder(o).engines(engines).workDirectory(work).build()) {
+            RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
+            session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            Profile profile = profiler.profiles().latest().orElseThrow();
+            assertThat(profile.engine()).isEqualTo("jfr-execution");
+            assertThat(profile.fallbacks()).singleElement().satisfies(f -> {
+                assertThat(f.engineId()).isEqualTo("jfr-cpu-time");
+                assertThat(f.reason()).contains("no CPU-time sampler");
+            });
+        }
+    }
+
+    @Test
+    void noEngineAtAllFailsTheStartWithEveryReason() {
+        ProfilingEngine refusing = new ProfilingEngine() {
+            @Override
+            public String id() {
+                return "jfr-execution";
+            }
+
+            @Override
+            public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+                throw new EngineUnavailableException("jfr-execution", "JFR is disabled in this JVM");
+            }
+        };
+        try (CpuProfiler profiler = CpuProfiler.builder(options()).engines(List.of(refusing)).workDirectory(work)
+                .build()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
+                    .hasMessageContaining("JFR is disabled");
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
+            assertThat(profiler.policy().lastOutcome()).hasValueSatisfying(x -> assertThat(x.failed()).isTrue());
+        }
+    }
+
+    @Test
+    void closingCancelsARunningSessionPromptlyAndLeavesNoThread() throws Exception {
+        CpuProfiler profiler = CpuProfiler.builder(options()).workDirectory(work).build();
+        profiler.start();
+        RunningSession session = profiler.startOnDemand(Duration.ofMinutes(5));
+        await().atMost(Duration.ofSeconds(10)).until(() -> session.samplesSoFar() > 0);
+
+        long before = System.nanoTime();
+        profiler.close();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(10));
+        SessionOutcome outcome = session.outcome().toCompletableFuture().get(1, TimeUnit.SECONDS);
+        assertThat(outcome.status()).isEqualTo(SessionStatus.FAILED);
+        assertThat(outcome.reason()).contains("shutting down");
+        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive()));
+        // A new session can record after the cancelled one let go of the engine.
+        try (CpuProfiler again = CpuProfiler.builder(options()).workDirectory(work).build()) {
+            RunningSession s = again.startOnDemand(Duration.ofSeconds(1));
+            assertThat(s.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
+                    .isEqualTo(SessionStatus.COMPLETED);
+        }
+    }
+}
