@@ -69,8 +69,8 @@ public final class EngineSelector {
             } catch (EngineUnavailableException e) {
                 fallbacks.add(new EngineFallback(engine.id(), e.reason()));
                 reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", e.reason(), false);
-            } catch (RuntimeException e) {
-                // A broken engine must not take auto down with it.
+            } catch (RuntimeException | LinkageError e) {
+                // A broken engine (or a runtime without jdk.jfr) must not take auto down with it.
                 String reason = "failed to start: " + e;
                 fallbacks.add(new EngineFallback(engine.id(), reason));
                 reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", reason, true);
@@ -91,7 +91,7 @@ public final class EngineSelector {
         } catch (EngineUnavailableException e) {
             reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", e.reason(), true);
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             String reason = "failed to start: " + e;
             reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", reason, true);
             throw new EngineUnavailableException(id, reason, e);
