@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.CpuStatus;
@@ -24,7 +25,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 /**
  * The endpoint's JSON documents. They go through Spring Boot's endpoint mapper; the stack tree is embedded as
  * pre-rendered JSON because a tree deeper than about 250 frames exceeds Jackson's default nesting limit.
- * Instants and durations are ISO-8601 strings.
+ * Instants and durations are ISO-8601 strings; absent values are written as {@code null}, as the contract shows.
  */
 public final class CpuProfilerDescriptors {
 
@@ -35,11 +36,13 @@ public final class CpuProfilerDescriptors {
     }
 
     /** {@code GET /actuator/cpuprofiler}. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles)
             implements OperationResponseBody {
     }
 
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record CpuDescriptor(String source, String cgroupPath, double effectiveCpuCount,
             String effectiveCpuOrigin, Double latestPercent, Double averagePercent, double thresholdPercent,
             String fallbackReason) {
@@ -50,6 +53,7 @@ public final class CpuProfilerDescriptors {
         }
     }
 
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record TriggerDescriptor(boolean enabled, String cooldown, String cooldownUntil,
             String cooldownRemaining) {
 
@@ -60,6 +64,7 @@ public final class CpuProfilerDescriptors {
     }
 
     /** A running session. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record SessionDescriptor(String id, String trigger, String engine, String startedAt, String duration,
             String elapsed, long samples) implements OperationResponseBody {
 
@@ -74,6 +79,7 @@ public final class CpuProfilerDescriptors {
     }
 
     /** A profile in the status's list. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ProfileSummary(String id, String trigger, String engine, String startedAt, String endedAt,
             long samples) {
 
@@ -84,6 +90,7 @@ public final class CpuProfilerDescriptors {
     }
 
     /** {@code GET /actuator/cpuprofiler/{id}} and {@code latestProfile} in the status. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
             String samplingPeriod, long samples, long lostSamples, long truncatedSamples, Double cpuPercent,
@@ -101,6 +108,7 @@ public final class CpuProfilerDescriptors {
     }
 
     /** A refused request: 400, 404 or 429. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ErrorDescriptor(int status, String error, String message, SessionDescriptor running)
             implements OperationResponseBody {
     }
