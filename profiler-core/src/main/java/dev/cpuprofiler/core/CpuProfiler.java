@@ -4,7 +4,7 @@ import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
-import dev.cpuprofiler.session.DebugNonSafepointsCheck;
+import dev.cpuprofiler.session.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.ProfileFileWriter;
 import dev.cpuprofiler.session.ProfileStore;

@@ -2,30 +2,55 @@ package dev.cpuprofiler.session.engine;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * Without {@code -XX:+DebugNonSafepoints} JFR attributes samples in inlined methods to their callers: a hot inlined
- * method disappears from the profile. async-profiler turns the flag on by itself; the JFR engines say so in a note.
+ * Without {@code -XX:+DebugNonSafepoints} the JVM only records debug information at safepoints, so a
+ * sample that lands in a method the JIT inlined is blamed on its caller: the hot method may not show up
+ * at all. The check runs once at start-up and says what that costs and how to fix it.
  */
-final class DebugNonSafepointsCheck {
+public final class DebugNonSafepointsCheck {
 
-    static final String ADVICE = "inlined methods are attributed to their callers: start the JVM with "
-            + "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints for exact attribution";
+    static final String FLAGS = "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints";
 
-    private DebugNonSafepointsCheck() {
+    private final Function<String, Optional<String>> vmOption;
+
+    /** Reads the flag from the running JVM. */
+    public DebugNonSafepointsCheck() {
+        this(DebugNonSafepointsCheck::readVmOption);
     }
 
-    /** The advice when the flag is off, empty when on or when this JVM cannot tell. */
-    static Optional<String> adviceIfOff() {
-        try {
-            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
-            if (hotspot != null && "false".equals(hotspot.getVMOption("DebugNonSafepoints").getValue())) {
-                return Optional.of(ADVICE);
-            }
-        } catch (RuntimeException | LinkageError e) {
-            // Not HotSpot, or jdk.management missing: nothing to advise.
+    /** @param vmOption the value of a VM option by name, empty when the JVM does not expose it */
+    public DebugNonSafepointsCheck(Function<String, Optional<String>> vmOption) {
+        this.vmOption = Objects.requireNonNull(vmOption, "vmOption");
+    }
+
+    /** The warning to log once, or empty when the flag is on. */
+    public Optional<String> warning() {
+        Optional<String> value = vmOption.apply("DebugNonSafepoints");
+        if (value.isPresent() && Boolean.parseBoolean(value.get())) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return Optional.of("-XX:+DebugNonSafepoints is off: CPU profiles will blame methods the JIT inlined on "
+                + "their callers, so a hot small method may not appear at all. Start the JVM with " + FLAGS
+                + " for exact attribution.");
+    }
+
+    /** A short remark for a profile recorded by a JFR engine while the flag is off, else empty. */
+    public Optional<String> note() {
+        return warning().map(w -> "inlined methods are attributed to their callers: start the JVM with " + FLAGS
+                + " for exact attribution");
+    }
+
+    private static Optional<String> readVmOption(String name) {
+        try {
+            HotSpotDiagnosticMXBean bean = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return bean == null ? Optional.empty() : Optional.of(bean.getVMOption(name).getValue());
+        } catch (IllegalArgumentException | LinkageError | SecurityException e) {
+            // Diagnostic flags are invisible unless unlocked: that means it is off.
+            return Optional.empty();
+        }
     }
 }

@@ -64,7 +64,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                         JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         List<String> notes = new ArrayList<>();
-        DebugNonSafepointsCheck.adviceIfOff().ifPresent(notes::add);
+        new DebugNonSafepointsCheck().note().ifPresent(notes::add);
         return JfrStreamRecording.start(plan, settings, sink, notes);
     }
 

@@ -37,7 +37,7 @@ public final class JfrExecutionEngine implements ProfilingEngine {
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE, JfrSampleReader.NATIVE_METHOD_SAMPLE),
                 List.of(SAMPLER_NOTE));
         List<String> notes = new ArrayList<>();
-        DebugNonSafepointsCheck.adviceIfOff().ifPresent(notes::add);
+        new DebugNonSafepointsCheck().note().ifPresent(notes::add);
         return JfrStreamRecording.start(plan, settings, sink, notes);
     }
 }

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.session;
+package dev.cpuprofiler.session.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

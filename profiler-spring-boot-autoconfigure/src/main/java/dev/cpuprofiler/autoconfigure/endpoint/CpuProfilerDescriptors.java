@@ -1,0 +1,144 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.cpuprofiler.core.CpuProfilerStatus;
+import dev.cpuprofiler.core.CpuStatus;
+import dev.cpuprofiler.core.SessionInfo;
+import dev.cpuprofiler.core.TriggerStatus;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.engine.EngineFallback;
+import dev.cpuprofiler.stack.JsonTreeRenderer;
+import dev.cpuprofiler.stack.StackTreePruner;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
+/**
+ * The endpoint's JSON documents. They go through Spring Boot's endpoint mapper; the stack tree is embedded as
+ * pre-rendered JSON because a tree deeper than about 250 frames exceeds Jackson's default nesting limit.
+ * Instants and durations are ISO-8601 strings; absent values are written as {@code null}, as the contract shows.
+ */
+public final class CpuProfilerDescriptors {
+
+    /** The status view of the latest profile folds frames below this share, to stay small. */
+    static final double STATUS_TREE_MIN_PERCENT = 0.5;
+
+    private CpuProfilerDescriptors() {
+    }
+
+    /** {@code GET /actuator/cpuprofiler}. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
+            SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles)
+            implements OperationResponseBody {
+    }
+
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record CpuDescriptor(String source, String cgroupPath, double effectiveCpuCount,
+            String effectiveCpuOrigin, Double latestPercent, Double averagePercent, double thresholdPercent,
+            String fallbackReason) {
+
+        static CpuDescriptor of(CpuStatus c) {
+            return new CpuDescriptor(c.source(), c.cgroupPath(), c.effectiveCpuCount(), c.effectiveCpuOrigin(),
+                    round(c.latestPercent()), round(c.averagePercent()), c.thresholdPercent(), c.fallbackReason());
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record TriggerDescriptor(boolean enabled, String cooldown, String cooldownUntil,
+            String cooldownRemaining) {
+
+        static TriggerDescriptor of(TriggerStatus t) {
+            return new TriggerDescriptor(t.enabled(), iso(t.cooldown()), iso(t.cooldownUntil()),
+                    iso(t.cooldownRemaining()));
+        }
+    }
+
+    /** A running session. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record SessionDescriptor(String id, String trigger, String engine, String startedAt, String duration,
+            String elapsed, long samples) implements OperationResponseBody {
+
+        static SessionDescriptor of(SessionInfo s) {
+            return s == null ? null : new SessionDescriptor(s.id(), s.trigger().name(), s.engine(),
+                    iso(s.startedAt()), iso(s.duration()), iso(s.elapsed()), s.samples());
+        }
+
+        static SessionDescriptor of(RunningSession s, Clock clock) {
+            return of(SessionInfo.of(s, clock));
+        }
+    }
+
+    /** A profile in the status's list. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ProfileSummary(String id, String trigger, String engine, String startedAt, String endedAt,
+            long samples) {
+
+        static ProfileSummary of(Profile p) {
+            return new ProfileSummary(p.id(), p.trigger().name(), p.engine(), iso(p.startedAt()), iso(p.endedAt()),
+                    p.samples());
+        }
+    }
+
+    /** {@code GET /actuator/cpuprofiler/{id}} and {@code latestProfile} in the status. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
+            List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
+            String samplingPeriod, long samples, long lostSamples, long truncatedSamples, Double cpuPercent,
+            String jfrFile, Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
+
+        /** @param minPercent fold frames below this share (0 keeps the whole tree) */
+        static ProfileDescriptor of(Profile p, double minPercent) {
+            StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(p.tree(), minPercent) : p.tree();
+            return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
+                    p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
+                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), round(p.cpuPercent()),
+                    p.jfrFile() == null ? null : p.jfrFile().toString(), minPercent > 0 ? minPercent : null,
+                    treeJson(tree));
+        }
+    }
+
+    /** A refused request: 400, 404 or 429. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ErrorDescriptor(int status, String error, String message, SessionDescriptor running)
+            implements OperationResponseBody {
+    }
+
+    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles) {
+        return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
+                SessionDescriptor.of(s.session()),
+                s.latestProfile() == null ? null : ProfileDescriptor.of(s.latestProfile(), STATUS_TREE_MIN_PERCENT),
+                profiles.stream().map(ProfileSummary::of).toList());
+    }
+
+    static String treeJson(StackTreeSnapshot tree) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, tree.size() * 80));
+        try {
+            new JsonTreeRenderer().render(tree, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static Double round(Double percent) {
+        return percent == null ? null : Math.round(percent * 100.0) / 100.0;
+    }
+
+    private static String iso(Instant i) {
+        return i == null ? null : i.toString();
+    }
+
+    private static String iso(Duration d) {
+        return d == null ? null : d.toString();
+    }
+}

@@ -1,0 +1,112 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.stack.CollapsedStacksRenderer;
+import dev.cpuprofiler.stack.FlameGraphRenderer;
+import dev.cpuprofiler.stack.StackTreeRenderer;
+import dev.cpuprofiler.stack.TextTreeRenderer;
+import dev.cpuprofiler.trigger.SessionAlreadyRunningException;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
+import org.springframework.boot.convert.DurationStyle;
+
+/**
+ * {@code /actuator/cpuprofiler}: the monitor's status and the latest profile ({@code GET}), one profile in a
+ * chosen format ({@code GET /{id}?format=json|text|collapsed|html}, {@code latest} for the newest), and an
+ * on-demand profile ({@code POST}, optional {@code duration}). Read-only by default: starting a profile over
+ * HTTP needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
+ */
+@WebEndpoint(id = "cpuprofiler", defaultAccess = Access.READ_ONLY)
+public class CpuProfilerEndpoint {
+
+    private static final Duration MIN_DURATION = Duration.ofSeconds(1);
+    private static final Duration MAX_DURATION = Duration.ofHours(1);
+
+    private final CpuProfiler profiler;
+
+    public CpuProfilerEndpoint(CpuProfiler profiler) {
+        this.profiler = profiler;
+    }
+
+    @ReadOperation
+    public StatusDescriptor status() {
+        return CpuProfilerDescriptors.status(profiler.status(), profiler.profiles().list());
+    }
+
+    @ReadOperation(produces = {"application/json", "text/plain", "text/html"})
+    public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format) {
+        Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
+        if (parsed.isEmpty()) {
+            return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request",
+                    "Unknown format '" + format + "': use json, text, collapsed or html", null);
+        }
+        Optional<Profile> profile = profiler.profiles().get(id);
+        if (profile.isEmpty()) {
+            return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "No profile '" + id + "'"
+                    + (profiler.profiles().size() == 0 ? ": none recorded yet" : ""), null);
+        }
+        Profile p = profile.get();
+        ProfileFormat f = parsed.get();
+        return switch (f) {
+            case JSON -> new WebEndpointResponse<>(ProfileDescriptor.of(p, 0), WebEndpointResponse.STATUS_OK,
+                    f.mimeType());
+            case TEXT -> text(new TextTreeRenderer(), p, f);
+            case COLLAPSED -> text(new CollapsedStacksRenderer(), p, f);
+            case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
+                    + p.engine() + ", " + p.samples() + " samples)", 0), p, f);
+        };
+    }
+
+    private static WebEndpointResponse<String> text(StackTreeRenderer renderer, Profile p, ProfileFormat f) {
+        return new WebEndpointResponse<>(renderer.renderToString(p.tree()), WebEndpointResponse.STATUS_OK,
+                f.mimeType());
+    }
+
+    @WriteOperation
+    public WebEndpointResponse<?> start(@Nullable String duration) {
+        Duration d = profiler.options().getDuration();
+        if (duration != null && !duration.isBlank()) {
+            try {
+                d = DurationStyle.detectAndParse(duration.trim(), ChronoUnit.SECONDS);
+            } catch (IllegalArgumentException e) {
+                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", "Invalid duration '" + duration
+                        + "': use e.g. 30s, 2m, PT30S or a number of seconds", null);
+            }
+            if (d.compareTo(MIN_DURATION) < 0 || d.compareTo(MAX_DURATION) > 0) {
+                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", "Invalid duration '" + duration
+                        + "': must be between 1s and 1h", null);
+            }
+        }
+        try {
+            RunningSession session = profiler.startOnDemand(d);
+            return new WebEndpointResponse<>(SessionDescriptor.of(session, profiler.clock()),
+                    WebEndpointResponse.STATUS_OK);
+        } catch (SessionAlreadyRunningException e) {
+            return error(WebEndpointResponse.STATUS_TOO_MANY_REQUESTS, "Too Many Requests",
+                    "A profiling session is already running; try again when it ends",
+                    SessionDescriptor.of(e.running(), profiler.clock()));
+        } catch (RuntimeException e) {
+            return error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "Service Unavailable",
+                    "The profile could not start: " + e.getMessage(), null);
+        }
+    }
+
+    private static WebEndpointResponse<ErrorDescriptor> error(int status, String error, String message,
+            SessionDescriptor running) {
+        return new WebEndpointResponse<>(new ErrorDescriptor(status, error, message, running), status);
+    }
+}

@@ -1,0 +1,35 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import java.util.Locale;
+import java.util.Optional;
+import org.springframework.util.MimeType;
+
+/** The renderings {@code GET /actuator/cpuprofiler/{id}?format=} offers. */
+enum ProfileFormat {
+
+    JSON("application/json"),
+    TEXT("text/plain;charset=UTF-8"),
+    COLLAPSED("text/plain;charset=UTF-8"),
+    HTML("text/html;charset=UTF-8");
+
+    private final MimeType mimeType;
+
+    ProfileFormat(String mimeType) {
+        this.mimeType = MimeType.valueOf(mimeType);
+    }
+
+    MimeType mimeType() {
+        return mimeType;
+    }
+
+    static Optional<ProfileFormat> parse(String value) {
+        if (value == null || value.isBlank()) {
+            return Optional.of(JSON);
+        }
+        try {
+            return Optional.of(valueOf(value.trim().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package dev.cpuprofiler.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointAutoConfiguration;
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.core.CpuSourceMode;
+import dev.cpuprofiler.trigger.TriggerState;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+
+class CpuProfilerAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(CpuProfilerAutoConfiguration.class,
+                    CpuProfilerMetricsAutoConfiguration.class, CpuProfilerEndpointAutoConfiguration.class,
+                    EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class));
+
+    private static boolean profilerThreadsAlive() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive());
+    }
+
+    @Test
+    void defaultsCreateThePipelineWithTheOriginalSettings() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(CpuProfiler.class).hasSingleBean(CpuProfilerStarter.class);
+            CpuProfilerOptions options = context.getBean(CpuProfilerOptions.class);
+            assertThat(options.getThreshold()).isEqualTo(80);
+            assertThat(options.getCooldown()).isEqualTo(Duration.ofHours(4));
+            assertThat(options.getDuration()).isEqualTo(Duration.ofSeconds(30));
+            assertThat(options.getEngine()).isEqualTo(EngineChoice.AUTO);
+            assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.MONITORING);
+            // Nothing starts before the application is ready.
+            assertThat(profilerThreadsAlive()).isFalse();
+        });
+    }
+
+    @Test
+    void profilerEnabledFalseCreatesNothingAndStartsNoThread() {
+        runner.withPropertyValues("profiler.enabled=false",
+                "management.endpoints.web.exposure.include=cpuprofiler").run(context -> {
+                    assertThat(context).doesNotHaveBean(CpuProfiler.class)
+                            .doesNotHaveBean(CpuProfilerOptions.class)
+                            .doesNotHaveBean(CpuProfilerEndpoint.class)
+                            .doesNotHaveBean(CpuProfilerMeterBinder.class);
+                    context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
+                            Duration.ZERO));
+                    assertThat(profilerThreadsAlive()).isFalse();
+                });
+    }
+
+    @Test
+    void cpuEnabledFalseKeepsMonitoringAndTheEndpointButNeverTriggers() {
+        runner.withPropertyValues("profiler.cpu.enabled=false",
+                "management.endpoints.web.exposure.include=cpuprofiler").run(context -> {
+                    assertThat(context).hasSingleBean(CpuProfiler.class).hasSingleBean(CpuProfilerEndpoint.class);
+                    assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.DISABLED);
+                });
+    }
+
+    @Test
+    void bindsEveryPropertyAndBareNumbersMeanSeconds() {
+        runner.withPropertyValues("profiler.cpu.threshold=65.5", "profiler.cpu.cooldown=90",
+                "profiler.cpu.duration=45", "profiler.cpu.sampling-interval=2", "profiler.cpu.polling-interval=10s",
+                "profiler.cpu.rolling-history-size=20m", "profiler.cpu.rolling-history-interval=1m",
+                "profiler.cpu.average-window=2m", "profiler.cpu.source=process", "profiler.cpu.engine=jfr-execution",
+                "profiler.cpu.stack-sampling-period=20", "profiler.cpu.retained-profiles=3",
+                "profiler.cpu.retained-size=8MB", "profiler.cpu.max-stack-depth=128",
+                "profiler.cpu.group-by-thread=true").run(context -> {
+                    CpuProfilerOptions o = context.getBean(CpuProfilerOptions.class);
+                    assertThat(o.getThreshold()).isEqualTo(65.5);
+                    assertThat(o.getCooldown()).isEqualTo(Duration.ofSeconds(90));
+                    assertThat(o.getDuration()).isEqualTo(Duration.ofSeconds(45));
+                    assertThat(o.getSamplingInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(o.getPollingInterval()).isEqualTo(Duration.ofSeconds(10));
+                    assertThat(o.getRollingHistorySize()).isEqualTo(Duration.ofMinutes(20));
+                    assertThat(o.getRollingHistoryInterval()).isEqualTo(Duration.ofMinutes(1));
+                    assertThat(o.getAverageWindow()).isEqualTo(Duration.ofMinutes(2));
+                    assertThat(o.getSource()).isEqualTo(CpuSourceMode.PROCESS);
+                    assertThat(o.getEngine()).isEqualTo(EngineChoice.JFR_EXECUTION);
+                    assertThat(o.getStackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
+                    assertThat(o.getRetainedProfiles()).isEqualTo(3);
+                    assertThat(o.getRetainedBytes()).isEqualTo(8L * 1024 * 1024);
+                    assertThat(o.getMaxStackDepth()).isEqualTo(128);
+                    assertThat(o.isGroupByThread()).isTrue();
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnProfiler {
+
+        static final CpuProfiler MINE = CpuProfiler.builder(new CpuProfilerOptions()).build();
+
+        @Bean
+        CpuProfiler myProfiler() {
+            return MINE;
+        }
+    }
+
+    @Test
+    void aUsersOwnBeanWins() {
+        runner.withUserConfiguration(OwnProfiler.class).run(context -> {
+            assertThat(context).hasSingleBean(CpuProfiler.class);
+            assertThat(context.getBean(CpuProfiler.class)).isSameAs(OwnProfiler.MINE);
+        });
+        runner.withBean(CpuProfilerOptions.class, () -> {
+            CpuProfilerOptions o = new CpuProfilerOptions();
+            o.setThreshold(42);
+            return o;
+        }).run(context -> assertThat(context.getBean(CpuProfiler.class).options().getThreshold()).isEqualTo(42));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OrderedCustomizers {
+
+        @Bean
+        @Order(2)
+        CpuProfilerCustomizer second() {
+            return o -> o.setThreshold(o.getThreshold() + 10);
+        }
+
+        @Bean
+        @Order(1)
+        CpuProfilerCustomizer first() {
+            return o -> {
+                o.setThreshold(60);
+                o.setCooldown(Duration.ofMinutes(30));
+            };
+        }
+    }
+
+    @Test
+    void customizersApplyAfterBindingInOrder() {
+        runner.withPropertyValues("profiler.cpu.threshold=90").withUserConfiguration(OrderedCustomizers.class)
+                .run(context -> {
+                    CpuProfilerOptions o = context.getBean(CpuProfilerOptions.class);
+                    assertThat(o.getThreshold()).isEqualTo(70);
+                    assertThat(o.getCooldown()).isEqualTo(Duration.ofMinutes(30));
+                });
+    }
+
+    @Test
+    void invalidPropertiesFailStartUpNamingTheProperty() {
+        runner.withPropertyValues("profiler.cpu.threshold=150").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("profiler.cpu.threshold")
+                .hasMessageContaining("at most 100"));
+        runner.withPropertyValues("profiler.cpu.threshold=0").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("profiler.cpu.threshold"));
+        runner.withPropertyValues("profiler.cpu.cooldown=-5s").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("profiler.cpu.cooldown"));
+        runner.withPropertyValues("profiler.cpu.average-window=20m").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("profiler.cpu.average-window")
+                .hasMessageContaining("rolling-history-size"));
+        runner.withPropertyValues("profiler.cpu.engine=perf").run(context -> assertThat(context).hasFailed()
+                .getFailure().hasStackTraceContaining("profiler.cpu.engine"));
+    }
+
+    @Test
+    void anInvalidValueFromACustomizerFailsNamingThePropertyAndTheCustomizer() {
+        runner.withBean(CpuProfilerCustomizer.class, () -> o -> o.setThreshold(250)).run(context ->
+                assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("profiler.cpu.threshold")
+                        .hasMessageContaining("CpuProfilerCustomizer"));
+    }
+
+    @Test
+    void metersAreBoundOnlyWhenMicrometerAndARegistryArePresent() {
+        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("profiler.cpu.usage").gauge()).isNotNull();
+                    assertThat(registry.find("profiler.cpu.average").gauge()).isNotNull();
+                    assertThat(registry.find("profiler.cpu.effective.count").gauge().value()).isPositive();
+                    assertThat(registry.find("profiler.session.active").gauge().value()).isZero();
+                    assertThat(registry.find("profiler.cooldown.remaining").gauge().value()).isZero();
+                    assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
+                            .counter()).isNotNull();
+                });
+        runner.run(context -> assertThat(context).doesNotHaveBean(MeterRegistry.class));
+        runner.withClassLoader(new FilteredClassLoader(MeterBinder.class))
+                .run(context -> assertThat(context).hasSingleBean(CpuProfiler.class)
+                        .doesNotHaveBean(CpuProfilerMeterBinder.class));
+    }
+
+    @Test
+    void endpointExistsOnlyWhenExposed() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(CpuProfilerEndpoint.class));
+        runner.withPropertyValues("management.endpoints.web.exposure.include=cpuprofiler")
+                .run(context -> assertThat(context).hasSingleBean(CpuProfilerEndpoint.class));
+    }
+
+    @Test
+    void startsWhenReadyAndNoProfilerThreadSurvivesTheContext() {
+        runner.run(context -> {
+            context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
+                    Duration.ZERO));
+            await().atMost(Duration.ofSeconds(5)).until(CpuProfilerAutoConfigurationTest::profilerThreadsAlive);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> !profilerThreadsAlive());
+    }
+}

@@ -1,0 +1,161 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole starter in a real web application over real HTTP: short windows, a CPU-burning thread, and the
+ * status going MONITORING → PROFILING → COOLDOWN with a profile that shows the burning method.
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "profiler.cpu.threshold=60",
+            "profiler.cpu.sampling-interval=100ms",
+            "profiler.cpu.rolling-history-interval=1s",
+            "profiler.cpu.average-window=2s",
+            "profiler.cpu.rolling-history-size=10s",
+            "profiler.cpu.polling-interval=200ms",
+            "profiler.cpu.duration=3s",
+            "profiler.cpu.cooldown=5s"
+        })
+class CpuProfilerEndpointHttpTest {
+
+    @LocalServerPort
+    int port;
+
+    static long burnInTheEndpointTest(long seed) {
+        long x = seed;
+        for (int i = 0; i < 100_000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+            x ^= x >>> 31;
+        }
+        return x;
+    }
+
+    private static boolean treeContains(JsonNode node, String fragment) {
+        if (node.path("frame").asString("").contains(fragment)) {
+            return true;
+        }
+        for (JsonNode child : node.path("children")) {
+            if (treeContains(child, fragment)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void cpuTriggeredProfileOverRealHttp() throws Exception {
+        Http http = new Http(port);
+        // Right after start-up the JIT compilers alone can keep two CPUs busy for seconds (and may trigger
+        // a profile): wait until the process has settled, then make the load.
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            JsonNode s = http.json("/actuator/cpuprofiler");
+            return s.path("state").asString().equals("MONITORING") && s.path("cpu").path("averagePercent").isNumber()
+                    && s.path("cpu").path("averagePercent").asDouble() < 40;
+        });
+        JsonNode status = http.json("/actuator/cpuprofiler");
+        assertThat(status.path("state").asString()).isEqualTo("MONITORING");
+        assertThat(status.path("cpu").path("source").asString()).isIn("cgroup-v2", "cgroup-v1", "process");
+        assertThat(status.path("cpu").path("effectiveCpuCount").asDouble()).isPositive();
+        assertThat(status.path("cpu").path("thresholdPercent").asDouble()).isEqualTo(60.0);
+        assertThat(status.path("trigger").path("enabled").asBoolean()).isTrue();
+        assertThat(status.path("trigger").path("cooldown").asString()).isEqualTo("PT5S");
+        assertThat(status.path("trigger").path("cooldownUntil").isNull()).isTrue();
+        assertThat(status.path("session").isNull()).isTrue();
+        int profilesBefore = status.path("profiles").size();
+        if (profilesBefore == 0) {
+            assertThat(status.path("latestProfile").isNull()).isTrue();
+            assertThat(http.get("/actuator/cpuprofiler/latest").statusCode()).isEqualTo(404);
+        }
+
+        AtomicBoolean burning = new AtomicBoolean(true);
+        List<Thread> burners = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Thread t = new Thread(() -> {
+                long x = 0;
+                while (burning.get()) {
+                    x = burnInTheEndpointTest(x);
+                }
+                if (x == 7) {
+                    System.out.println();
+                }
+            }, "endpoint-test-burner-" + i);
+            t.setDaemon(true);
+            t.start();
+            burners.add(t);
+        }
+        List<String> states = new ArrayList<>();
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                String state = http.json("/actuator/cpuprofiler").path("state").asString();
+                if (states.isEmpty() || !states.get(states.size() - 1).equals(state)) {
+                    states.add(state);
+                }
+                return state.equals("COOLDOWN");
+            });
+        } finally {
+            burning.set(false);
+            for (Thread t : burners) {
+                t.join();
+            }
+        }
+        assertThat(states).containsSubsequence("MONITORING", "PROFILING", "COOLDOWN");
+
+        JsonNode after = http.json("/actuator/cpuprofiler");
+        assertThat(after.path("trigger").path("cooldownUntil").isString()).isTrue();
+        assertThat(after.path("trigger").path("cooldownRemaining").asString()).startsWith("PT");
+        JsonNode latest = after.path("latestProfile");
+        assertThat(latest.path("trigger").asString()).isEqualTo("CPU");
+        assertThat(latest.path("engine").asString()).isIn("jfr-cpu-time", "async-profiler", "jfr-execution");
+        assertThat(latest.path("samples").asLong()).isPositive();
+        assertThat(latest.path("tree").path("frame").asString()).isEqualTo("all");
+        assertThat(latest.path("tree").path("total").asLong()).isEqualTo(latest.path("samples").asLong());
+        assertThat(treeContains(latest.path("tree"), "burnInTheEndpointTest")).isTrue();
+        assertThat(after.path("profiles")).hasSize(profilesBefore + 1);
+        String id = latest.path("id").asString();
+
+        HttpResponse<String> json = http.get("/actuator/cpuprofiler/" + id);
+        assertThat(json.statusCode()).isEqualTo(200);
+        assertThat(json.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("application/json"));
+        JsonNode full = Http.parse(json.body());
+        assertThat(full.path("id").asString()).isEqualTo(id);
+        assertThat(treeContains(full.path("tree"), "burnInTheEndpointTest")).isTrue();
+
+        HttpResponse<String> text = http.get("/actuator/cpuprofiler/latest?format=text");
+        assertThat(text.statusCode()).isEqualTo(200);
+        assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("text/plain"));
+        assertThat(text.body()).contains("burnInTheEndpointTest");
+
+        HttpResponse<String> collapsed = http.get("/actuator/cpuprofiler/latest?format=collapsed");
+        assertThat(collapsed.statusCode()).isEqualTo(200);
+        assertThat(collapsed.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest") && l.matches(".* \\d+"));
+
+        HttpResponse<String> html = http.get("/actuator/cpuprofiler/" + id + "?format=html");
+        assertThat(html.statusCode()).isEqualTo(200);
+        assertThat(html.headers().firstValue("Content-Type")).hasValueSatisfying(
+                v -> assertThat(v).startsWith("text/html"));
+        assertThat(html.body()).contains("burnInTheEndpointTest").doesNotContain("src=\"http");
+
+        HttpResponse<String> badFormat = http.get("/actuator/cpuprofiler/latest?format=pdf");
+        assertThat(badFormat.statusCode()).isEqualTo(400);
+        assertThat(badFormat.body()).contains("Unknown format 'pdf'");
+        assertThat(http.get("/actuator/cpuprofiler/no-such-profile").statusCode()).isEqualTo(404);
+
+        // Read-only by default: no on-demand profiles over HTTP.
+        assertThat(http.post("/actuator/cpuprofiler", "{}").statusCode()).isIn(404, 405);
+    }
+}
