@@ -9,8 +9,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,6 +49,7 @@ public class DemoLoadGenerator {
     private final AtomicLong[] requests = {new AtomicLong(), new AtomicLong(), new AtomicLong()};
     private final AtomicLong errors = new AtomicLong();
     private volatile boolean running;
+    private volatile Instant busySince;
 
     public DemoLoadGenerator(DemoProperties properties, ProfilerUrls urls, ObjectProvider<CpuProfiler> cpuProfiler) {
         this.properties = properties;
@@ -62,7 +65,10 @@ public class DemoLoadGenerator {
         CpuProfiler profiler = cpuProfiler.getIfAvailable();
         if (profiler != null) {
             profiler.addSessionEndListener((trigger, session, outcome) -> {
-                if (trigger == SessionTrigger.CPU && !outcome.failed()) {
+                // Only a profile of this load counts, not one that start-up work (JIT, caches) triggered.
+                Instant since = busySince;
+                if (trigger == SessionTrigger.CPU && !outcome.failed() && session != null && since != null
+                        && !session.startedAt().isBefore(since)) {
                     profileRecorded.countDown();
                 }
             });
@@ -116,6 +122,7 @@ public class DemoLoadGenerator {
         List<URI> work = List.of(URI.create(urls.app() + "/work/primes?limit=" + properties.getPrimesLimit()),
                 URI.create(urls.app() + "/work/hash?rounds=" + properties.getHashRounds()),
                 URI.create(urls.app() + "/work/sort?size=" + properties.getSortSize()));
+        busySince = Instant.now();
         running = true;
         CpuProfiler profiler = cpuProfiler.getIfAvailable();
         log.info("Demo load: busy now ({} client threads){}; watch the CPU average climb in the lines below.",
@@ -157,6 +164,11 @@ public class DemoLoadGenerator {
                     + "curl -X POST {}", stopReason.get(), urls.app(), urls.status());
         }
         stop.countDown();
+    }
+
+    /** When the busy phase began, if it has. */
+    public Optional<Instant> busySince() {
+        return Optional.ofNullable(busySince);
     }
 
     private long logProgress(long[] last, long lastErrors) {
