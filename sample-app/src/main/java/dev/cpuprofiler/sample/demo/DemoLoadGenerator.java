@@ -159,9 +159,9 @@ public class DemoLoadGenerator {
         }
         running = false;
         if (stop.getCount() != 0) {
-            log.info("Demo load stopped: {}. The CPU will drop back. To load it again: "
-                    + "curl '{}/work/primes?limit=20000000' (repeat), or record an on-demand profile: "
-                    + "curl -X POST {}", stopReason.get(), urls.app(), urls.status());
+            log.info("Demo load stopped: {}. The CPU drops back now. Record an on-demand profile any time "
+                    + "(also during the cooldown): curl -X POST {}  Make load yourself: curl '{}/work/primes?limit=20000000'",
+                    stopReason.get(), urls.status(), urls.app());
         }
         stop.countDown();
     }

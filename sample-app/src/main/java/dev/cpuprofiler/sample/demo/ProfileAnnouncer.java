@@ -44,7 +44,7 @@ public class ProfileAnnouncer {
                   profiler status: {}
                   flame graph:     {}  (once the first profile is recorded)
                   CPU-burning endpoints: {}/work/primes?limit=8000000  {}/work/hash?rounds=200000  {}/work/sort?size=100000
-                  A profile starts by itself when the CPU average over {} stays above {}% ({} of {} CPUs); it records \
+                  A profile starts by itself when the CPU average over {} stays above {}% (CPU source: {}, {} CPUs); it records \
                 for {}, then the trigger rests for {}.""",
                 urls.status(), urls.profile("latest", "html"), urls.app(), urls.app(), urls.app(),
                 Durations.human(o.getAverageWindow()), fmt(o.getThreshold()),
@@ -54,6 +54,11 @@ public class ProfileAnnouncer {
 
     void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
         String what = trigger == SessionTrigger.CPU ? "CPU-triggered" : "On-demand";
+        if (outcome.failed() && outcome.reason() != null && outcome.reason().startsWith("cancelled")) {
+            log.info("{} profiling session {} was {}", what, session == null ? "(not started)" : session.id(),
+                    outcome.reason());
+            return;
+        }
         if (outcome.failed() || outcome.profileId() == null) {
             log.warn("{} profiling session {} failed: {}", what, session == null ? "(not started)" : session.id(),
                     outcome.reason());
@@ -67,7 +72,7 @@ public class ProfileAnnouncer {
         }
         ProfileSummary summary = ProfileSummary.of(profile);
         log.info("""
-                {} profile {} is ready: {} samples by {}{} over {}, CPU {}%.
+                {} profile {} is ready: {} samples by {}{} over {}, CPU {}% while recording.
                   top self frame: {} ({}% of samples)
                   time in /work methods: {}
                   json:        {}
