@@ -33,8 +33,13 @@ class EngineSelectorTest {
     private final ListAppender<ILoggingEvent> log = new ListAppender<>();
     private final Logger selectorLogger = (Logger) LoggerFactory.getLogger(EngineSelector.class);
 
+    private Level previousLevel;
+
     @BeforeEach
     void captureLog() {
+        // logback-test.xml keeps dev.cpuprofiler at WARN; this test reads the INFO fallback lines.
+        previousLevel = selectorLogger.getLevel();
+        selectorLogger.setLevel(Level.DEBUG);
         log.start();
         selectorLogger.addAppender(log);
     }
@@ -42,6 +47,7 @@ class EngineSelectorTest {
     @AfterEach
     void releaseLog() {
         selectorLogger.detachAppender(log);
+        selectorLogger.setLevel(previousLevel);
     }
 
     @Test
