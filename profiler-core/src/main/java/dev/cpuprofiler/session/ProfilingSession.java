@@ -65,8 +65,10 @@ final class ProfilingSession implements RunningSession, Runnable {
                 finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
                 return;
             }
-            RecordingResult result = recording.stop();
+            // The recording ends when stop() is called; reading it back afterwards adds no samples.
             Instant endedAt = clock.instant();
+            Double cpuPercent = cpuPercentSince.get();
+            RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
             if (tree.truncatedSamples() > 0) {
                 notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
@@ -74,14 +76,14 @@ final class ProfilingSession implements RunningSession, Runnable {
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercentSince.get(), tree.snapshot(), result.jfrFile());
+                    cpuPercent, tree.snapshot(), result.jfrFile());
             Profile stored = store.add(profile);
             if (result.jfrFile() != null && !result.jfrFile().equals(stored.jfrFile())) {
                 deleteQuietly(result);
             }
             log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration());
-            finish(new SessionOutcome(SessionStatus.COMPLETED, null, endedAt, id));
+            finish(new SessionOutcome(SessionStatus.COMPLETED, null, clock.instant(), id));
         } catch (InterruptedException e) {
             recording.cancel();
             finish(SessionOutcome.failed("interrupted", clock.instant()));
