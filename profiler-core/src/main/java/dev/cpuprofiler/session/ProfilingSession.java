@@ -3,8 +3,6 @@ package dev.cpuprofiler.session;
 import dev.cpuprofiler.session.engine.RecordingResult;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,10 +75,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
                     cpuPercent, tree.snapshot(), result.jfrFile());
-            Profile stored = store.add(profile);
-            if (result.jfrFile() != null && !result.jfrFile().equals(stored.jfrFile())) {
-                deleteQuietly(result);
-            }
+            store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration());
             finish(new SessionOutcome(SessionStatus.COMPLETED, null, clock.instant(), id));
@@ -103,13 +98,6 @@ final class ProfilingSession implements RunningSession, Runnable {
         }
     }
 
-    private static void deleteQuietly(RecordingResult result) {
-        try {
-            Files.deleteIfExists(result.jfrFile());
-        } catch (IOException e) {
-            log.debug("Cannot delete {}: {}", result.jfrFile(), e.toString());
-        }
-    }
 
     private void finish(SessionOutcome o) {
         outcome.complete(o);
