@@ -1,0 +1,270 @@
+package dev.cpuprofiler.threads;
+
+import dev.cpuprofiler.core.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
+
+/**
+ * One profile's worth of fine ticks: which threads to read on each, their deltas fed to a
+ * {@link ConcurrencyEstimator}, and per-thread CPU totals. Single-threaded: the sampler's thread drives it.
+ *
+ * <p>Threads the tracker saw as active are read every tick from the start; the others are re-checked at their
+ * back-off cap, staggered so that a few are read per tick. A thread that shows CPU use is read every tick from then
+ * on; one that goes quiet backs off again. Threads started during the profile are found by listing every few ticks;
+ * a new thread's CPU time counts from its start, which lies after the previous listing.
+ */
+final class ConcurrencyRun {
+
+    private final ThreadCpuReader reader;
+    private final ConcurrencySettings settings;
+    private final Ticker ticker;
+    private final Set<Long> likelyActive = new HashSet<>();
+    private final LongPredicate excluded;
+    private final LongFunction<String> knownNames;
+    private final ConcurrencyEstimator estimator;
+    private final Map<Long, Watched> live = new HashMap<>();
+    private final List<Watched> ended = new ArrayList<>();
+
+    private long tick;
+    private long startNanos;
+    private long lastNanos;
+    private long lastListTick;
+    private long lastListNanos;
+    private long reads;
+
+    /**
+     * @param likelyActive threads to read every tick from the start
+     * @param excluded threads to leave out (the sampler's own)
+     * @param knownNames names already known elsewhere (the tracker's), asked before reading a name; may return null
+     */
+    ConcurrencyRun(ThreadCpuReader reader, ConcurrencySettings settings, Ticker ticker, long[] likelyActive,
+            LongPredicate excluded, LongFunction<String> knownNames) {
+        this.reader = reader;
+        this.settings = settings;
+        this.ticker = ticker;
+        for (long id : likelyActive) {
+            this.likelyActive.add(id);
+        }
+        this.excluded = excluded;
+        this.knownNames = knownNames;
+        this.estimator = new ConcurrencyEstimator(Math.max(settings.maxBackOffTicks(), settings.listEveryTicks()));
+    }
+
+    /** The baseline: every live thread's CPU time now (one bulk read, done once). */
+    void begin() {
+        startNanos = ticker.nanoTime();
+        lastNanos = startNanos;
+        lastListNanos = startNanos;
+        long[] ids = listed();
+        long[] cpu = reader.cpuTimes(ids);
+        reads += ids.length;
+        int cap = settings.maxBackOffTicks();
+        int hold = settings.holdTicks();
+        int idle = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (cpu[i] < 0) {
+                continue;
+            }
+            // Idle ones staggered over the cap: about n / cap of them are read per tick.
+            ReadBackOff backOff = likelyActive.contains(ids[i])
+                    ? new ReadBackOff(cap, hold, 1)
+                    : ReadBackOff.atCap(cap, hold, 1 + (idle++ % cap));
+            live.put(ids[i], new Watched(ids[i], backOff, cpu[i], 0, startNanos));
+        }
+    }
+
+    /** One fine tick: list if due, read the due threads, feed the deltas. */
+    void tick() {
+        tick(false);
+    }
+
+    /** The last tick: reads every thread, so that each one's total is complete. */
+    void finalTick() {
+        tick(true);
+    }
+
+    private void tick(boolean all) {
+        long now = ticker.nanoTime();
+        tick++;
+        estimator.tick(now - lastNanos);
+        lastNanos = now;
+        List<Watched> found = tick % settings.listEveryTicks() == 0 ? list(now) : List.of();
+
+        List<Watched> due = new ArrayList<>();
+        for (Watched w : live.values()) {
+            if (all || w.backOff.due(tick)) {
+                due.add(w);
+            }
+        }
+        long[] ids = new long[due.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = due.get(i).id;
+        }
+        long[] cpu = reader.cpuTimes(ids);
+        reads += ids.length;
+        List<Watched> unnamed = new ArrayList<>(found);
+        for (int i = 0; i < ids.length; i++) {
+            Watched w = due.get(i);
+            if (cpu[i] < 0) {
+                end(w); // its CPU since its last read is lost
+                continue;
+            }
+            long delta = Math.max(0, cpu[i] - w.lastCpu);
+            long span = tick - w.lastTick;
+            if (span <= 1) {
+                estimator.exact(w.id, delta);
+            } else {
+                estimator.spread((int) span, delta);
+            }
+            if (delta > 0 && w.name == null && !found.contains(w)) {
+                // Named when first seen using CPU, while it is alive: it may end before the report.
+                w.name = knownNames.apply(w.id);
+                if (w.name == null) {
+                    unnamed.add(w);
+                }
+            }
+            w.backOff.read(tick, ReadBackOff.active(delta, now - w.lastNanos));
+            w.total += delta;
+            w.lastCpu = cpu[i];
+            w.lastTick = tick;
+            w.lastNanos = now;
+        }
+        if (!unnamed.isEmpty()) {
+            name(unnamed);
+        }
+    }
+
+    /** Lists live threads: new ones get a zero baseline at the previous listing; missing ones have ended. */
+    private List<Watched> list(long now) {
+        long[] ids = listed();
+        List<Watched> found = new ArrayList<>();
+        for (long id : ids) {
+            Watched w = live.get(id);
+            if (w == null) {
+                // Started after the previous listing: all its CPU time was used since then.
+                ReadBackOff backOff = new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick);
+                w = new Watched(id, backOff, 0, lastListTick, lastListNanos);
+                live.put(id, w);
+                found.add(w);
+            }
+            w.listedAt = tick;
+        }
+        for (Watched w : new ArrayList<>(live.values())) {
+            if (w.listedAt != tick) {
+                end(w);
+            }
+        }
+        lastListTick = tick;
+        lastListNanos = now;
+        return found;
+    }
+
+    private long[] listed() {
+        long[] ids = reader.threadIds();
+        int n = 0;
+        for (long id : ids) {
+            if (!excluded.test(id)) {
+                ids[n++] = id;
+            }
+        }
+        return java.util.Arrays.copyOf(ids, n);
+    }
+
+    private void end(Watched w) {
+        live.remove(w.id);
+        if (w.total > 0) {
+            ended.add(w);
+        }
+    }
+
+    private void name(List<Watched> ws) {
+        long[] ids = ws.stream().mapToLong(w -> w.id).toArray();
+        String[] names = reader.names(ids);
+        for (int i = 0; i < ids.length; i++) {
+            ws.get(i).name = names[i];
+        }
+    }
+
+    long ticks() {
+        return tick;
+    }
+
+    /** Thread CPU times read so far (the cost driver). */
+    long reads() {
+        return reads;
+    }
+
+    /** The report over everything ticked so far. */
+    ConcurrencyReport report(double effectiveCpus) {
+        ConcurrencyEstimator.Totals totals = estimator.finishAll();
+        double t = totals.totalNanos();
+        double[] h = totals.histogram();
+        int top = h.length - 1;
+        while (top > 0 && h[top] <= 0) {
+            top--;
+        }
+        List<ConcurrencyBin> bins = new ArrayList<>();
+        double running = 0;
+        double kt = 0;
+        for (int k = 0; k <= top; k++) {
+            bins.add(new ConcurrencyBin(k, h[k] / 1e9));
+            kt += k * h[k];
+            if (k > 0) {
+                running += h[k];
+            }
+        }
+        double average = t > 0 ? kt / t : 0;
+        return new ConcurrencyReport(Duration.ofNanos((long) t), settings.tick(), effectiveCpus, bins, average,
+                t > 0 ? Math.min(1, kt / (t * effectiveCpus)) : 0, t > 0 ? clamp(running / t) : 0,
+                t > 0 ? clamp(totals.lowerNanos() / t) : 0, t > 0 ? clamp(totals.upperNanos() / t) : 0,
+                threads(), live.size() + ended.size());
+    }
+
+    private List<ThreadCpu> threads() {
+        List<Watched> used = new ArrayList<>(ended);
+        for (Watched w : live.values()) {
+            if (w.total > 0) {
+                used.add(w);
+            }
+        }
+        return used.stream()
+                .map(w -> ThreadCpu.of(w.id, w.name == null ? "thread-" + w.id : w.name, w.total,
+                        (live.containsKey(w.id) ? lastNanos : w.lastNanos) - w.fromNanos))
+                .sorted(Comparator.comparing(ThreadCpu::cpuTime).reversed())
+                .toList();
+    }
+
+    private static double clamp(double v) {
+        return Math.min(1, Math.max(0, v));
+    }
+
+    /** One thread during the profile. */
+    private static final class Watched {
+        final long id;
+        final ReadBackOff backOff;
+        final long fromNanos;
+        long lastCpu;
+        long lastTick;
+        long lastNanos;
+        long total;
+        long listedAt;
+        String name;
+
+        Watched(long id, ReadBackOff backOff, long baselineCpu, long baselineTick, long baselineNanos) {
+            this.id = id;
+            this.backOff = backOff;
+            this.lastCpu = baselineCpu;
+            this.lastTick = baselineTick;
+            this.lastNanos = baselineNanos;
+            this.fromNanos = baselineNanos;
+        }
+    }
+}
