@@ -17,9 +17,12 @@ import java.util.Arrays;
  * Deciding needs the next tick, so ticks are finished {@code lag} ticks late; the lag also lets a delta that spans
  * several ticks (a thread read only every few ticks) be spread back over them, unanchored.
  *
- * <p>Bounds: in a tick, the time with at least one thread running is at least max_i b_i and at most
- * min(L, Σ b_i). A delta spread over several ticks adds at most its total to the upper bound and nothing to the
- * lower one (it may have run entirely alongside the others).
+ * <p>No more threads can run at once than there are CPUs (C): where the model puts more, the surplus CPU time must
+ * have run at other moments of the tick, and is moved to the least busy ones (idle time first).
+ *
+ * <p>Bounds: in a tick, the time with at least one thread running is at least max(max_i b_i, Σ b_i / C) and at
+ * most min(L, Σ b_i). A delta spread over several ticks adds at most its total to the upper bound and nothing to
+ * the lower one (it may have run entirely alongside the others).
  */
 final class ConcurrencyEstimator {
 
@@ -30,17 +33,23 @@ final class ConcurrencyEstimator {
     private long opened; // ticks opened so far; the current one is opened - 1
     private long finished; // ticks finished so far
 
+    private final int cpus;
     private double[] histogram = new double[4];
+    private double[] scratch = new double[4];
     private double total;
     private double lower;
     private double upperExact;
     private double spreadTotal;
 
-    /** @param lag how many ticks a delta may reach back over (the longest gap between two reads of a thread) */
-    ConcurrencyEstimator(int lag) {
-        if (lag < 1) {
-            throw new IllegalArgumentException("lag must be at least 1: " + lag);
+    /**
+     * @param lag how many ticks a delta may reach back over (the longest gap between two reads of a thread)
+     * @param cpus C, how many threads can run at once (the CPUs the process can run on)
+     */
+    ConcurrencyEstimator(int lag, int cpus) {
+        if (lag < 1 || cpus < 1) {
+            throw new IllegalArgumentException("lag and cpus must be at least 1: " + lag + ", " + cpus);
         }
+        this.cpus = cpus;
         ring = new TickRecord[lag + 2];
         for (int i = 0; i < ring.length; i++) {
             ring[i] = new TickRecord();
@@ -108,10 +117,18 @@ final class ConcurrencyEstimator {
         double length = r.length;
         if (length > 0) {
             r.place(prev, next);
-            histogram = TickConcurrency.add(histogram, length, r.starts, r.ends, r.anchored, r.probabilities,
+            Arrays.fill(scratch, 0);
+            scratch = TickConcurrency.add(scratch, length, r.starts, r.ends, r.anchored, r.probabilities,
                     r.unanchored);
+            TickConcurrency.fold(scratch, cpus);
+            if (histogram.length < scratch.length) {
+                histogram = Arrays.copyOf(histogram, scratch.length);
+            }
+            for (int running = 0; running < scratch.length; running++) {
+                histogram[running] += scratch[running];
+            }
             total += length;
-            lower += r.maxExact();
+            lower += Math.max(r.maxExact(), Math.min(length, r.sumExact() / cpus));
             upperExact += Math.min(length, r.sumExact());
             spreadTotal += r.sumSpread();
         }

@@ -3,6 +3,7 @@ package dev.cpuprofiler.threads;
 import dev.cpuprofiler.core.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +32,8 @@ final class ConcurrencyRun {
     private final LongFunction<String> knownNames;
     private final ConcurrencyEstimator estimator;
     private final Map<Long, Watched> live = new HashMap<>();
+    private final ThreadListing listing = new ThreadListing();
+    private final ReadWheel<Watched> wheel;
     private final List<Watched> ended = new ArrayList<>();
 
     private long tick;
@@ -44,9 +47,10 @@ final class ConcurrencyRun {
      * @param likelyActive threads to read every tick from the start
      * @param excluded threads to leave out (the sampler's own)
      * @param knownNames names already known elsewhere (the tracker's), asked before reading a name; may return null
+     * @param cpus how many threads can run at once (the CPUs the process can run on)
      */
     ConcurrencyRun(ThreadCpuReader reader, ConcurrencySettings settings, Ticker ticker, long[] likelyActive,
-            LongPredicate excluded, LongFunction<String> knownNames) {
+            LongPredicate excluded, LongFunction<String> knownNames, int cpus) {
         this.reader = reader;
         this.settings = settings;
         this.ticker = ticker;
@@ -55,7 +59,9 @@ final class ConcurrencyRun {
         }
         this.excluded = excluded;
         this.knownNames = knownNames;
-        this.estimator = new ConcurrencyEstimator(Math.max(settings.maxBackOffTicks(), settings.listEveryTicks()));
+        this.estimator = new ConcurrencyEstimator(Math.max(settings.maxBackOffTicks(), settings.listEveryTicks()),
+                cpus);
+        this.wheel = new ReadWheel<>(settings.maxBackOffTicks());
     }
 
     /** The baseline: every live thread's CPU time now (one bulk read, done once). */
@@ -64,6 +70,7 @@ final class ConcurrencyRun {
         lastNanos = startNanos;
         lastListNanos = startNanos;
         long[] ids = listed();
+        listing.update(ids.clone());
         long[] cpu = reader.cpuTimes(ids);
         reads += ids.length;
         int cap = settings.maxBackOffTicks();
@@ -77,7 +84,9 @@ final class ConcurrencyRun {
             ReadBackOff backOff = likelyActive.contains(ids[i])
                     ? new ReadBackOff(cap, hold, 1)
                     : ReadBackOff.atCap(cap, hold, 1 + (idle++ % cap));
-            live.put(ids[i], new Watched(ids[i], backOff, cpu[i], 0, startNanos));
+            Watched w = new Watched(ids[i], backOff, cpu[i], 0, startNanos);
+            live.put(ids[i], w);
+            wheel.schedule(w, backOff.dueTick());
         }
     }
 
@@ -99,8 +108,8 @@ final class ConcurrencyRun {
         List<Watched> found = tick % settings.listEveryTicks() == 0 ? list(now) : List.of();
 
         List<Watched> due = new ArrayList<>();
-        for (Watched w : live.values()) {
-            if (all || w.backOff.due(tick)) {
+        for (Watched w : all ? live.values() : wheel.take(tick)) {
+            if (!w.gone) {
                 due.add(w);
             }
         }
@@ -131,7 +140,10 @@ final class ConcurrencyRun {
                     unnamed.add(w);
                 }
             }
-            w.backOff.read(tick, ReadBackOff.active(delta, now - w.lastNanos));
+            w.backOff.read(tick, ReadBackOff.active(delta, now - w.lastNanos, settings.activeShare()));
+            if (!all) {
+                wheel.schedule(w, w.backOff.dueTick());
+            }
             w.total += delta;
             w.lastCpu = cpu[i];
             w.lastTick = tick;
@@ -144,23 +156,21 @@ final class ConcurrencyRun {
 
     /** Lists live threads: new ones get a zero baseline at the previous listing; missing ones have ended. */
     private List<Watched> list(long now) {
-        long[] ids = listed();
-        List<Watched> found = new ArrayList<>();
-        for (long id : ids) {
+        ThreadListing.Diff diff = listing.update(listed());
+        for (long id : diff.removed()) {
             Watched w = live.get(id);
-            if (w == null) {
-                // Started after the previous listing: all its CPU time was used since then.
-                ReadBackOff backOff = new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick);
-                w = new Watched(id, backOff, 0, lastListTick, lastListNanos);
-                live.put(id, w);
-                found.add(w);
-            }
-            w.listedAt = tick;
-        }
-        for (Watched w : new ArrayList<>(live.values())) {
-            if (w.listedAt != tick) {
+            if (w != null) {
                 end(w);
             }
+        }
+        List<Watched> found = new ArrayList<>(diff.added().length);
+        for (long id : diff.added()) {
+            // Started after the previous listing: all its CPU time was used since then.
+            ReadBackOff backOff = new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick);
+            Watched w = new Watched(id, backOff, 0, lastListTick, lastListNanos);
+            live.put(id, w);
+            wheel.schedule(w, tick);
+            found.add(w);
         }
         lastListTick = tick;
         lastListNanos = now;
@@ -175,11 +185,12 @@ final class ConcurrencyRun {
                 ids[n++] = id;
             }
         }
-        return java.util.Arrays.copyOf(ids, n);
+        return Arrays.copyOf(ids, n);
     }
 
     private void end(Watched w) {
         live.remove(w.id);
+        w.gone = true; // still in the wheel: skipped when its tick comes
         if (w.total > 0) {
             ended.add(w);
         }
@@ -255,7 +266,7 @@ final class ConcurrencyRun {
         long lastTick;
         long lastNanos;
         long total;
-        long listedAt;
+        boolean gone;
         String name;
 
         Watched(long id, ReadBackOff backOff, long baselineCpu, long baselineTick, long baselineNanos) {

@@ -105,6 +105,15 @@ public final class ConcurrencySampler {
         }
     }
 
+    /**
+     * How many threads can run at once: the CPUs the JVM sees (its cpuset), or more if the effective count says so.
+     * A CPU quota does not lower it: within a 10 ms tick a quota-limited process may still run on every CPU of its
+     * cpuset.
+     */
+    private int parallelism() {
+        return Math.max(Runtime.getRuntime().availableProcessors(), (int) Math.ceil(cpus.count()));
+    }
+
     /** One session: the loop on the sampling thread, and where its report lands. */
     private final class Running {
         final CompletableFuture<Optional<ConcurrencyReport>> result = new CompletableFuture<>();
@@ -116,7 +125,8 @@ public final class ConcurrencySampler {
                 long self = Thread.currentThread().getId();
                 long[] active = tracker == null ? new long[0] : tracker.activeThreadIds();
                 LongFunction<String> names = tracker == null ? id -> null : tracker::name;
-                ConcurrencyRun run = new ConcurrencyRun(reader, settings, ticker, active, id -> id == self, names);
+                ConcurrencyRun run = new ConcurrencyRun(reader, settings, ticker, active, id -> id == self, names,
+                        parallelism());
                 long period = settings.tick().toNanos();
                 run.begin();
                 long next = ticker.nanoTime() + period;

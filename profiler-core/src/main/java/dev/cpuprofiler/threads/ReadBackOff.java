@@ -55,11 +55,17 @@ final class ReadBackOff {
 
     /** Whether {@code cpuDelta} over {@code wallDelta} is enough to keep reading the thread every tick. */
     static boolean active(long cpuDelta, long wallDelta) {
-        return cpuDelta > 0 && cpuDelta >= ACTIVE_SHARE * Math.max(0, wallDelta);
+        return active(cpuDelta, wallDelta, ACTIVE_SHARE);
     }
 
-    boolean due(long tick) {
-        return tick >= dueTick;
+    /** Same with another threshold: at least {@code share} (0..1) of one core since the last read. */
+    static boolean active(long cpuDelta, long wallDelta, double share) {
+        return cpuDelta > 0 && cpuDelta >= share * Math.max(0, wallDelta);
+    }
+
+    /** The tick of the next read. */
+    long dueTick() {
+        return dueTick;
     }
 
     /** Records a read at {@code tick}; {@code active} says whether the thread used CPU since the read before. */

@@ -29,6 +29,8 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     private final ThreadCpuReader reader;
     private final ThreadTrackerSettings settings;
     private final Map<Long, Tracked> threads = new HashMap<>();
+    private final ThreadListing listing = new ThreadListing();
+    private final ReadWheel<Tracked> wheel;
     private long tick;
     private long lastReads;
     private int failureStreak;
@@ -40,6 +42,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.wheel = new ReadWheel<>(settings.maxBackOffTicks());
     }
 
     /** One tick: lists threads if it is time, reads the due ones. Never throws. */
@@ -66,8 +69,8 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         List<Tracked> found = (tick - 1) % settings.listEveryTicks() == 0 ? list() : List.of();
 
         List<Tracked> due = new ArrayList<>();
-        for (Tracked t : threads.values()) {
-            if (t.backOff.due(tick)) {
+        for (Tracked t : wheel.take(tick)) {
+            if (!t.gone) {
                 due.add(t);
             }
         }
@@ -82,10 +85,11 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         for (int i = 0; i < ids.length; i++) {
             Tracked t = due.get(i);
             if (cpu[i] < 0) {
-                threads.remove(t.id); // ended between the listing and the read
+                drop(t.id); // ended between the listing and the read
                 continue;
             }
             t.read(tick, now, cpu[i]);
+            wheel.schedule(t, t.backOff.dueTick());
             if (refreshNames && t.active) {
                 needNames.add(t);
             }
@@ -95,19 +99,25 @@ public final class ThreadCpuTracker implements CpuSampleListener {
 
     /** Lists live threads: adds new ones (due now), drops ended ones. Returns the new ones. */
     private List<Tracked> list() {
-        long[] live = reader.threadIds();
-        List<Tracked> found = new ArrayList<>();
-        for (long id : live) {
-            Tracked t = threads.get(id);
-            if (t == null) {
-                t = new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
-                threads.put(id, t);
-                found.add(t);
-            }
-            t.listedAt = tick;
+        ThreadListing.Diff diff = listing.update(reader.threadIds());
+        for (long id : diff.removed()) {
+            drop(id);
         }
-        threads.values().removeIf(t -> t.listedAt != tick);
+        List<Tracked> found = new ArrayList<>(diff.added().length);
+        for (long id : diff.added()) {
+            Tracked t = new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
+            threads.put(id, t);
+            wheel.schedule(t, tick);
+            found.add(t);
+        }
         return found;
+    }
+
+    private void drop(long id) {
+        Tracked t = threads.remove(id);
+        if (t != null) {
+            t.gone = true; // still in the wheel: skipped when its tick comes
+        }
     }
 
     private void readNames(List<Tracked> ts) {
@@ -178,8 +188,8 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         final ReadBackOff backOff;
         final ReadHistory history;
         String name;
-        long listedAt;
         boolean active;
+        boolean gone;
 
         Tracked(long id, ReadBackOff backOff, long windowNanos) {
             this.id = id;

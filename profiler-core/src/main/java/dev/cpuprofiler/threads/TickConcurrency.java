@@ -16,6 +16,8 @@ final class TickConcurrency {
     /** Beyond this many unanchored threads running at once, the count is lumped into the last bin. */
     static final int MAX_RUNNING = 512;
 
+    private static final double NEGLIGIBLE = 1e-12;
+
     private TickConcurrency() {
     }
 
@@ -72,7 +74,34 @@ final class TickConcurrency {
         return histogram;
     }
 
-    /** q[m] = probability that exactly m of the independent threads run at a given instant. */
+    /**
+     * Caps a tick's histogram at {@code cpus} threads running at once: time placed at k > C becomes time at C, and
+     * the CPU time that did not fit, Σ (k - C)·t(k), is moved to the least busy moments (time at k becomes time at
+     * k + 1, idle time first), as a scheduler runs a waiting thread as soon as a CPU is free. Σ k·t(k) is kept
+     * unless the tick holds more CPU time than C cores could run (clock jitter), which is dropped.
+     */
+    static void fold(double[] histogram, int cpus) {
+        double surplus = 0;
+        for (int k = cpus + 1; k < histogram.length; k++) {
+            if (histogram[k] > 0) {
+                surplus += (k - cpus) * histogram[k];
+                histogram[cpus] += histogram[k];
+                histogram[k] = 0;
+            }
+        }
+        for (int k = 0; k < cpus && surplus > 0; k++) {
+            double moved = Math.min(histogram[k], surplus);
+            histogram[k] -= moved;
+            histogram[k + 1] += moved;
+            surplus -= moved;
+        }
+    }
+
+    /**
+     * q[m] = probability that exactly m of the independent threads run at a given instant. The tail is cut where
+     * it is negligible (below {@value #NEGLIGIBLE}), so hundreds of light threads cost about n × (a few) steps, not
+     * n².
+     */
     static double[] poissonBinomial(double[] p, int n) {
         int size = Math.min(n, MAX_RUNNING) + 1;
         double[] q = new double[size];
@@ -83,17 +112,19 @@ final class TickConcurrency {
             if (pt == 0) {
                 continue;
             }
-            if (top < size - 1) {
+            if (top < size - 1 && q[top] * pt > NEGLIGIBLE) {
                 top++;
                 q[top] = q[top - 1] * pt;
+            } else if (top > 0) {
+                q[top] += q[top - 1] * pt; // the top bin means "top or more": at the cap, or a negligible tail
             } else {
-                q[top] += q[top - 1] * pt; // lumped: stays at the cap
+                continue; // a thread that (practically) never runs
             }
             for (int m = top - 1; m >= 1; m--) {
                 q[m] = q[m] * (1 - pt) + q[m - 1] * pt;
             }
             q[0] *= 1 - pt;
         }
-        return q;
+        return Arrays.copyOf(q, top + 1);
     }
 }

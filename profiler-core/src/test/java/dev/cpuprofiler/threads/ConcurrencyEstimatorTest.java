@@ -10,7 +10,7 @@ class ConcurrencyEstimatorTest {
 
     private static final long TICK = 10_000_000L;
 
-    private final ConcurrencyEstimator estimator = new ConcurrencyEstimator(4);
+    private final ConcurrencyEstimator estimator = new ConcurrencyEstimator(4, 4);
 
     /** busy[t][i] = ms thread i was busy in tick t. */
     private ConcurrencyEstimator.Totals feed(double[][] busy) {
@@ -93,6 +93,23 @@ class ConcurrencyEstimatorTest {
         assertThat(meanRunning(t)).isCloseTo(1.2, within(1e-6));
         assertThat(atLeastOne(t)).isCloseTo(1, within(1e-6));
         assertThat(t.upperNanos()).isEqualTo(t.totalNanos());
+    }
+
+    @Test
+    void noMoreThreadsRunAtOnceThanThereAreCpus() {
+        // Four threads sharing two CPUs, each getting half of every tick: two always run, never three.
+        ConcurrencyEstimator twoCpus = new ConcurrencyEstimator(4, 2);
+        for (int t = 0; t < 100; t++) {
+            twoCpus.tick(TICK);
+            for (int i = 1; i <= 4; i++) {
+                twoCpus.exact(i, TICK / 2);
+            }
+        }
+        ConcurrencyEstimator.Totals t = twoCpus.finishAll();
+        assertThat(running(t, 2)).isCloseTo(1, within(1e-9));
+        assertThat(t.histogram().length <= 3 || t.histogram()[3] == 0).isTrue();
+        assertThat(meanRunning(t)).isCloseTo(2, within(1e-9));
+        assertThat(t.lowerNanos() / t.totalNanos()).isCloseTo(1, within(1e-9)); // Σ b / C fills the tick
     }
 
     @Test

@@ -25,9 +25,13 @@ class ConcurrencyRunTest {
     }
 
     private ConcurrencyRun run(int hold, long[] likelyActive, long... excluded) {
-        run = new ConcurrencyRun(threads, new ConcurrencySettings(Duration.ofMillis(10), 8, hold, 5), time,
+        return run(new ConcurrencySettings(Duration.ofMillis(10), 8, hold, 5, 0.01), likelyActive, excluded);
+    }
+
+    private ConcurrencyRun run(ConcurrencySettings settings, long[] likelyActive, long... excluded) {
+        run = new ConcurrencyRun(threads, settings, time,
                 likelyActive,
-                id -> Arrays.stream(excluded).anyMatch(x -> x == id), id -> null);
+                id -> Arrays.stream(excluded).anyMatch(x -> x == id), id -> null, 2);
         run.begin();
         threads.takeCpuReads();
         return run;
@@ -107,6 +111,24 @@ class ConcurrencyRunTest {
         ConcurrencyReport report = finish();
         assertThat(report.bottleneckLow()).isCloseTo(0.5, within(1e-6));
         assertThat(report.bottleneck()).isCloseTo(0.5, within(1e-6));
+    }
+
+    @Test
+    void lightThreadsAreFollowedAtBackOffAndKeepTheirCpuTime() {
+        threads.start(1, "light");
+        threads.start(2, "heavy");
+        run(new ConcurrencySettings(Duration.ofMillis(10), 8, 3, 5, 0.10), new long[] {1, 2});
+        List<long[]> reads = ticks(40, t -> {
+            threads.burn(1, TICK / 20); // 5% of every tick: under the 10% that keeps a thread read every tick
+            threads.burn(2, TICK / 2);
+        });
+        // Held for 3 idle-looking reads, then 2, 4, 8 ticks apart.
+        assertThat(ticksReading(reads, 1)).containsExactly(1, 2, 3, 4, 6, 10, 18, 26, 34);
+        assertThat(ticksReading(reads, 2)).hasSize(40);
+        ConcurrencyReport report = finish();
+        assertThat(report.threads()).extracting(ThreadCpu::name).containsExactly("heavy", "light");
+        assertThat(report.threads().get(1).cpuTime()).isEqualTo(Duration.ofNanos(40 * TICK / 20));
+        assertThat(report.averageRunning()).isCloseTo(0.55, within(1e-6));
     }
 
     @Test
