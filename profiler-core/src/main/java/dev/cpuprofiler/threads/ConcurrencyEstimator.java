@@ -29,6 +29,13 @@ final class ConcurrencyEstimator {
     /** A neighbouring tick at or above this share of busy time means the thread was running across the edge. */
     static final double EDGE_BUSY = 0.8;
 
+    /**
+     * Spread shares at most this share of a tick are pooled: n light independent threads running with probabilities
+     * p_i are counted as one Poisson(Σ p_i) (Le Cam: off by at most Σ p_i² ≤ LIGHT · Σ p_i in total variation), which
+     * keeps hundreds of light threads cheap.
+     */
+    static final double LIGHT = 0.1;
+
     private final TickRecord[] ring;
     private long opened; // ticks opened so far; the current one is opened - 1
     private long finished; // ticks finished so far
@@ -119,7 +126,7 @@ final class ConcurrencyEstimator {
             r.place(prev, next);
             Arrays.fill(scratch, 0);
             scratch = TickConcurrency.add(scratch, length, r.starts, r.ends, r.anchored, r.probabilities,
-                    r.unanchored);
+                    r.unanchored, r.lightSpread / length);
             TickConcurrency.fold(scratch, cpus);
             if (histogram.length < scratch.length) {
                 histogram = Arrays.copyOf(histogram, scratch.length);
@@ -162,6 +169,9 @@ final class ConcurrencyEstimator {
         int exact;
         double[] spread = new double[4];
         int spreads;
+        // Spread shares under LIGHT of the tick, summed: many light independent threads act as one Poisson count.
+        double lightSpread;
+        double spreadSum;
         // Placement, filled when finished.
         double[] starts = new double[8];
         double[] ends = new double[8];
@@ -173,6 +183,8 @@ final class ConcurrencyEstimator {
             length = Math.max(0, lengthNanos);
             exact = 0;
             spreads = 0;
+            lightSpread = 0;
+            spreadSum = 0;
             anchored = 0;
             unanchored = 0;
         }
@@ -188,6 +200,11 @@ final class ConcurrencyEstimator {
         }
 
         void addSpread(double share) {
+            spreadSum += share;
+            if (share <= LIGHT * length) {
+                lightSpread += share;
+                return;
+            }
             if (spreads == spread.length) {
                 spread = Arrays.copyOf(spread, spreads * 2);
             }
@@ -271,11 +288,7 @@ final class ConcurrencyEstimator {
         }
 
         double sumSpread() {
-            double sum = 0;
-            for (int i = 0; i < spreads; i++) {
-                sum += spread[i];
-            }
-            return sum;
+            return spreadSum;
         }
     }
 }

@@ -18,9 +18,12 @@ import java.util.function.LongPredicate;
  * {@link ConcurrencyEstimator}, and per-thread CPU totals. Single-threaded: the sampler's thread drives it.
  *
  * <p>Threads the tracker saw as active are read every tick from the start; the others are re-checked at their
- * back-off cap, staggered so that a few are read per tick. A thread that shows CPU use is read every tick from then
- * on; one that goes quiet backs off again. Threads started during the profile are found by listing every few ticks;
- * a new thread's CPU time counts from its start, which lies after the previous listing.
+ * back-off cap, staggered so that a few are read per tick. A thread that uses at least
+ * {@link ConcurrencySettings#activeShare()} of a core is read every tick from then on, until it has been quiet for
+ * {@link ConcurrencySettings#holdTicks()}; then it backs off again. A delta that covers several ticks is spread over
+ * them. Threads started during the profile are found by listing every few ticks; a new thread's CPU time counts
+ * from its start, which lies after the previous listing. A thread that ends loses the CPU it used since its last
+ * read. A thread is named when first seen using CPU (it may be gone by the report).
  */
 final class ConcurrencyRun {
 
@@ -42,6 +45,7 @@ final class ConcurrencyRun {
     private long lastListTick;
     private long lastListNanos;
     private long reads;
+    private int seen;
 
     /**
      * @param likelyActive threads to read every tick from the start
@@ -86,6 +90,7 @@ final class ConcurrencyRun {
                     : ReadBackOff.atCap(cap, hold, 1 + (idle++ % cap));
             Watched w = new Watched(ids[i], backOff, cpu[i], 0, startNanos);
             live.put(ids[i], w);
+            seen++;
             wheel.schedule(w, backOff.dueTick());
         }
     }
@@ -105,7 +110,9 @@ final class ConcurrencyRun {
         tick++;
         estimator.tick(now - lastNanos);
         lastNanos = now;
-        List<Watched> found = tick % settings.listEveryTicks() == 0 ? list(now) : List.of();
+        if (tick % settings.listEveryTicks() == 0) {
+            list(now);
+        }
 
         List<Watched> due = new ArrayList<>();
         for (Watched w : all ? live.values() : wheel.take(tick)) {
@@ -119,7 +126,7 @@ final class ConcurrencyRun {
         }
         long[] cpu = reader.cpuTimes(ids);
         reads += ids.length;
-        List<Watched> unnamed = new ArrayList<>(found);
+        List<Watched> unnamed = new ArrayList<>();
         for (int i = 0; i < ids.length; i++) {
             Watched w = due.get(i);
             if (cpu[i] < 0) {
@@ -133,7 +140,7 @@ final class ConcurrencyRun {
             } else {
                 estimator.spread((int) span, delta);
             }
-            if (delta > 0 && w.name == null && !found.contains(w)) {
+            if (delta > 0 && w.name == null) {
                 // Named when first seen using CPU, while it is alive: it may end before the report.
                 w.name = knownNames.apply(w.id);
                 if (w.name == null) {
@@ -155,7 +162,7 @@ final class ConcurrencyRun {
     }
 
     /** Lists live threads: new ones get a zero baseline at the previous listing; missing ones have ended. */
-    private List<Watched> list(long now) {
+    private void list(long now) {
         ThreadListing.Diff diff = listing.update(listed());
         for (long id : diff.removed()) {
             Watched w = live.get(id);
@@ -163,18 +170,16 @@ final class ConcurrencyRun {
                 end(w);
             }
         }
-        List<Watched> found = new ArrayList<>(diff.added().length);
         for (long id : diff.added()) {
             // Started after the previous listing: all its CPU time was used since then.
             ReadBackOff backOff = new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick);
             Watched w = new Watched(id, backOff, 0, lastListTick, lastListNanos);
             live.put(id, w);
+            seen++;
             wheel.schedule(w, tick);
-            found.add(w);
         }
         lastListTick = tick;
         lastListNanos = now;
-        return found;
     }
 
     private long[] listed() {
@@ -236,7 +241,7 @@ final class ConcurrencyRun {
         return new ConcurrencyReport(Duration.ofNanos((long) t), settings.tick(), effectiveCpus, bins, average,
                 t > 0 ? Math.min(1, kt / (t * effectiveCpus)) : 0, t > 0 ? clamp(running / t) : 0,
                 t > 0 ? clamp(totals.lowerNanos() / t) : 0, t > 0 ? clamp(totals.upperNanos() / t) : 0,
-                threads(), live.size() + ended.size());
+                threads(), seen);
     }
 
     private List<ThreadCpu> threads() {

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * <p>A thread that used CPU since its last read (at least 1% of a core) is read again next tick; an idle one backs
  * off to 2, 4, 8, ... ticks up to a cap ({@link ReadBackOff}), so hundreds of parked threads cost a few reads per
  * tick. All due threads are read in one bulk call. The live threads are listed every few ticks to pick up new ones
- * and drop ended ones; a name is read when a thread is found, and re-read now and then for active threads only.
+ * and drop ended ones. Names are read only for threads that use CPU (when first seen using it, and again now and
+ * then while they do, as threads may rename themselves) or that a query returns: reading the names of hundreds of
+ * parked threads would cost more than tracking them.
  *
  * <p>Runs on the sampler's thread ({@link #onSample}); {@link #top} and the other queries may come from any thread.
  */
@@ -66,7 +68,9 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             return;
         }
         tick++;
-        List<Tracked> found = (tick - 1) % settings.listEveryTicks() == 0 ? list() : List.of();
+        if ((tick - 1) % settings.listEveryTicks() == 0) {
+            list();
+        }
 
         List<Tracked> due = new ArrayList<>();
         for (Tracked t : wheel.take(tick)) {
@@ -81,7 +85,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         long[] cpu = reader.cpuTimes(ids);
         lastReads = ids.length;
         boolean refreshNames = tick % settings.nameRefreshTicks() == 0;
-        List<Tracked> needNames = new ArrayList<>(found);
+        List<Tracked> needNames = new ArrayList<>();
         for (int i = 0; i < ids.length; i++) {
             Tracked t = due.get(i);
             if (cpu[i] < 0) {
@@ -90,27 +94,24 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             }
             t.read(tick, now, cpu[i]);
             wheel.schedule(t, t.backOff.dueTick());
-            if (refreshNames && t.active) {
+            if (t.active && (t.name == null || refreshNames)) {
                 needNames.add(t);
             }
         }
         readNames(needNames);
     }
 
-    /** Lists live threads: adds new ones (due now), drops ended ones. Returns the new ones. */
-    private List<Tracked> list() {
+    /** Lists live threads: adds new ones (due now), drops ended ones. */
+    private void list() {
         ThreadListing.Diff diff = listing.update(reader.threadIds());
         for (long id : diff.removed()) {
             drop(id);
         }
-        List<Tracked> found = new ArrayList<>(diff.added().length);
         for (long id : diff.added()) {
             Tracked t = new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
             threads.put(id, t);
             wheel.schedule(t, tick);
-            found.add(t);
         }
-        return found;
     }
 
     private void drop(long id) {
@@ -141,18 +142,25 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         if (n <= 0) {
             return List.of();
         }
-        return threads.values().stream()
+        List<Tracked> top = threads.values().stream()
                 .filter(t -> t.history.cpuInSpan() > 0)
-                .map(Tracked::recent)
-                .sorted(Comparator.comparingDouble(ThreadCpu::cpuPercent).reversed())
+                .sorted(Comparator.comparingDouble(Tracked::percent).reversed())
                 .limit(n)
                 .toList();
+        readNames(top.stream().filter(t -> t.name == null).toList());
+        return top.stream().map(Tracked::recent).toList();
     }
 
     /** One thread's recent CPU use, if it is tracked and was read at least twice. */
     public synchronized Optional<ThreadCpu> thread(long id) {
         Tracked t = threads.get(id);
-        return t == null || t.history.size() < 2 ? Optional.empty() : Optional.of(t.recent());
+        if (t == null || t.history.size() < 2) {
+            return Optional.empty();
+        }
+        if (t.name == null) {
+            readNames(List.of(t));
+        }
+        return Optional.of(t.recent());
     }
 
     /** Ids of the threads whose last read showed CPU use: the ones read every tick. */
@@ -160,7 +168,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         return threads.values().stream().filter(t -> t.active).mapToLong(t -> t.id).toArray();
     }
 
-    /** The cached name of a tracked thread, or null if unknown. */
+    /** The cached name of a tracked thread, or null if not read (yet). */
     public synchronized String name(long id) {
         Tracked t = threads.get(id);
         return t == null ? null : t.name;
@@ -205,6 +213,11 @@ public final class ThreadCpuTracker implements CpuSampleListener {
                 backOff.read(tick, active);
             }
             history.add(now, cpu);
+        }
+
+        double percent() {
+            long span = history.span();
+            return span <= 0 ? 0 : (double) history.cpuInSpan() / span;
         }
 
         ThreadCpu recent() {

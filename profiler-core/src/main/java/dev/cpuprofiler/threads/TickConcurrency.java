@@ -31,7 +31,13 @@ final class TickConcurrency {
      */
     static double[] add(double[] histogram, double length, double[] starts, double[] ends, int anchored,
             double[] probabilities, int unanchored) {
-        double[] q = poissonBinomial(probabilities, unanchored);
+        return add(histogram, length, starts, ends, anchored, probabilities, unanchored, 0);
+    }
+
+    /** Same, with more unanchored threads pooled as a Poisson count of mean {@code poissonMean}. */
+    static double[] add(double[] histogram, double length, double[] starts, double[] ends, int anchored,
+            double[] probabilities, int unanchored, double poissonMean) {
+        double[] q = convolve(poissonBinomial(probabilities, unanchored), poisson(poissonMean));
         double[] s = Arrays.copyOf(starts, anchored);
         double[] e = Arrays.copyOf(ends, anchored);
         Arrays.sort(s);
@@ -95,6 +101,35 @@ final class TickConcurrency {
             histogram[k + 1] += moved;
             surplus -= moved;
         }
+    }
+
+    /** Poisson probabilities for m = 0, 1, ... up to where they are negligible. */
+    static double[] poisson(double mean) {
+        if (!(mean > 0)) {
+            return new double[] {1};
+        }
+        double[] q = new double[MAX_RUNNING + 1];
+        q[0] = Math.exp(-mean);
+        int m = 0;
+        while (m < MAX_RUNNING && (m < mean || q[m] > NEGLIGIBLE)) {
+            q[m + 1] = q[m] * mean / (m + 1);
+            m++;
+        }
+        return Arrays.copyOf(q, m + 1);
+    }
+
+    /** The distribution of the sum of two independent counts, capped at {@link #MAX_RUNNING}. */
+    static double[] convolve(double[] a, double[] b) {
+        if (b.length == 1) {
+            return a;
+        }
+        double[] c = new double[Math.min(MAX_RUNNING, a.length + b.length - 2) + 1];
+        for (int i = 0; i < a.length; i++) {
+            for (int j = 0; j < b.length; j++) {
+                c[Math.min(c.length - 1, i + j)] += a[i] * b[j];
+            }
+        }
+        return c;
     }
 
     /**

@@ -113,6 +113,20 @@ class ConcurrencyEstimatorTest {
     }
 
     @Test
+    void manyLightThreadsSpreadOverTicksArePooledAndKeepTheirCpuTime() {
+        for (int t = 0; t < 4; t++) {
+            estimator.tick(TICK);
+        }
+        for (int i = 0; i < 100; i++) {
+            estimator.spread(4, 200_000); // 0.2 ms each over 40 ms: 0.5% of each tick
+        }
+        ConcurrencyEstimator.Totals t = estimator.finishAll();
+        assertThat(meanRunning(t)).isCloseTo(0.5, within(1e-9));
+        // Poisson(0.5) threads running at once (give or take the 0.02% beyond the 4 CPUs, folded back in)
+        assertThat(atLeastOne(t)).isCloseTo(1 - Math.exp(-0.5), within(1e-3));
+    }
+
+    @Test
     void nothingRunning() {
         ConcurrencyEstimator.Totals t = feed(repeat(new double[] {0, 0, 0}, 50));
         assertThat(atLeastOne(t)).isZero();

@@ -127,21 +127,24 @@ class ThreadCpuTrackerTest {
     }
 
     @Test
-    void namesAreReadWhenAThreadIsFoundAndRefreshedRarelyForActiveThreadsOnly() {
+    void namesAreReadForThreadsThatUseCpuAndRefreshedRarely() {
         threads.start(1, "http-exec-1");
         threads.start(2, "idle");
-        run(1, 1, t -> { });
-        assertThat(threads.nameReads()).hasSize(1);
+        run(2, 1, t -> threads.burn(1, SECOND / 2));
+        assertThat(threads.nameReads()).hasSize(1); // the busy one, when first seen busy (tick 2)
+        assertThat(threads.nameReads().get(0)).containsExactly(1L);
+        assertThat(tracker.name(2)).isNull(); // a parked thread's name is not worth a read
 
         threads.rename(1, "renamed");
-        threads.rename(2, "renamed-idle");
-        run(58, 1, t -> threads.burn(1, SECOND / 2));
-        assertThat(threads.nameReads()).hasSize(1); // no names read on ordinary ticks
+        run(57, 1, t -> threads.burn(1, SECOND / 2));
+        assertThat(threads.nameReads()).hasSize(1); // not on ordinary ticks
         assertThat(tracker.name(1)).isEqualTo("http-exec-1");
 
-        run(1, 1, t -> threads.burn(1, SECOND / 2)); // tick 60
+        run(1, 1, t -> threads.burn(1, SECOND / 2)); // tick 60: active threads' names read again
         assertThat(tracker.name(1)).isEqualTo("renamed");
         assertThat(threads.nameReads().get(1)).containsExactly(1L);
+
+        assertThat(tracker.thread(2)).hasValueSatisfying(c -> assertThat(c.name()).isEqualTo("idle")); // asked for
     }
 
     @Test

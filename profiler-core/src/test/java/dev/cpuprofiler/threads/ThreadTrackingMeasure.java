@@ -40,10 +40,12 @@ public final class ThreadTrackingMeasure {
             for (int i = 0; i < 4; i++) {
                 work.busy("busy-" + i);
             }
-            System.out.printf("Java %s, %d CPUs, %d live threads (500 parked, 4 busy)%n", Runtime.version(),
-                    Runtime.getRuntime().availableProcessors(), BEAN.getThreadCount());
+            System.out.printf("Java %s, %d CPUs, %d live threads (500 parked, 4 busy), load average %.1f%n",
+                    Runtime.version(), Runtime.getRuntime().availableProcessors(), BEAN.getThreadCount(),
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
 
             ThreadCpuReader reader = new ManagementThreadCpuReader();
+            measureListing(reader);
             ThreadCpuTracker tracker = new ThreadCpuTracker(reader);
             measureTracker(tracker);
             measureProfile("profile", reader, tracker, profileSeconds);
@@ -57,6 +59,28 @@ public final class ThreadTrackingMeasure {
             }
             measureProfile("profile + 200 request threads", reader, tracker, profileSeconds);
         }
+    }
+
+    /** Listing thread ids and finding what changed: done every tick by the tracker, every 25 by the sampler. */
+    private static void measureListing(ThreadCpuReader reader) throws InterruptedException {
+        ThreadListing listing = new ThreadListing();
+        long list = 0;
+        long diff = 0;
+        int n = 200;
+        for (int i = 0; i < n + 50; i++) {
+            Thread.sleep(10);
+            long c0 = BEAN.getCurrentThreadCpuTime();
+            long[] ids = reader.threadIds();
+            long c1 = BEAN.getCurrentThreadCpuTime();
+            listing.update(ids);
+            long c2 = BEAN.getCurrentThreadCpuTime();
+            if (i >= 50) {
+                list += c1 - c0;
+                diff += c2 - c1;
+            }
+        }
+        System.out.printf("listing: getAllThreadIds() %.1f µs, sort + diff %.1f µs (each after a 10 ms sleep)%n",
+                list / 1e3 / n, diff / 1e3 / n);
     }
 
     private static void measureTracker(ThreadCpuTracker tracker) throws InterruptedException {
@@ -78,7 +102,7 @@ public final class ThreadTrackingMeasure {
             reads += tracker.lastTickReads();
         }
         double perTickMicros = cpu / 1e3 / ticks;
-        System.out.printf("tracker: first tick (reads all %d threads, names them) %.0f µs; steady state %.1f µs per "
+        System.out.printf("tracker: first tick (reads all %d threads) %.0f µs; steady state %.1f µs per "
                 + "tick, %.1f thread reads per tick => %.4f%% of one core at a 1 s tick (target < 0.1%%)%n",
                 tracker.trackedThreads(), firstTick / 1e3, perTickMicros, (double) reads / ticks,
                 perTickMicros / 1e6 * 100);
