@@ -30,9 +30,9 @@ final class ConcurrencyEstimator {
     static final double EDGE_BUSY = 0.8;
 
     /**
-     * Spread shares at most this share of a tick are pooled: n light independent threads running with probabilities
-     * p_i are counted as one Poisson(Σ p_i) (Le Cam: off by at most Σ p_i² ≤ LIGHT · Σ p_i in total variation), which
-     * keeps hundreds of light threads cheap.
+     * Spread shares at most this share of a tick are pooled: n light independent threads running with
+     * probabilities p_i are counted as one Poisson(Σ p_i) (Le Cam: off by at most Σ p_i² ≤ LIGHT · Σ p_i in total
+     * variation), which keeps hundreds of light threads cheap.
      */
     static final double LIGHT = 0.1;
 
