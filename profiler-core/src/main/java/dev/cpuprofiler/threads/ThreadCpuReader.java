@@ -1,0 +1,26 @@
+package dev.cpuprofiler.threads;
+
+/**
+ * Per-thread CPU time, behind an interface so that tests can script it. The real one is
+ * {@link ManagementThreadCpuReader}.
+ *
+ * <p>Nothing here may stop the world: no stack traces, no {@code dumpAllThreads}. Thread ids are the JVM's
+ * (never reused while the JVM lives), so a dead id never comes back as another thread.
+ */
+public interface ThreadCpuReader {
+
+    /** Whether per-thread CPU time can be read at all; when false the other methods return nothing useful. */
+    boolean available();
+
+    /** The ids of the live platform threads (virtual threads are not listed; their carriers are). */
+    long[] threadIds();
+
+    /**
+     * Cumulative CPU time (user + system) of each thread, in nanoseconds, in the order asked;
+     * {@code -1} for a thread that has ended (or cannot be read).
+     */
+    long[] cpuTimes(long[] ids);
+
+    /** The current name of each thread, in the order asked; {@code null} for a thread that has ended. */
+    String[] names(long[] ids);
+}

@@ -1,0 +1,158 @@
+package dev.cpuprofiler.threads;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntConsumer;
+import org.junit.jupiter.api.Test;
+
+class ThreadCpuTrackerTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final FakeThreadCpuReader threads = new FakeThreadCpuReader();
+    private final ThreadCpuTracker tracker = new ThreadCpuTracker(threads);
+    private long now;
+    private int tick;
+
+    /** Runs ticks 1 s apart; before each, {@code work} may burn CPU or start/end threads. Returns ticks reading id. */
+    private List<Integer> run(int ticks, long id, IntConsumer work) {
+        List<Integer> readAt = new ArrayList<>();
+        for (int i = 0; i < ticks; i++) {
+            tick++;
+            work.accept(tick);
+            now += SECOND;
+            threads.takeCpuReads();
+            tracker.onSample(now, 0, Double.NaN);
+            if (threads.lastReadIncluded(id)) {
+                readAt.add(tick);
+            }
+        }
+        return readAt;
+    }
+
+    @Test
+    void anIdleThreadIsReadAtTicks1_2_4_8AndThenEvery32() {
+        threads.start(1, "parked");
+        assertThat(run(200, 1, t -> { })).containsExactly(1, 2, 4, 8, 16, 32, 64, 96, 128, 160, 192);
+    }
+
+    @Test
+    void aThreadThatWakesUpIsReadEveryTickAgainAndBacksOffWhenItSleeps() {
+        threads.start(1, "worker");
+        List<Integer> reads = run(60, 1, t -> {
+            if (t >= 20 && t < 40) {
+                threads.burn(1, SECOND / 2);
+            }
+        });
+        // Idle: 1, 2, 4, 8, 16; busy in the seconds before ticks 20..39, caught at 32 (all it used since 16 shows
+        // up), then read every tick; the read at 40 sees an idle second, so 42, 46, 54.
+        assertThat(reads).containsExactly(1, 2, 4, 8, 16, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 46, 54);
+    }
+
+    @Test
+    void hundredsOfParkedThreadsCostAFewReadsPerTick() {
+        for (long id = 1; id <= 500; id++) {
+            threads.start(id, "parked-" + id);
+        }
+        threads.start(1000, "busy");
+        run(300, 1000, t -> threads.burn(1000, SECOND));
+        // Past the start-up doubling, 500 idle threads at a 32-tick cap cost about 500/32 reads a tick.
+        List<Integer> perTick = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            now += SECOND;
+            threads.burn(1000, SECOND);
+            threads.takeCpuReads();
+            tracker.onSample(now, 0, Double.NaN);
+            perTick.add((int) tracker.lastTickReads());
+        }
+        assertThat(perTick.stream().mapToInt(Integer::intValue).average().orElseThrow()).isLessThan(1 + 500 / 32.0 + 1);
+        assertThat(tracker.activeThreadIds()).containsExactly(1000L);
+    }
+
+    @Test
+    void endedThreadsAreDroppedAndNewOnesFound() {
+        threads.start(1, "old");
+        threads.start(2, "doomed");
+        run(5, 1, t -> { });
+        assertThat(tracker.trackedThreads()).isEqualTo(2);
+
+        threads.end(2);
+        threads.start(3, "new");
+        List<Integer> newReads = run(3, 3, t -> threads.burn(3, SECOND));
+        assertThat(newReads).containsExactly(6, 7, 8);
+        assertThat(tracker.trackedThreads()).isEqualTo(2);
+        assertThat(tracker.name(2)).isNull();
+        assertThat(tracker.top(10)).extracting(ThreadCpu::name).containsExactly("new");
+    }
+
+    @Test
+    void topRanksThreadsByRecentCpuPercentOfOneCoreWithLabels() {
+        threads.start(1, "hot");
+        threads.start(2, "warm");
+        threads.start(3, "cool");
+        threads.start(4, "parked");
+        run(20, 1, t -> {
+            threads.burn(1, SECOND * 95 / 100);
+            threads.burn(2, SECOND / 2);
+            threads.burn(3, SECOND / 20);
+        });
+        List<ThreadCpu> top = tracker.top(10);
+        assertThat(top).extracting(ThreadCpu::name).containsExactly("hot", "warm", "cool"); // parked used nothing
+        assertThat(top.get(0).cpuPercent()).isCloseTo(95, within(0.01));
+        assertThat(top.get(0).cpuTime()).isEqualTo(Duration.ofMillis(9500)); // over the 10 s window
+        assertThat(top).extracting(ThreadCpu::label)
+                .containsExactly(ThreadLabel.CPU_BOUND, ThreadLabel.MIXED, ThreadLabel.MOSTLY_WAITING);
+        assertThat(tracker.top(1)).extracting(ThreadCpu::name).containsExactly("hot");
+    }
+
+    @Test
+    void cpuPercentIsOverTheRecentWindowSoAThreadThatStoppedFadesOut() {
+        threads.start(1, "was-busy");
+        threads.start(2, "busy");
+        run(30, 1, t -> {
+            if (t <= 10) {
+                threads.burn(1, SECOND);
+            }
+            threads.burn(2, SECOND);
+        });
+        assertThat(tracker.thread(1)).hasValueSatisfying(c -> {
+            assertThat(c.cpuPercent()).isLessThan(1);
+            assertThat(c.label()).isEqualTo(ThreadLabel.MOSTLY_WAITING);
+        });
+        assertThat(tracker.top(5)).extracting(ThreadCpu::name).containsExactly("busy");
+    }
+
+    @Test
+    void namesAreReadForThreadsThatUseCpuAndRefreshedRarely() {
+        threads.start(1, "http-exec-1");
+        threads.start(2, "idle");
+        run(2, 1, t -> threads.burn(1, SECOND / 2));
+        assertThat(threads.nameReads()).hasSize(1); // the busy one, when first seen busy (tick 2)
+        assertThat(threads.nameReads().get(0)).containsExactly(1L);
+        assertThat(tracker.name(2)).isNull(); // a parked thread's name is not worth a read
+
+        threads.rename(1, "renamed");
+        run(57, 1, t -> threads.burn(1, SECOND / 2));
+        assertThat(threads.nameReads()).hasSize(1); // not on ordinary ticks
+        assertThat(tracker.name(1)).isEqualTo("http-exec-1");
+
+        run(1, 1, t -> threads.burn(1, SECOND / 2)); // tick 60: active threads' names read again
+        assertThat(tracker.name(1)).isEqualTo("renamed");
+        assertThat(threads.nameReads().get(1)).containsExactly(1L);
+
+        assertThat(tracker.thread(2)).hasValueSatisfying(c -> assertThat(c.name()).isEqualTo("idle")); // asked for
+    }
+
+    @Test
+    void aThreadNeedsTwoReadsBeforeItHasAPercent() {
+        threads.start(1, "fresh");
+        threads.burn(1, 50 * SECOND); // CPU used before we ever saw it: not a rate
+        run(1, 1, t -> { });
+        assertThat(tracker.thread(1)).isEmpty();
+        assertThat(tracker.top(5)).isEmpty();
+    }
+}
