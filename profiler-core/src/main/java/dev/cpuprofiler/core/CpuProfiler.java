@@ -22,6 +22,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import dev.cpuprofiler.threads.ConcurrencySampler;
+import dev.cpuprofiler.threads.ManagementThreadCpuReader;
+import dev.cpuprofiler.threads.ThreadCpuReader;
+import dev.cpuprofiler.threads.ThreadCpuTracker;
 import dev.cpuprofiler.trigger.CpuTriggerPolicy;
 import dev.cpuprofiler.trigger.SessionEndListener;
 import dev.cpuprofiler.trigger.TriggerSettings;
@@ -45,6 +49,7 @@ import org.slf4j.LoggerFactory;
 public final class CpuProfiler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CpuProfiler.class);
+    private static final int TOP_THREADS = 10;
 
     private final CpuProfilerOptions options;
     private final Clock clock;
@@ -55,6 +60,7 @@ public final class CpuProfiler implements AutoCloseable {
     private final CpuTriggerPolicy policy;
     private final DebugNonSafepointsCheck debugNonSafepoints;
     private final ProfileStore profiles;
+    private final ThreadCpuTracker threadTracker;
     private final ProfilingSessions sessions;
     private final Path workDirectory;
     private ScheduledExecutorService policyExecutor;
@@ -73,6 +79,14 @@ public final class CpuProfiler implements AutoCloseable {
         this.baseline = new RollingBaseline(options.getRollingHistorySize(), options.getRollingHistoryInterval(),
                 options.getAverageWindow(), options.getSamplingInterval(), selected.effectiveCpus());
         sampler.addListener(baseline);
+        ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
+        if (threadReader.available()) {
+            this.threadTracker = new ThreadCpuTracker(threadReader);
+            sampler.addListener(threadTracker);
+        } else {
+            this.threadTracker = null;
+            log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
+        }
         this.profiles = b.profileStore != null ? b.profileStore : new ProfileStore(options.getRetainedProfiles(),
                 options.getRetainedBytes(), options.getOutputDirectory() == null ? null
                         : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention()));
@@ -88,7 +102,9 @@ public final class CpuProfiler implements AutoCloseable {
                     new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
                         long[] reading = sampler.reading();
                         return () -> sampler.percentSince(reading);
-                    });
+                    }, threadTracker == null ? null : () -> new ConcurrencySampler(threadReader, threadTracker,
+                            selected.effectiveCpus(), b.ticker,
+                            new NamedThreadFactory(threadFactory, "cpuprofiler-concurrency")));
             launcher = sessions;
         }
         this.policy = new CpuTriggerPolicy(TriggerSettings.from(options), baseline::average, launcher, clock);
@@ -166,7 +182,8 @@ public final class CpuProfiler implements AutoCloseable {
         TriggerStatus trigger = new TriggerStatus(options.isEnabled(), options.getCooldown(),
                 policy.cooldownUntil().orElse(null), policy.cooldownRemaining().orElse(null));
         SessionInfo session = policy.activeSession().map(s -> SessionInfo.of(s, clock)).orElse(null);
-        return new CpuProfilerStatus(policy.state(), cpu, trigger, session, profiles.latest().orElse(null));
+        return new CpuProfilerStatus(policy.state(), cpu, trigger, session, profiles.latest().orElse(null),
+                threadTracker == null ? List.of() : threadTracker.top(TOP_THREADS));
     }
 
     /** The recorded profiles. */
@@ -188,6 +205,11 @@ public final class CpuProfiler implements AutoCloseable {
 
     public RollingBaseline baseline() {
         return baseline;
+    }
+
+    /** Per-thread CPU time, or null when this JVM cannot measure it. */
+    public ThreadCpuTracker threads() {
+        return threadTracker;
     }
 
     public CpuTriggerPolicy policy() {
@@ -248,6 +270,7 @@ public final class CpuProfiler implements AutoCloseable {
         private List<ProfilingEngine> engines = EngineSelector.standardEngines();
         private ProfileStore profileStore;
         private Path workDirectory;
+        private ThreadCpuReader threadCpuReader;
 
         private Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -295,6 +318,12 @@ public final class CpuProfiler implements AutoCloseable {
         /** Replaces the profile store built from the options. */
         public Builder profileStore(ProfileStore profileStore) {
             this.profileStore = Objects.requireNonNull(profileStore);
+            return this;
+        }
+
+        /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
+        public Builder threadCpuReader(ThreadCpuReader threadCpuReader) {
+            this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
             return this;
         }
 

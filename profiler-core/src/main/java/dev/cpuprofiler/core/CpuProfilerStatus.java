@@ -1,12 +1,14 @@
 package dev.cpuprofiler.core;
 
 import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.threads.ThreadCpu;
 import dev.cpuprofiler.trigger.TriggerState;
+import java.util.List;
 
 /**
  * Everything the status endpoint shows, taken at one moment. {@code session} is null when none runs,
- * {@code latestProfile} before the first profile.
+ * {@code latestProfile} before the first profile; {@code threads} are the top threads by recent CPU.
  */
 public record CpuProfilerStatus(TriggerState state, CpuStatus cpu, TriggerStatus trigger, SessionInfo session,
-        Profile latestProfile) {
+        Profile latestProfile, List<ThreadCpu> threads) {
 }

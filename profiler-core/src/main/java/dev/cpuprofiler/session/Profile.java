@@ -2,6 +2,7 @@ package dev.cpuprofiler.session;
 
 import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.threads.ConcurrencyReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,11 +26,13 @@ import java.util.Objects;
  * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
  * @param tree the merged stacks
  * @param jfrFile the engine's JFR recording, if one was kept (see the output directory), else null
+ * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
+ *        or null when thread CPU time cannot be read
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-        Path jfrFile) {
+        Path jfrFile, ConcurrencyReport concurrency) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -47,11 +50,11 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     /** A generous estimate of the heap this profile holds, for the store's byte bound. */
     public long estimatedBytes() {
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
-        return 512L + tree.size() * 96L;
+        return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L);
     }
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, file);
+                samples, lostSamples, cpuPercent, tree, file, concurrency);
     }
 }

@@ -3,6 +3,11 @@ package dev.cpuprofiler.session;
 import dev.cpuprofiler.session.engine.RecordingResult;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.ConcurrencySampler;
+import dev.cpuprofiler.threads.ThreadCpu;
+import java.util.HashSet;
+import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,13 +40,15 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final ProfileStore store;
     private final Clock clock;
     private final Supplier<Double> cpuPercentSince;
+    private final ConcurrencySampler concurrency;
+    private final IdleThreadFilter idleThreadFilter;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
-            Supplier<Double> cpuPercentSince) {
+            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, IdleThreadFilter idleThreadFilter) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -52,6 +59,8 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.store = store;
         this.clock = clock;
         this.cpuPercentSince = cpuPercentSince;
+        this.concurrency = concurrency;
+        this.idleThreadFilter = idleThreadFilter;
     }
 
     @Override
@@ -59,6 +68,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         try {
             boolean cancelled = stopSignal.await(duration.toNanos(), TimeUnit.NANOSECONDS);
             if (cancelled) {
+                stopConcurrency();
                 recording.cancel();
                 finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
                 return;
@@ -66,26 +76,40 @@ final class ProfilingSession implements RunningSession, Runnable {
             // The recording ends when stop() is called; reading it back afterwards adds no samples.
             Instant endedAt = clock.instant();
             Double cpuPercent = cpuPercentSince.get();
+            ConcurrencyReport report = stopConcurrency();
+            if (idleThreadFilter != null && report != null) {
+                Set<String> busy = new HashSet<>();
+                for (ThreadCpu t : report.threads()) {
+                    busy.add(t.name());
+                }
+                idleThreadFilter.keepOnly(busy);
+            }
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
+            if (idleThreadFilter != null && idleThreadFilter.dropped() > 0) {
+                notes.add(idleThreadFilter.dropped() + " samples of threads that used no CPU while it recorded "
+                        + "(waiting in native calls) were left out");
+            }
             if (tree.truncatedSamples() > 0) {
                 notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
                         + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercent, tree.snapshot(), result.jfrFile());
+                    cpuPercent, tree.snapshot(), result.jfrFile(), report);
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration());
             finish(new SessionOutcome(SessionStatus.COMPLETED, null, clock.instant(), id));
         } catch (InterruptedException e) {
+            stopConcurrency();
             recording.cancel();
             finish(SessionOutcome.failed("interrupted", clock.instant()));
             Thread.currentThread().interrupt();
         } catch (Throwable t) {
             log.warn("Profiling session {} failed", id, t);
             try {
+                stopConcurrency();
                 recording.cancel();
             } catch (Throwable ignored) {
                 // The engine is already broken; the outcome matters more.
@@ -98,6 +122,19 @@ final class ProfilingSession implements RunningSession, Runnable {
         }
     }
 
+
+    /** Stops the concurrency sampler, if any; its report, or null. Never throws. */
+    private ConcurrencyReport stopConcurrency() {
+        if (concurrency == null || !concurrency.isRunning()) {
+            return null;
+        }
+        try {
+            return concurrency.stop().orElse(null);
+        } catch (RuntimeException e) {
+            log.debug("Concurrency sampling failed: {}", e.toString());
+            return null;
+        }
+    }
 
     private void finish(SessionOutcome o) {
         outcome.complete(o);

@@ -3,8 +3,10 @@ package dev.cpuprofiler.session;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
+import dev.cpuprofiler.session.engine.JfrExecutionEngine;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.threads.ConcurrencySampler;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,16 +39,18 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final ThreadFactory threadFactory;
     private final Path workDirectory;
     private final Function<Instant, Supplier<Double>> cpuMeter;
+    private final Supplier<ConcurrencySampler> concurrencySamplers;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
 
     /**
      * @param workDirectory where engines put their temporary recordings
      * @param cpuMeter given a session's start, a supplier of the average CPU% since then (null if unknown)
+     * @param concurrencySamplers a new concurrency sampler per session, or null when thread CPU time is unreadable
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory,
-            Function<Instant, Supplier<Double>> cpuMeter) {
+            Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
@@ -54,6 +58,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
         this.cpuMeter = Objects.requireNonNull(cpuMeter, "cpuMeter");
+        this.concurrencySamplers = concurrencySamplers;
     }
 
     @Override
@@ -62,29 +67,50 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
                 + sequence.incrementAndGet();
         StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
+        IdleThreadFilter sink = new IdleThreadFilter(tree);
         SelectedRecording recording;
         try {
             recording = selector.start(settings.engine(),
-                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id), tree);
+                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id), sink);
         } catch (EngineUnavailableException e) {
             throw new SessionStartException("no profiling engine could record: " + e.getMessage(), e);
         }
+        ConcurrencySampler concurrency = startConcurrency();
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
-                settings.samplingPeriod(), store, clock, cpuMeter.apply(started));
+                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency,
+                // Only jfr-execution samples waiting threads (jdk.NativeMethodSample); the others sample CPU time.
+                JfrExecutionEngine.ID.equals(recording.engineId()) ? sink : null);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);
             thread.start();
         } catch (RuntimeException | Error e) {
             recording.cancel();
+            if (concurrency != null && concurrency.isRunning()) {
+                concurrency.stop();
+            }
             throw e;
         }
         current = session;
         log.debug("Session {} ({}) recording with {} for {}", id, trigger, recording.engineId(), duration);
         return session;
+    }
+
+    private ConcurrencySampler startConcurrency() {
+        if (concurrencySamplers == null) {
+            return null;
+        }
+        try {
+            ConcurrencySampler sampler = concurrencySamplers.get();
+            sampler.start();
+            return sampler;
+        } catch (RuntimeException e) {
+            log.debug("No concurrency sampling for this session: {}", e.toString());
+            return null;
+        }
     }
 
     public ProfileStore store() {

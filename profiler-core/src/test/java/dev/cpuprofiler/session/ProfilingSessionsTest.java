@@ -112,6 +112,49 @@ class ProfilingSessionsTest {
     }
 
     @Test
+    void jfrExecutionLeavesOutThreadsWaitingInNativeCallsAndEveryProfileCarriesConcurrency() throws Exception {
+        // A thread blocked in a native accept(): jdk.NativeMethodSample samples it although it uses no CPU.
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0)) {
+            Thread waiter = new Thread(() -> {
+                try {
+                    server.accept();
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            }, "native-waiter");
+            waiter.setDaemon(true);
+            waiter.start();
+            CpuProfilerOptions o = options();
+            o.setEngine(EngineChoice.JFR_EXECUTION);
+            o.setGroupByThread(true);
+            try (CpuProfiler profiler = CpuProfiler.builder(o).workDirectory(work).build()) {
+                profiler.start();
+                RunningSession session = profiler.startOnDemand(Duration.ofSeconds(3));
+                session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                Profile profile = profiler.profiles().latest().orElseThrow();
+
+                StackNode tree = profile.tree().toNode();
+                assertThat(tree.children()).extracting(StackNode::frame)
+                        .anyMatch(f -> f.contains("session-test-burner"))
+                        .noneMatch(f -> f.contains("native-waiter"));
+                assertThat(profile.notes()).anyMatch(n -> n.contains("used no CPU"));
+
+                assertThat(profile.concurrency()).isNotNull();
+                assertThat(profile.concurrency().utilization()).isBetween(0.2, 1.0);
+                assertThat(profile.concurrency().bottleneck()).isGreaterThanOrEqualTo(
+                        profile.concurrency().utilization());
+                assertThat(profile.concurrency().threads()).anySatisfy(t -> {
+                    assertThat(t.name()).isEqualTo("session-test-burner");
+                    assertThat(t.label()).isEqualTo(dev.cpuprofiler.threads.ThreadLabel.CPU_BOUND);
+                });
+                assertThat(profiler.status().threads()).anyMatch(t -> t.name().equals("session-test-burner"));
+            }
+            server.close();
+            waiter.join(5000);
+        }
+    }
+
+    @Test
     void anEngineThatCannotStartFallsBackAndTheProfileSaysSo() throws Exception {
         ProfilingEngine refusing = new ProfilingEngine() {
             @Override
