@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.SessionTrigger;
 import dev.cpuprofiler.session.SessionOutcome;
 import io.micrometer.core.instrument.Counter;
@@ -22,6 +23,10 @@ import java.util.OptionalDouble;
  * (completed, failed)</li>
  * <li>{@code profiler.session.active} — 1 while a session records</li>
  * <li>{@code profiler.cooldown.remaining} — seconds left in the cooldown, 0 outside one</li>
+ * <li>{@code profiler.cpu.utilization} — the latest profile's utilization: CPU used by Java threads over the
+ * effective CPUs, 0..1</li>
+ * <li>{@code profiler.cpu.bottleneck} — the latest profile's share of time with at least one thread running,
+ * 0..1 (near 1 with a low utilization: serialized work)</li>
  * </ul>
  */
 public class CpuProfilerMeterBinder implements MeterBinder {
@@ -56,6 +61,14 @@ public class CpuProfilerMeterBinder implements MeterBinder {
                 .description("Time left before the CPU trigger may start another profile")
                 .baseUnit("seconds")
                 .register(registry);
+        Gauge.builder("profiler.cpu.utilization", profiler, p -> latestConcurrency(p, true))
+                .description("Latest profile: CPU used by the threads over the effective CPUs (the heater ratio)")
+                .baseUnit("ratio")
+                .register(registry);
+        Gauge.builder("profiler.cpu.bottleneck", profiler, p -> latestConcurrency(p, false))
+                .description("Latest profile: share of time with at least one thread running (the anti-ratio)")
+                .baseUnit("ratio")
+                .register(registry);
         for (SessionTrigger trigger : SessionTrigger.values()) {
             for (String outcome : new String[] {"completed", "failed"}) {
                 sessions(registry, trigger.name().toLowerCase(Locale.ROOT), outcome);
@@ -63,6 +76,11 @@ public class CpuProfilerMeterBinder implements MeterBinder {
         }
         profiler.addSessionEndListener((trigger, session, outcome) -> sessions(registry,
                 trigger.name().toLowerCase(Locale.ROOT), outcome(outcome)).increment());
+    }
+
+    private static double latestConcurrency(CpuProfiler p, boolean utilization) {
+        return p.profiles().latest().map(Profile::concurrency)
+                .map(c -> utilization ? c.utilization() : c.bottleneck()).orElse(Double.NaN);
     }
 
     private static Counter sessions(MeterRegistry registry, String trigger, String outcome) {

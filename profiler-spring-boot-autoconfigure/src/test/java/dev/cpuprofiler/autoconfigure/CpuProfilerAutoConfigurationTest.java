@@ -192,6 +192,9 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(registry.find("profiler.cpu.effective.count").gauge().value()).isPositive();
                     assertThat(registry.find("profiler.session.active").gauge().value()).isZero();
                     assertThat(registry.find("profiler.cooldown.remaining").gauge().value()).isZero();
+                    // No profile yet: the ratios of the latest profile are unknown.
+                    assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isNaN();
+                    assertThat(registry.find("profiler.cpu.bottleneck").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
                             .counter()).isNotNull();
                 });

@@ -12,6 +12,9 @@ import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.JsonTreeRenderer;
 import dev.cpuprofiler.stack.StackTreePruner;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.threads.ConcurrencyBin;
+import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.ThreadCpu;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,14 +35,40 @@ public final class CpuProfilerDescriptors {
     /** The status view of the latest profile folds frames below this share, to stay small. */
     static final double STATUS_TREE_MIN_PERCENT = 0.5;
 
+    /** Threads listed per profile (the busiest). */
+    static final int MAX_PROFILE_THREADS = 20;
+
     private CpuProfilerDescriptors() {
     }
 
     /** {@code GET /actuator/cpuprofiler}. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
-            SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles)
-            implements OperationResponseBody {
+            SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
+            List<ThreadDescriptor> threads) implements OperationResponseBody {
+    }
+
+    /** A thread's CPU: % of one core, and whether it is CPU-bound, mixed or mostly waiting. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ThreadDescriptor(String name, long id, double cpuPercent, String cpuTime, String label) {
+
+        static ThreadDescriptor of(ThreadCpu t) {
+            return new ThreadDescriptor(t.name(), t.id(), round(t.cpuPercent()), iso(t.cpuTime()), t.label().name());
+        }
+    }
+
+    /** How many threads ran at once while a profile recorded. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ConcurrencyDescriptor(double utilization, double bottleneck, double bottleneckLow,
+            double bottleneckHigh, double averageRunning, double effectiveCpus, String tick,
+            List<ConcurrencyBin> histogram, List<ThreadDescriptor> threads, int threadsSeen) {
+
+        static ConcurrencyDescriptor of(ConcurrencyReport r) {
+            return r == null ? null : new ConcurrencyDescriptor(ratio(r.utilization()), ratio(r.bottleneck()),
+                    ratio(r.bottleneckLow()), ratio(r.bottleneckHigh()), ratio(r.averageRunning()), r.effectiveCpus(),
+                    iso(r.tick()), r.histogram(), r.threads().stream().limit(MAX_PROFILE_THREADS)
+                            .map(ThreadDescriptor::of).toList(), r.threadsSeen());
+        }
     }
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -94,7 +123,8 @@ public final class CpuProfilerDescriptors {
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
             String samplingPeriod, long samples, long lostSamples, long truncatedSamples, Double cpuPercent,
-            String jfrFile, Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
+            String jfrFile, ConcurrencyDescriptor concurrency, Double treeMinPercent, @JsonRawValue String tree)
+            implements OperationResponseBody {
 
         /** @param minPercent fold frames below this share (0 keeps the whole tree) */
         static ProfileDescriptor of(Profile p, double minPercent) {
@@ -102,7 +132,8 @@ public final class CpuProfilerDescriptors {
             return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
                     p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
                     p.samples(), p.lostSamples(), p.tree().truncatedSamples(), round(p.cpuPercent()),
-                    p.jfrFile() == null ? null : p.jfrFile().toString(), minPercent > 0 ? minPercent : null,
+                    p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
+                    minPercent > 0 ? minPercent : null,
                     treeJson(tree));
         }
     }
@@ -117,7 +148,8 @@ public final class CpuProfilerDescriptors {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()),
                 s.latestProfile() == null ? null : ProfileDescriptor.of(s.latestProfile(), STATUS_TREE_MIN_PERCENT),
-                profiles.stream().map(ProfileSummary::of).toList());
+                profiles.stream().map(ProfileSummary::of).toList(),
+                s.threads().stream().map(ThreadDescriptor::of).toList());
     }
 
     static String treeJson(StackTreeSnapshot tree) {
@@ -128,6 +160,10 @@ public final class CpuProfilerDescriptors {
             throw new UncheckedIOException(e);
         }
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static double ratio(double r) {
+        return Math.round(r * 10000.0) / 10000.0;
     }
 
     private static Double round(Double percent) {

@@ -64,7 +64,8 @@ public class CpuProfilerEndpoint {
         return switch (f) {
             case JSON -> new WebEndpointResponse<>(ProfileDescriptor.of(p, 0), WebEndpointResponse.STATUS_OK,
                     f.mimeType());
-            case TEXT -> text(new TextTreeRenderer(), p, f);
+            case TEXT -> new WebEndpointResponse<>(ProfileTextSummary.of(p)
+                    + new TextTreeRenderer().renderToString(p.tree()), WebEndpointResponse.STATUS_OK, f.mimeType());
             case COLLAPSED -> text(new CollapsedStacksRenderer(), p, f);
             case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
                     + p.engine() + ", " + p.samples() + " samples)", 0), p, f);

@@ -1,0 +1,59 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.engine.EngineFallback;
+import dev.cpuprofiler.threads.ConcurrencyBin;
+import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.ThreadCpu;
+import java.util.Locale;
+
+/** The few lines above a profile's text tree: what recorded it, and what CPU% alone would hide. */
+final class ProfileTextSummary {
+
+    private ProfileTextSummary() {
+    }
+
+    static String of(Profile p) {
+        StringBuilder b = new StringBuilder();
+        b.append("Profile ").append(p.id()).append(" (").append(p.trigger()).append(")  ")
+                .append(p.startedAt()).append(" .. ").append(p.endedAt()).append('\n');
+        b.append("Engine: ").append(p.engine());
+        if (p.engineDetail() != null && !p.engineDetail().isBlank()) {
+            b.append(" (").append(p.engineDetail()).append(')');
+        }
+        b.append(", every ").append(p.samplingPeriod().toMillis()).append(" ms");
+        if (p.cpuPercent() != null) {
+            b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpuPercent()));
+        }
+        b.append('\n');
+        for (EngineFallback f : p.fallbacks()) {
+            b.append("Skipped ").append(f.engineId()).append(": ").append(f.reason()).append('\n');
+        }
+        for (String note : p.notes()) {
+            b.append("Note: ").append(note).append('\n');
+        }
+        ConcurrencyReport c = p.concurrency();
+        if (c != null) {
+            b.append(String.format(Locale.ROOT,
+                    "Utilization %.0f%% of %.1f CPUs; bottleneck %.0f%% of the time at least one thread ran "
+                            + "(between %.0f%% and %.0f%%)%n",
+                    c.utilization() * 100, c.effectiveCpus(), c.bottleneck() * 100, c.bottleneckLow() * 100,
+                    c.bottleneckHigh() * 100));
+            b.append("Threads running at once:");
+            for (ConcurrencyBin bin : c.histogram()) {
+                b.append(String.format(Locale.ROOT, "  %d: %.1fs", bin.threads(), bin.seconds()));
+            }
+            b.append('\n');
+            int shown = 0;
+            for (ThreadCpu t : c.threads()) {
+                if (shown++ == 10) {
+                    break;
+                }
+                b.append(String.format(Locale.ROOT, "  %6.1f%% of a core  %-14s %s%n", t.cpuPercent(),
+                        t.label(), t.name()));
+            }
+        }
+        b.append('\n');
+        return b.toString();
+    }
+}
