@@ -143,10 +143,9 @@ class ProfilingSessionsTest {
                 assertThat(profile.concurrency().utilization()).isBetween(0.2, 1.0);
                 assertThat(profile.concurrency().bottleneck()).isGreaterThanOrEqualTo(
                         profile.concurrency().utilization());
-                assertThat(profile.concurrency().threads()).anySatisfy(t -> {
-                    assertThat(t.name()).isEqualTo("session-test-burner");
-                    assertThat(t.label()).isEqualTo(dev.cpuprofiler.threads.ThreadLabel.CPU_BOUND);
-                });
+                // The burner used the most CPU; how much of a core it got depends on the machine's load, so
+                // its label is left to ThreadLabelsOnRealThreadsTest.
+                assertThat(profile.concurrency().threads().get(0).name()).isEqualTo("session-test-burner");
                 assertThat(profiler.status().threads()).anyMatch(t -> t.name().equals("session-test-burner"));
             }
             server.close();
