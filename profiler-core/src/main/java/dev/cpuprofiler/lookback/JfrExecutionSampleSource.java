@@ -1,6 +1,8 @@
 package dev.cpuprofiler.lookback;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordingStream;
 
@@ -15,6 +17,10 @@ import jdk.jfr.consumer.RecordingStream;
  * so the samples up to the stop are delivered (measured: the last one within ~20 ms of the stop, after a wait of at
  * most ~0.5 s on JDK 17 and 25), where closing the stream at once would drop the last second, the most recent
  * part of the look-back.
+ *
+ * <p>The stream runs on a daemon thread of ours ({@code RecordingStream.start()}), not through {@code startAsync()}:
+ * that makes a non-daemon "JFR Event Stream" thread on JDK 17 and 25 alike, and an always-on non-daemon thread
+ * keeps a JVM whose {@code main} has returned (a batch application) from ever exiting.
  */
 public final class JfrExecutionSampleSource implements LookbackSource {
 
@@ -26,10 +32,15 @@ public final class JfrExecutionSampleSource implements LookbackSource {
     private static final Duration DISK_RETENTION = Duration.ofMinutes(1);
 
     private final int maxStackDepth;
+    private final ThreadFactory threadFactory;
 
-    /** @param maxStackDepth frames kept per sample (JFR itself keeps 64 unless {@code stackdepth} says more) */
-    public JfrExecutionSampleSource(int maxStackDepth) {
+    /**
+     * @param maxStackDepth frames kept per sample (JFR itself keeps 64 unless {@code stackdepth} says more)
+     * @param threadFactory makes the thread each stream runs on (made a daemon here)
+     */
+    public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory) {
         this.maxStackDepth = maxStackDepth;
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
     }
 
     @Override
@@ -62,8 +73,9 @@ public final class JfrExecutionSampleSource implements LookbackSource {
                     new JfrEffectivePeriod(EVENT), FLUSH_WAIT);
             stream.onEvent(EVENT, recording::deliver);
             stream.onFlush(recording::flushed);
-            // Starts the recording before returning, on JFR's own consumer thread.
-            stream.startAsync();
+            Thread thread = threadFactory.newThread(recording::run);
+            thread.setDaemon(true);
+            thread.start();
             return recording;
         } catch (RuntimeException e) {
             stream.close();

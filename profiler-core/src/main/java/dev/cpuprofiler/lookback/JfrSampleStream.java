@@ -4,6 +4,7 @@ import dev.cpuprofiler.stack.Frame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
@@ -11,7 +12,7 @@ import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One running look-back stream: converts each sample on JFR's consumer thread and hands it to the sink. */
+/** One running look-back stream: runs on a thread of its own, converts each sample and hands it to the sink. */
 final class JfrSampleStream implements LookbackSource.Recording {
 
     private static final Logger log = LoggerFactory.getLogger(JfrSampleStream.class);
@@ -29,6 +30,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private long flushCount;
     private boolean stopping;
     private long conversionFailures;
+    private volatile String failure;
 
     JfrSampleStream(RecordingStream stream, JfrFrames frames, TimedStackSink sink, Duration requested,
             JfrEffectivePeriod effective, Duration flushWait) {
@@ -40,7 +42,28 @@ final class JfrSampleStream implements LookbackSource.Recording {
         this.flushWait = flushWait;
     }
 
-    /** On JFR's consumer thread. Never throws: an exception would end the stream. */
+    /** The stream's own thread: starts the recording and dispatches its events until it is closed. */
+    void run() {
+        try {
+            stream.start();
+        } catch (RuntimeException | Error e) {
+            synchronized (this) {
+                if (stopping) {
+                    return;  // closed under it
+                }
+            }
+            failure = "the JFR stream ended: " + e;
+            log.debug("Look-back stream ended", e);
+            close();
+        }
+    }
+
+    @Override
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** On the stream's thread. Never throws: an exception would end the stream. */
     void deliver(RecordedEvent event) {
         try {
             List<Frame> stack = frames.rootFirst(event.getStackTrace());

@@ -188,7 +188,16 @@ public final class LookbackRecorder implements Lookback {
                 if (state == LookbackState.WAITING) {
                     tryRecord();
                 } else if (state == LookbackState.RECORDING) {
-                    usePeriod(recording.effectivePeriod());
+                    Optional<String> failure = recording.failure();
+                    if (failure.isPresent()) {
+                        recording.cancel();
+                        recording = null;
+                        releaseLease();
+                        recordingSince = null;
+                        unavailable(failure.get());
+                    } else {
+                        usePeriod(recording.effectivePeriod());
+                    }
                 }
             }
             ring.evict(clock.instant());
@@ -225,12 +234,16 @@ public final class LookbackRecorder implements Lookback {
             }
         } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();
-            String why = e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start: " + e;
-            reason = why;
-            state = LookbackState.UNAVAILABLE;
-            if (reported.add(why)) {
-                log.warn("Look-back cannot record, CPU-triggered profiles will start at the trigger: {}", why);
-            }
+            unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start: " + e);
+        }
+    }
+
+    /** Holds this. Tried again after the next session ({@link #resume()}). */
+    private void unavailable(String why) {
+        reason = why;
+        state = LookbackState.UNAVAILABLE;
+        if (reported.add(why)) {
+            log.warn("Look-back cannot record, CPU-triggered profiles will start at the trigger: {}", why);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.lookback;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * What samples stacks for the look-back: {@link JfrExecutionSampleSource} in production, fakes in tests. The
@@ -35,5 +36,10 @@ public interface LookbackSource {
 
         /** Stops at once, possibly leaving the last samples undelivered; for shutdown. Idempotent. */
         void cancel();
+
+        /** Why it stopped sampling on its own, if it did (the recorder then frees the engine lock). */
+        default Optional<String> failure() {
+            return Optional.empty();
+        }
     }
 }

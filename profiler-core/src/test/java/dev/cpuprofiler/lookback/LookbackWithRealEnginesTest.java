@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -198,11 +199,15 @@ class LookbackWithRealEnginesTest {
     private LookbackRecorder recorder() {
         LookbackSettings s = new LookbackSettings(WINDOW, LookbackSettings.DEFAULT_PERIOD, SESSION_PERIOD, DEPTH,
                 LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        return new LookbackRecorder(s, new JfrExecutionSampleSource(DEPTH), lock, Clock.systemUTC(), r -> {
-            Thread t = new Thread(r, "cpuprofiler-lookback");
+        return new LookbackRecorder(s, new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")), lock, Clock.systemUTC(), daemon("cpuprofiler-lookback"));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
-        });
+        };
     }
 
     private void awaitRecording() {
