@@ -1,11 +1,13 @@
 package dev.cpuprofiler.lookback;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /**
  * A rolling record of recent stack samples, kept while monitoring so a CPU-triggered profile can show the burst that
  * raised the average as well as what follows. It records only while no session does: whoever starts a session calls
- * {@link #stepAside()} first (which also hands over what it holds) and {@link #resume()} once the session has ended.
+ * {@link #stepAside()} first (which also hands over what it holds) and {@link #resume()} or {@link #resumeAt} once
+ * the session has ended.
  */
 public interface Lookback extends AutoCloseable {
 
@@ -22,6 +24,13 @@ public interface Lookback extends AutoCloseable {
 
     /** Records again after a session (retrying every second while another recording holds the engine lock). */
     void resume();
+
+    /**
+     * Records again from {@code when} on: after a CPU-triggered session, one window before its cooldown ends, so the
+     * window is full when the trigger can fire again and nothing is sampled for hours in between. A time in the past
+     * resumes now. A later {@link #stepAside()} cancels it.
+     */
+    void resumeAt(Instant when);
 
     LookbackStatus status();
 

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.lookback;
 
+import java.time.Instant;
 import java.util.Optional;
 
 /** {@link Lookback#off()}: stateless, so one shared instance. */
@@ -21,6 +22,10 @@ final class LookbackOff implements Lookback {
 
     @Override
     public void resume() {
+    }
+
+    @Override
+    public void resumeAt(Instant when) {
     }
 
     @Override

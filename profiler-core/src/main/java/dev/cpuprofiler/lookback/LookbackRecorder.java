@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * without {@link #stepAside()} fails with the lock busy instead of overlapping.
  *
  * <p>One thread of its own (from the injected factory) ticks every second: it drops buckets that left the window,
- * so an idle application's ring empties too, retries taking the lock while another recording holds it, and notices
- * another JFR recording imposing a finer period.
+ * so an idle application's ring empties too, retries taking the lock while another recording holds it, resumes at
+ * the time {@link #resumeAt} asked for, and notices another JFR recording imposing a finer period.
+ *
+ * <p>The clock must be the wall clock JFR stamps its events with (the system clock): samples are placed by their
+ * own time and dropped by the clock's.
  */
 public final class LookbackRecorder implements Lookback {
 
@@ -56,6 +59,7 @@ public final class LookbackRecorder implements Lookback {
     private volatile LookbackState state = LookbackState.STOPPED;
     private volatile Instant recordingSince;
     private volatile String reason;
+    private volatile Instant resumeAt;
 
     /**
      * @param lock the lock the sessions' engine selector uses
@@ -105,6 +109,7 @@ public final class LookbackRecorder implements Lookback {
             recording = null;
         }
         releaseLease();
+        resumeAt = null;
         Instant end = clock.instant();
         Instant since = recordingSince;
         Duration period = ring.samplePeriod();
@@ -136,10 +141,23 @@ public final class LookbackRecorder implements Lookback {
     }
 
     @Override
-    public synchronized void resume() {
+    public void resume() {
+        resumeAt(clock.instant());
+    }
+
+    @Override
+    public synchronized void resumeAt(Instant when) {
+        Objects.requireNonNull(when, "when");
         if (!started || closed || state == LookbackState.RECORDING) {
             return;
         }
+        if (when.isAfter(clock.instant())) {
+            resumeAt = when;  // the ticker resumes it then
+            state = LookbackState.STEPPED_ASIDE;
+            log.debug("Look-back resumes at {}", when);
+            return;
+        }
+        resumeAt = null;
         state = LookbackState.WAITING;
         tryRecord();
     }
@@ -152,7 +170,7 @@ public final class LookbackRecorder implements Lookback {
         if (s == LookbackState.RECORDING && since != null) {
             from = max(ring.coveredFrom(clock.instant()), since);
         }
-        return new LookbackStatus(s, settings.window(), ring.samplePeriod(), from, ring.samples(),
+        return new LookbackStatus(s, settings.window(), ring.samplePeriod(), from, resumeAt, ring.samples(),
                 ring.footprintBytes(), reason);
     }
 
@@ -184,6 +202,11 @@ public final class LookbackRecorder implements Lookback {
             synchronized (this) {
                 if (closed) {
                     return;
+                }
+                if (state == LookbackState.STEPPED_ASIDE && resumeAt != null
+                        && !clock.instant().isBefore(resumeAt)) {
+                    resumeAt = null;
+                    state = LookbackState.WAITING;
                 }
                 if (state == LookbackState.WAITING) {
                     tryRecord();
@@ -266,7 +289,7 @@ public final class LookbackRecorder implements Lookback {
     private static String describe(LookbackState s) {
         return switch (s) {
             case WAITING -> "another recording held the engine lock";
-            case STEPPED_ASIDE -> "it had stepped aside for a session and was not resumed since";
+            case STEPPED_ASIDE -> "it steps aside during sessions and the cooldown after a CPU-triggered one";
             default -> "it was " + s.name().toLowerCase(Locale.ROOT);
         };
     }

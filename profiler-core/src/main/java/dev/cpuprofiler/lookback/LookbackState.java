@@ -8,7 +8,7 @@ public enum LookbackState {
     STOPPED,
     /** Sampling into its ring. */
     RECORDING,
-    /** Stepped aside for a session; resumes when told. */
+    /** Stepped aside for a session (or its cooldown); resumes when told, or at the time it was given. */
     STEPPED_ASIDE,
     /** Wants to record but another recording holds the engine lock; retries every second. */
     WAITING,

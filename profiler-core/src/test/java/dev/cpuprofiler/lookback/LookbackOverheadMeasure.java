@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
@@ -22,9 +24,13 @@ import java.util.stream.Stream;
  * <li>Throughput: one thread per CPU runs units of a 24-deep call chain ending in arithmetic (stack walks cost what
  * they cost in real code). Each round measures off, on, off, off windows; its ratio is the on window over the mean
  * of the two off windows around it (linear drift cancels), and the last pair (off over off) is a control that
- * shows the noise floor. Medians are printed.</li>
+ * shows the noise floor. Medians are printed. On a shared machine the ratio is as noisy as the control shows, so
+ * the CPU time of the threads look-back runs on is measured too ({@code /proc/self/task/N/schedstat}, nanoseconds,
+ * independent of other processes' load): JFR's sampler thread (it suspends each sampled thread while it walks its
+ * stack, so its time is also the workers' loss), JFR's recorder thread, the stream thread that parses and merges,
+ * and the ticker.</li>
  * <li>Idle: the workload stops; 50 parked threads stay, like an idle web application's pools. Process CPU time
- * (all JVM threads) per minute, look-back on and off alternating, medians.</li>
+ * (all JVM threads) per minute, look-back on and off alternating, medians, and the look-back threads' share.</li>
  * <li>Memory: the ring's footprint after the busy phase, the JVM's resident set before JFR first starts and after,
  * and the JFR repository's size on disk.</li>
  * </ol>
@@ -41,8 +47,13 @@ public final class LookbackOverheadMeasure {
     private static final int DEPTH = 24;
     private static final int PARKED_THREADS = 50;
     private static final Duration WARM_AFTER_RESUME = Duration.ofMillis(500);
+    // Names that survive /proc's 15-character cut, so their CPU time can be told apart.
+    private static final String STREAM_THREAD = "lookback-stream";
+    private static final String TICKER_THREAD = "lookback-ticker";
 
     private final LongAdder units = new LongAdder();
+    private final List<Map<String, Double>> busyThreadCpu = new ArrayList<>();
+    private final List<Map<String, Double>> idleThreadCpu = new ArrayList<>();
     private final OperatingSystemMXBean os =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private volatile boolean working = true;
@@ -71,9 +82,9 @@ public final class LookbackOverheadMeasure {
         }
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        LookbackRecorder recorder = new LookbackRecorder(settings, new JfrExecutionSampleSource(512, r -> new Thread(r, "cpuprofiler-lookback-stream")),
+        LookbackRecorder recorder = new LookbackRecorder(settings, new JfrExecutionSampleSource(512, r -> new Thread(r, STREAM_THREAD)),
                 new EngineLock(), Clock.systemUTC(), r -> {
-                    Thread t = new Thread(r, "cpuprofiler-lookback");
+                    Thread t = new Thread(r, TICKER_THREAD);
                     t.setDaemon(true);
                     return t;
                 });
@@ -113,40 +124,94 @@ public final class LookbackOverheadMeasure {
         for (int round = 0; round < idleRounds; round++) {
             recorder.resume();
             Thread.sleep(WARM_AFTER_RESUME.toMillis());
+            Map<String, Long> cpu0 = lookbackThreadsCpu();
+            long t0 = System.nanoTime();
             idleOn.add(cpuMsPerMinute(idleWindow));
+            idleThreadCpu.add(perSecond(cpu0, lookbackThreadsCpu(), System.nanoTime() - t0));
             recorder.stepAside();
             Thread.sleep(WARM_AFTER_RESUME.toMillis());
             idleOff.add(cpuMsPerMinute(idleWindow));
             System.out.printf("idle round %d: on %.0f ms CPU/min, off %.0f ms CPU/min%n", round + 1,
                     idleOn.get(round), idleOff.get(round));
         }
+        long repositoryBytes = repositoryBytes();  // before close: closing deletes the stream's chunks
         recorder.close();
-        long repositoryBytes = repositoryBytes();
 
         System.out.println();
         System.out.printf("busy throughput ratio on/off: median %.3f (min %.3f, max %.3f) => overhead %.1f%%%n",
                 median(ratios), min(ratios), max(ratios), (1 - median(ratios)) * 100);
         System.out.printf("control off/off:              median %.3f (min %.3f, max %.3f)%n", median(control),
                 min(control), max(control));
+        System.out.printf("look-back threads' CPU while busy: %s%n", describe(busyThreadCpu));
         System.out.printf("look-back samples/s while busy: median %.0f; stepAside() median %.0f ms (max %.0f)%n",
                 median(samplesPerSecond), median(stepAsideMs), max(stepAsideMs));
         System.out.printf("idle process CPU: on median %.0f ms/min, off median %.0f ms/min => +%.0f ms/min "
                         + "(%.2f%% of one core)%n", median(idleOn), median(idleOff),
                 median(idleOn) - median(idleOff), (median(idleOn) - median(idleOff)) / 600.0);
+        System.out.printf("look-back threads' CPU while idle: %s%n", describe(idleThreadCpu));
         System.out.printf("ring footprint (busy, full window): %d KB; RSS before JFR %d MB, after 3 s of look-back "
                         + "%d MB (+%d MB); JFR repository on disk %d KB%n", footprint / 1024, rssBefore / 1024,
                 rssAfter / 1024, (rssAfter - rssBefore) / 1024, repositoryBytes / 1024);
     }
 
     private double measureOn(LookbackRecorder recorder, Duration window, List<Double> samplesPerSecond)
-            throws InterruptedException {
+            throws Exception {
         recorder.resume();
         Thread.sleep(WARM_AFTER_RESUME.toMillis()); // past the stream's start-up
         long before = recorder.status().samples();
+        Map<String, Long> cpu0 = lookbackThreadsCpu();
+        long t0 = System.nanoTime();
         double on = measure(window);
+        busyThreadCpu.add(perSecond(cpu0, lookbackThreadsCpu(), System.nanoTime() - t0));
         Thread.sleep(1_200); // let the last flush arrive before counting
         samplesPerSecond.add((recorder.status().samples() - before) / (window.toMillis() / 1000.0));
         return on;
+    }
+
+    /** CPU nanoseconds per second of each look-back thread group between two readings. */
+    private static Map<String, Double> perSecond(Map<String, Long> before, Map<String, Long> after, long nanos) {
+        Map<String, Double> rates = new TreeMap<>();
+        after.forEach((group, ns) -> rates.put(group, (ns - before.getOrDefault(group, 0L)) / (nanos / 1e9)));
+        return rates;
+    }
+
+    /** CPU nanoseconds so far of the threads look-back runs on, by group (JFR's threads and ours). */
+    private static Map<String, Long> lookbackThreadsCpu() throws IOException {
+        Map<String, Long> byGroup = new TreeMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).strip();
+                    String group = comm.startsWith("JFR Sampler") ? "JFR Sampler"
+                            : comm.startsWith("JFR Recorder") ? "JFR Recorder Thread"
+                            : comm.startsWith("JFR Periodic") ? "JFR Periodic Tasks"
+                            : comm.equals(STREAM_THREAD) || comm.equals(TICKER_THREAD) ? "look-back stream+ticker"
+                            : null;
+                    if (group != null) {
+                        long ns = Long.parseLong(Files.readString(task.resolve("schedstat")).split(" ")[0]);
+                        byGroup.merge(group, ns, Long::sum);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between listing and reading
+                }
+            }
+        }
+        return byGroup;
+    }
+
+    /** Median per group of per-second CPU rates, in milliseconds per second (= thousandths of one core). */
+    private static String describe(List<Map<String, Double>> rates) {
+        Map<String, List<Double>> byGroup = new TreeMap<>();
+        for (Map<String, Double> r : rates) {
+            r.forEach((g, ns) -> byGroup.computeIfAbsent(g, x -> new ArrayList<>()).add(ns / 1e6));
+        }
+        StringBuilder b = new StringBuilder();
+        double total = 0;
+        for (Map.Entry<String, List<Double>> e : byGroup.entrySet()) {
+            b.append(String.format("%s %.2f ms/s, ", e.getKey(), median(e.getValue())));
+            total += median(e.getValue());
+        }
+        return b.append(String.format("total %.2f ms/s = %.2f%% of one core", total, total / 10)).toString();
     }
 
     private static double stepAside(LookbackRecorder recorder) {

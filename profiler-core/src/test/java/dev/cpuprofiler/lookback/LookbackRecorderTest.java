@@ -163,6 +163,42 @@ class LookbackRecorderTest {
     }
 
     @Test
+    void afterACpuTriggeredSessionItResumesOneWindowBeforeTheCooldownEnds() {
+        recorder = recorder(Duration.ofMillis(10));
+        recorder.start();
+        recorder.stepAside();
+        Instant cooldownEnd = time.instant().plus(Duration.ofHours(4));
+
+        recorder.resumeAt(cooldownEnd.minus(WINDOW));
+
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.STEPPED_ASIDE);
+        assertThat(recorder.status().resumesAt()).isEqualTo(cooldownEnd.minus(WINDOW));
+        time.advance(Duration.ofHours(4).minus(WINDOW).minusSeconds(1));
+        assertThat(source.isRecording()).as("sampling during the cooldown").isFalse();
+
+        time.advance(Duration.ofSeconds(1));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.status().state() == LookbackState.RECORDING);
+        assertThat(source.starts.get()).isEqualTo(2);
+        assertThat(recorder.status().resumesAt()).isNull();
+    }
+
+    @Test
+    void aSessionStartingBeforeTheResumeTimeKeepsItAside() {
+        recorder = recorder(Duration.ofMillis(10));
+        recorder.start();
+        recorder.stepAside();
+        recorder.resumeAt(time.instant().plus(Duration.ofMinutes(5)));
+
+        recorder.stepAside();
+        time.advance(Duration.ofMinutes(10));
+
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.STEPPED_ASIDE);
+        assertThat(recorder.status().resumesAt()).isNull();
+        assertThat(source.starts.get()).isEqualTo(1);
+    }
+
+    @Test
     void aCoverageShorterThanTheWindowIsSaid() {
         recorder = recorder(Duration.ofHours(1));
         recorder.start();
