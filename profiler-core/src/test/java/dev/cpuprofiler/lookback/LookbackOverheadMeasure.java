@@ -4,6 +4,7 @@ import com.sun.management.OperatingSystemMXBean;
 import dev.cpuprofiler.session.engine.EngineLock;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -32,7 +33,7 @@ import java.util.stream.Stream;
  * <li>Idle: the workload stops; 50 parked threads stay, like an idle web application's pools. Process CPU time
  * (all JVM threads) per minute, look-back on and off alternating, medians, and the look-back threads' share.</li>
  * <li>Memory: the ring's footprint after the busy phase, the JVM's resident set before JFR first starts and after,
- * and the JFR repository's size on disk.</li>
+ * and the JFR repository's size on disk while the stream runs.</li>
  * </ol>
  *
  * <pre>
@@ -46,14 +47,23 @@ public final class LookbackOverheadMeasure {
 
     private static final int DEPTH = 24;
     private static final int PARKED_THREADS = 50;
-    private static final Duration WARM_AFTER_RESUME = Duration.ofMillis(500);
+    private static final Duration SETTLE_AFTER_STEP_ASIDE = Duration.ofMillis(500);
+    // A resumed stream parses a new chunk's metadata and constant pools first: measure the steady state after it.
+    private static final Duration WARM_AFTER_RESUME_ON = Duration.ofSeconds(3);
     // Names that survive /proc's 15-character cut, so their CPU time can be told apart.
     private static final String STREAM_THREAD = "lookback-stream";
     private static final String TICKER_THREAD = "lookback-ticker";
 
+    /** One measuring window: units per second of wall time, and per second of the workers' own CPU time. */
+    private record Window(double perSecond, double perCpuSecond) {
+    }
+
     private final LongAdder units = new LongAdder();
+    private final List<Thread> workers = new ArrayList<>();
+    private final ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
     private final List<Map<String, Double>> busyThreadCpu = new ArrayList<>();
     private final List<Map<String, Double>> idleThreadCpu = new ArrayList<>();
+    private long repositoryBytes;
     private final OperatingSystemMXBean os =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private volatile boolean working = true;
@@ -79,6 +89,7 @@ public final class LookbackOverheadMeasure {
             Thread t = new Thread(this::work, "worker-" + i);
             t.setDaemon(true);
             t.start();
+            workers.add(t);
         }
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
@@ -104,17 +115,21 @@ public final class LookbackOverheadMeasure {
         List<Double> control = new ArrayList<>();
         List<Double> samplesPerSecond = new ArrayList<>();
         long footprint = 0;
+        List<Double> cpuRatios = new ArrayList<>();
+        List<Double> cpuControl = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-            double off1 = measure(window);
-            double on = measureOn(recorder, window, samplesPerSecond);
+            Window off1 = measure(window);
+            Window on = measureOn(recorder, window, samplesPerSecond);
             footprint = Math.max(footprint, recorder.status().footprintBytes());
             stepAsideMs.add(stepAside(recorder));
-            double off2 = measure(window);
-            double off3 = measure(window);
-            ratios.add(on / ((off1 + off2) / 2));
-            control.add(off3 / off2);
-            System.out.printf("round %d: on/off %.3f  off/off %.3f%n", round + 1, ratios.get(round),
-                    control.get(round));
+            Window off2 = measure(window);
+            Window off3 = measure(window);
+            ratios.add(on.perSecond() / ((off1.perSecond() + off2.perSecond()) / 2));
+            control.add(off3.perSecond() / off2.perSecond());
+            cpuRatios.add(on.perCpuSecond() / ((off1.perCpuSecond() + off2.perCpuSecond()) / 2));
+            cpuControl.add(off3.perCpuSecond() / off2.perCpuSecond());
+            System.out.printf("round %d: on/off %.3f  off/off %.3f   per worker CPU-second: on/off %.3f  off/off %.3f%n",
+                    round + 1, ratios.get(round), control.get(round), cpuRatios.get(round), cpuControl.get(round));
         }
         working = false;
         Thread.sleep(1_000);
@@ -123,18 +138,17 @@ public final class LookbackOverheadMeasure {
         List<Double> idleOff = new ArrayList<>();
         for (int round = 0; round < idleRounds; round++) {
             recorder.resume();
-            Thread.sleep(WARM_AFTER_RESUME.toMillis());
+            Thread.sleep(WARM_AFTER_RESUME_ON.toMillis());
             Map<String, Long> cpu0 = lookbackThreadsCpu();
             long t0 = System.nanoTime();
             idleOn.add(cpuMsPerMinute(idleWindow));
             idleThreadCpu.add(perSecond(cpu0, lookbackThreadsCpu(), System.nanoTime() - t0));
             recorder.stepAside();
-            Thread.sleep(WARM_AFTER_RESUME.toMillis());
+            Thread.sleep(SETTLE_AFTER_STEP_ASIDE.toMillis());
             idleOff.add(cpuMsPerMinute(idleWindow));
             System.out.printf("idle round %d: on %.0f ms CPU/min, off %.0f ms CPU/min%n", round + 1,
                     idleOn.get(round), idleOff.get(round));
         }
-        long repositoryBytes = repositoryBytes();  // before close: closing deletes the stream's chunks
         recorder.close();
 
         System.out.println();
@@ -142,6 +156,9 @@ public final class LookbackOverheadMeasure {
                 median(ratios), min(ratios), max(ratios), (1 - median(ratios)) * 100);
         System.out.printf("control off/off:              median %.3f (min %.3f, max %.3f)%n", median(control),
                 min(control), max(control));
+        System.out.printf("units per worker CPU-second on/off: median %.3f (min %.3f, max %.3f); control %.3f "
+                        + "(min %.3f, max %.3f)%n", median(cpuRatios), min(cpuRatios), max(cpuRatios),
+                median(cpuControl), min(cpuControl), max(cpuControl));
         System.out.printf("look-back threads' CPU while busy: %s%n", describe(busyThreadCpu));
         System.out.printf("look-back samples/s while busy: median %.0f; stepAside() median %.0f ms (max %.0f)%n",
                 median(samplesPerSecond), median(stepAsideMs), max(stepAsideMs));
@@ -150,18 +167,19 @@ public final class LookbackOverheadMeasure {
                 median(idleOn) - median(idleOff), (median(idleOn) - median(idleOff)) / 600.0);
         System.out.printf("look-back threads' CPU while idle: %s%n", describe(idleThreadCpu));
         System.out.printf("ring footprint (busy, full window): %d KB; RSS before JFR %d MB, after 3 s of look-back "
-                        + "%d MB (+%d MB); JFR repository on disk %d KB%n", footprint / 1024, rssBefore / 1024,
+                        + "%d MB (+%d MB); JFR repository on disk while recording: at most %d KB%n", footprint / 1024, rssBefore / 1024,
                 rssAfter / 1024, (rssAfter - rssBefore) / 1024, repositoryBytes / 1024);
     }
 
-    private double measureOn(LookbackRecorder recorder, Duration window, List<Double> samplesPerSecond)
+    private Window measureOn(LookbackRecorder recorder, Duration window, List<Double> samplesPerSecond)
             throws Exception {
         recorder.resume();
-        Thread.sleep(WARM_AFTER_RESUME.toMillis()); // past the stream's start-up
+        Thread.sleep(WARM_AFTER_RESUME_ON.toMillis());
+        repositoryBytes = Math.max(repositoryBytes, repositoryBytes());
         long before = recorder.status().samples();
         Map<String, Long> cpu0 = lookbackThreadsCpu();
         long t0 = System.nanoTime();
-        double on = measure(window);
+        Window on = measure(window);
         busyThreadCpu.add(perSecond(cpu0, lookbackThreadsCpu(), System.nanoTime() - t0));
         Thread.sleep(1_200); // let the last flush arrive before counting
         samplesPerSecond.add((recorder.status().samples() - before) / (window.toMillis() / 1000.0));
@@ -182,7 +200,8 @@ public final class LookbackOverheadMeasure {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
                     String comm = Files.readString(task.resolve("comm")).strip();
-                    String group = comm.startsWith("JFR Sampler") ? "JFR Sampler"
+                    // "JFR Thread Sampler" on JDK 17, "JFR Sampler Thread" on 25 (cut to 15 characters)
+                    String group = comm.startsWith("JFR") && comm.contains("Sampler") ? "JFR sampler"
                             : comm.startsWith("JFR Recorder") ? "JFR Recorder Thread"
                             : comm.startsWith("JFR Periodic") ? "JFR Periodic Tasks"
                             : comm.equals(STREAM_THREAD) || comm.equals(TICKER_THREAD) ? "look-back stream+ticker"
@@ -229,12 +248,22 @@ public final class LookbackOverheadMeasure {
         return cpuMs / minutes;
     }
 
-    private double measure(Duration window) throws InterruptedException {
+    private Window measure(Duration window) throws InterruptedException {
         long start = units.sum();
+        long cpu0 = workersCpuNanos();
         long t0 = System.nanoTime();
         Thread.sleep(window.toMillis());
         long done = units.sum() - start;
-        return done / ((System.nanoTime() - t0) / 1e9);
+        long cpu = workersCpuNanos() - cpu0;
+        return new Window(done / ((System.nanoTime() - t0) / 1e9), done / (cpu / 1e9));
+    }
+
+    private long workersCpuNanos() {
+        long sum = 0;
+        for (Thread t : workers) {
+            sum += threadBean.getThreadCpuTime(t.getId());
+        }
+        return sum;
     }
 
     private void work() {
