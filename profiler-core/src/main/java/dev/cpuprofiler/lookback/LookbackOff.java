@@ -1,0 +1,39 @@
+package dev.cpuprofiler.lookback;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/** {@link Lookback#off()}: stateless, so one shared instance. */
+final class LookbackOff implements Lookback {
+
+    static final LookbackOff INSTANCE = new LookbackOff();
+
+    private LookbackOff() {
+    }
+
+    @Override
+    public void start() {
+    }
+
+    @Override
+    public Optional<LookbackSnapshot> stepAside() {
+        return Optional.empty();
+    }
+
+    @Override
+    public void resume() {
+    }
+
+    @Override
+    public void resumeAt(Instant when) {
+    }
+
+    @Override
+    public LookbackStatus status() {
+        return LookbackStatus.OFF;
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,17 @@
+package dev.cpuprofiler.lookback;
+
+/** What the look-back is doing. */
+public enum LookbackState {
+    /** Not configured ({@code profiler.cpu.lookback} is 0). */
+    OFF,
+    /** Configured, not started yet or closed. */
+    STOPPED,
+    /** Sampling into its ring. */
+    RECORDING,
+    /** Stepped aside for a session (or its cooldown); resumes when told, or at the time it was given. */
+    STEPPED_ASIDE,
+    /** Wants to record but another recording holds the engine lock; retries every second. */
+    WAITING,
+    /** Its sampler cannot run in this JVM (e.g. no JFR); tried again after the next session. */
+    UNAVAILABLE
+}

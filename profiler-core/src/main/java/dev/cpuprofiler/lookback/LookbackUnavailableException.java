@@ -1,0 +1,15 @@
+package dev.cpuprofiler.lookback;
+
+/** The look-back's sampler cannot run in this JVM; the message says why. */
+public final class LookbackUnavailableException extends Exception {
+
+    private static final long serialVersionUID = 1L;
+
+    public LookbackUnavailableException(String message) {
+        super(message);
+    }
+
+    public LookbackUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
