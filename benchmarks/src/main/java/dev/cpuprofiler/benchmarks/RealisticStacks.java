@@ -104,19 +104,6 @@ public final class RealisticStacks {
 
     /** A batch of sampled stacks, {@code frames} frames in all. */
     public record Batch(List<List<Frame>> samples, int frames) {
-
-        /** The same stacks with every name a new String (no cached hash), as an engine decoding fresh events makes. */
-        public Batch freshCopy() {
-            List<List<Frame>> copy = new ArrayList<>(samples.size());
-            for (List<Frame> s : samples) {
-                List<Frame> c = new ArrayList<>(s.size());
-                for (Frame f : s) {
-                    c.add(new Frame(new String(f.name().toCharArray()), f.kind()));
-                }
-                copy.add(c);
-            }
-            return new Batch(copy, frames);
-        }
     }
 
     private static List<Frame> chain(String pkg, int length, Random random) {

@@ -26,7 +26,7 @@ final class JmhSection {
     static void run(Ctx ctx) throws Exception {
         Settings s = ctx.settings;
         Path json = ctx.work.resolve("jmh.json");
-        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTick|StackTreeMerge|Render)Benchmark",
+        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|StackTreeMergeBenchmark|RenderBenchmark)\\.",
                 "-f", "1", "-wi", Integer.toString(s.jmhWarmups()), "-w", s.jmhSeconds() + "s", "-i",
                 Integer.toString(s.jmhIterations()), "-r", s.jmhSeconds() + "s", "-rf", "json", "-rff", json.toString(),
                 "-jvmArgs", "-Xms1g -Xmx1g");
@@ -54,6 +54,12 @@ final class JmhSection {
         String worstMergeParams = "";
         Map<String, Double> tick = new LinkedHashMap<>();
         Map<String, Long> sizes = renderSizes();
+        double copyOnly = Double.NaN;
+        for (JsonNode r : results) {
+            if (r.path("benchmark").asString("").endsWith("copyOnly")) {
+                copyOnly = r.path("primaryMetric").path("score").asDouble(Double.NaN);
+            }
+        }
         for (JsonNode r : results) {
             String bench = r.path("benchmark").asString("");
             String shortName = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
@@ -74,11 +80,24 @@ final class JmhSection {
                 shownScore = num(score / 1e6, 2);
                 shownError = num(error / 1e6, 2);
                 shownUnit = "M frames/s";
-                meaning = "StackTree.accept, " + num(score / 1e6 / 50.0, 2) + " M samples/s at ~50 frames/sample";
-                if (Double.isNaN(worstMerge) || score < worstMerge) {
-                    worstMerge = score;
+                double mergeOnly = score;
+                if ("fresh".equals(r.path("params").path("names").asString(""))) {
+                    // score includes rebuilding the frames; take the copy's own time out: 1/merge = 1/score − 1/copy
+                    mergeOnly = 1 / (1 / score - 1 / copyOnly);
+                    meaning = "incl. making fresh names; StackTree.accept alone: " + num(mergeOnly / 1e6, 2)
+                            + " M frames/s (" + num(mergeOnly / 1e6 / 50.0, 2) + " M samples/s)";
+                } else {
+                    meaning = "StackTree.accept: " + num(score / 1e6 / 50.0, 2) + " M samples/s at ~50 frames/sample";
+                }
+                if (!Double.isNaN(mergeOnly) && mergeOnly > 0 && (Double.isNaN(worstMerge) || mergeOnly < worstMerge)) {
+                    worstMerge = mergeOnly;
                     worstMergeParams = params.toString();
                 }
+            } else if (bench.endsWith("copyOnly")) {
+                shownScore = num(score / 1e6, 2);
+                shownError = num(error / 1e6, 2);
+                shownUnit = "M frames/s";
+                meaning = "baseline: rebuilding frames with new name Strings, no merge";
             } else if (bench.endsWith("SamplerTickBenchmark.tick")) {
                 shownScore = num(score, 2);
                 shownError = num(error, 2);
@@ -99,14 +118,18 @@ final class JmhSection {
         md.append('\n').append(Proc.fmt("Render benchmarks: a tree of %d nodes (realistic stacks grouped by 40 "
                 + "threads), rendered in full into a counting sink.\n", renderNodes));
         md.append("Merge: `tree=session` builds a new tree per 300 000-frame batch (a 30 s session of two busy threads "
-                + "at 10 ms), `steady` merges into a tree that already holds every stack; `names=fresh` hands every "
-                + "frame name over as a new String, as an engine decoding fresh events does.\n");
+                + "at 10 ms), `steady` merges into a tree that already holds every stack; `names=shared` reuses the "
+                + "same Frame objects (hashes cached), `names=fresh` rebuilds each sample's frames with new name "
+                + "Strings just before merging it, as the JFR engines do (`JfrStackConverter` concatenates class and "
+                + "method per frame): its merge-only rate is derived by taking out the copy's own cost "
+                + "(`FreshNamesCostBenchmark.copyOnly`). The goal is judged on the slowest merge-only rate.\n");
         ctx.report.section(md.toString());
 
         if (!Double.isNaN(worstMerge)) {
             ctx.report.goal("Merge rate", "≥ 5 M frames/s", Proc.fmt("%.1f M frames/s (slowest case: %s)",
                     worstMerge / 1e6, worstMergeParams), worstMerge >= 5e6 ? Report.Verdict.MET : Report.Verdict.MISSED,
-                    worstMerge >= 5e6 ? "every merge case is above the goal" : "see the merge rows");
+                    worstMerge >= 5e6 ? "every merge case is above the goal"
+                            : "fresh name Strings must be hashed and compared char by char on first sight; see the merge rows");
         }
         ctx.sharedTickMicros = tick;
     }
