@@ -20,8 +20,6 @@ final class Ctx {
     private final long deadline;
     /** Sampler tick cost in µs per CPU source, from JMH (for the monitoring-cost goal). */
     volatile java.util.Map<String, Double> sharedTickMicros = java.util.Map.of();
-    /** Median throughput ratios (CPU-bound, HTTP) of monitoring only vs no profiler, from the overhead section. */
-    volatile double[] monitorRatios;
     private String wrk;
     private String wrkMissing;
     private Path agentLibrary;

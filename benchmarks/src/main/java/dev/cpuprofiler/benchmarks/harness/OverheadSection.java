@@ -24,11 +24,34 @@ final class OverheadSection {
             List<String> jvmFlags, List<String> props, String sessionEngine) {
     }
 
-    record Run(int round, Variant variant, double cpuOps, double rps, double p50, double p99, long httpErrors,
-            double othersCpuPhase, double othersHttpPhase, String engine, long sessionSamples, String note) {
+    /**
+     * One variant in one round. {@code cpuOpsPerCpuSecond} and {@code requestsPerCpuSecond} divide the work done by
+     * the CPU time the app's process consumed meanwhile: a profiler's cost (its threads, its signal handlers in the
+     * workers) lowers them, CPU taken by other processes on the machine does not.
+     */
+    record Run(int round, Variant variant, double cpuOps, double cpuOpsPerCpuSecond, double rps,
+            double requestsPerCpuSecond, double p50, double p99, long httpErrors, double othersCpuPhase,
+            double othersHttpPhase, String engine, long sessionSamples, String note) {
     }
 
+    /** Others' CPU (% of the machine) above which a measurement is repeated. */
+    static final double DISTURBED = 10;
+
     private OverheadSection() {
+    }
+
+    /** One CPU-bound measurement: {ops/s, ops per CPU-second of the app, others' CPU %}. */
+    private static double[] cpuPhase(Ctx ctx, App app) throws Exception {
+        Settings s = ctx.settings;
+        long[] m0 = Proc.machineJiffies();
+        long c0 = Proc.cpuNanos(app.pid());
+        long w0 = System.nanoTime();
+        Http.Response cpu = Http.post(app.base + "/bench/cpu?seconds=" + s.measureCpu(), null, s.measureCpu() + 60);
+        long appCpu = Proc.cpuNanos(app.pid()) - c0;
+        JsonNode json = cpu.json();
+        double others = Proc.externalPercent(m0, Proc.machineJiffies(), appCpu, System.nanoTime() - w0, ctx.cpus);
+        return new double[] {json.path("opsPerSecond").asDouble(Double.NaN),
+                json.path("ops").asDouble(Double.NaN) / (appCpu / 1e9), others};
     }
 
     static List<Variant> variants(Ctx ctx, List<String> skipped) {
@@ -128,32 +151,45 @@ final class OverheadSection {
                 note = "agent did not report 'Profiling started'";
             }
 
-            // CPU-bound workload.
-            long[] m0 = Proc.machineJiffies();
-            long c0 = Proc.cpuNanos(app.pid());
-            long w0 = System.nanoTime();
-            Http.Response cpu = Http.post(app.base + "/bench/cpu?seconds=" + s.measureCpu(), null, s.measureCpu() + 60);
-            double cpuOps = cpu.json().path("opsPerSecond").asDouble(Double.NaN);
-            double othersCpu = Proc.externalPercent(m0, Proc.machineJiffies(), Proc.cpuNanos(app.pid()) - c0,
-                    System.nanoTime() - w0, ctx.cpus);
-
-            // HTTP workload.
-            double rps = Double.NaN;
-            double p50 = Double.NaN;
-            double p99 = Double.NaN;
-            long errors = 0;
-            double othersHttp = Double.NaN;
-            if (wrk != null) {
-                m0 = Proc.machineJiffies();
-                c0 = Proc.cpuNanos(app.pid());
-                w0 = System.nanoTime();
-                Wrk.Result r = Wrk.run(wrk, url, s.wrkConnections(), s.measureWrk(), ctx.work.resolve(name + "-wrk.log"));
-                long ours = Proc.cpuNanos(app.pid()) - c0 + Math.max(0, r.wrkCpuNanos());
-                othersHttp = Proc.externalPercent(m0, Proc.machineJiffies(), ours, System.nanoTime() - w0, ctx.cpus);
-                rps = r.requestsPerSecond();
-                p50 = r.p50Millis();
-                p99 = r.p99Millis();
-                errors = r.errors();
+            // CPU-bound workload, then HTTP: each repeated (same JVM) while other processes disturb it.
+            double[] cpuPhase = null;
+            int cpuAttempts = 0;
+            while (cpuAttempts < s.attempts() && (cpuPhase == null || cpuPhase[2] > DISTURBED)) {
+                cpuAttempts++;
+                double[] attempt = cpuPhase(ctx, app);
+                if (cpuPhase == null || attempt[2] < cpuPhase[2]) {
+                    cpuPhase = attempt;
+                }
+            }
+            double[] httpPhase = null;
+            int httpAttempts = 0;
+            Wrk.Result wrkResult = null;
+            while (wrk != null && httpAttempts < s.attempts() && (httpPhase == null || httpPhase[2] > DISTURBED)) {
+                httpAttempts++;
+                long[] m0 = Proc.machineJiffies();
+                long c0 = Proc.cpuNanos(app.pid());
+                long w0 = System.nanoTime();
+                Wrk.Result r = Wrk.run(wrk, url, s.wrkConnections(), s.measureWrk(),
+                        ctx.work.resolve(name + "-wrk-" + httpAttempts + ".log"));
+                long appHttpCpu = Proc.cpuNanos(app.pid()) - c0;
+                long ours = appHttpCpu + Math.max(0, r.wrkCpuNanos());
+                double others = Proc.externalPercent(m0, Proc.machineJiffies(), ours, System.nanoTime() - w0, ctx.cpus);
+                if (httpPhase == null || others < httpPhase[2]) {
+                    httpPhase = new double[] {r.requestsPerSecond(), r.requests() / (appHttpCpu / 1e9), others};
+                    wrkResult = r;
+                }
+            }
+            double cpuOps = cpuPhase[0];
+            double cpuOpsPerCpuSecond = cpuPhase[1];
+            double othersCpu = cpuPhase[2];
+            double rps = httpPhase == null ? Double.NaN : httpPhase[0];
+            double rpcs = httpPhase == null ? Double.NaN : httpPhase[1];
+            double othersHttp = httpPhase == null ? Double.NaN : httpPhase[2];
+            double p50 = wrkResult == null ? Double.NaN : wrkResult.p50Millis();
+            double p99 = wrkResult == null ? Double.NaN : wrkResult.p99Millis();
+            long errors = wrkResult == null ? 0 : wrkResult.errors();
+            if (cpuAttempts > 1 || httpAttempts > 1) {
+                note = (note.isEmpty() ? "" : note + "; ") + "attempts " + cpuAttempts + "/" + httpAttempts;
             }
 
             long samples = 0;
@@ -169,7 +205,8 @@ final class OverheadSection {
                     }
                 }
             }
-            return new Run(round, v, cpuOps, rps, p50, p99, errors, othersCpu, othersHttp, engine, samples, note);
+            return new Run(round, v, cpuOps, cpuOpsPerCpuSecond, rps, rpcs, p50, p99, errors, othersCpu, othersHttp, engine,
+                    samples, note);
         }
     }
 
@@ -182,26 +219,39 @@ final class OverheadSection {
                         + " a fresh JVM per variant and round; %d round(s), order rotated each round; %.1f min. Per run: "
                         + "%.0f s wrk + %.0f s CPU-bound warm-up, then (sessions: `POST /actuator/cpuprofiler "
                         + "{\"duration\":\"60s\"}` and 1 s) **CPU-bound**: %d worker threads (as many as CPUs) run a "
-                        + "fixed kernel (sort 512 ints, CRC32 4 KB, a string) for %.0f s, ops/s; **HTTP**: `wrk -t1 "
-                        + "-c%d -d%.0fs --latency` on `GET /api/quote?items=20` (BigDecimal pricing, sorting, ~2 KB of "
-                        + "JSON), req/s and p99. Ratios are against the same round's no-profiler run on the same JDK; "
-                        + "median over rounds, [min–max] when there are several. Throughput ratio < 1 and p99 ratio "
-                        + "> 1 are costs. \"Others' CPU\" is the share of the machine used by processes other than "
-                        + "the app and wrk during the measurement (from /proc/stat): above ~10%% the run was "
-                        + "disturbed.\n\n",
+                        + "fixed kernel (sort 512 ints, CRC32 4 KB, a string) for %.0f s; **HTTP**: `wrk -t1 -c%d "
+                        + "-d%.0fs --latency` on `GET /api/quote?items=20` (BigDecimal pricing, sorting, ~2 KB of JSON). "
+                        + "A measurement during which other processes used more than 10%% of the machine is repeated "
+                        + "in the same JVM (at most %d attempts; the least disturbed is kept: notes say when)."
+                        + "%n%n**Ratios** are against the same round's no-profiler run on the same JDK (JDK 17 and 25 "
+                        + "differ a lot on this kernel: JDK 25 sorts with SIMD), median over rounds, [min–max] when "
+                        + "there are several. *Throughput* is work per second of wall time: what the brief asks for, "
+                        + "but on a shared machine it mostly measures the other tenants. *Per CPU-s* is work per "
+                        + "second of CPU time the app's process consumed (`/proc/<pid>/stat`): the profiler's costs "
+                        + "(its threads, its signal handlers in the workers) lower it, and CPU taken by other processes "
+                        + "does not directly, but it is not immune either: when others leave a CPU idle, or run on a "
+                        + "sibling hyperthread less, each of our CPU-seconds does more work. \"Others' CPU\" is the share of the whole machine used by processes other than "
+                        + "the app and wrk during the measurement (`/proc/stat`): above ~10%% the throughput figures "
+                        + "were disturbed.%n%n",
                 s.rounds(), minutes, s.warmWrk(), s.warmCpu(), ctx.cpus, s.measureCpu(), s.wrkConnections(),
-                s.measureWrk()));
+                s.measureWrk(), s.attempts()));
         md.append("Load average at the start of each round: ").append(String.join("; ", loads)).append(".\n\n");
-        md.append("| variant | engine used | CPU-bound ops/s | ratio | HTTP req/s | ratio | p99 ms | p99 ratio | "
-                + "others' CPU % | notes |\n|---|---|---|---|---|---|---|---|---|---|\n");
+
+        md.append("### CPU-bound workload\n\n| variant | engine used | ops/s | throughput ratio | ops per CPU-s | "
+                + "per-CPU-s ratio | others' CPU % | notes |\n|---|---|---|---|---|---|---|---|\n");
         Map<String, double[]> sessionRatios = new LinkedHashMap<>();
+        StringBuilder httpTable = new StringBuilder("### HTTP workload (wrk)\n\n| variant | req/s | throughput ratio | "
+                + "req per CPU-s | per-CPU-s ratio | p99 ms | p99 ratio | others' CPU % |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         for (Variant v : variants) {
             List<Run> mine = runs.stream().filter(r -> r.variant().id().equals(v.id())).toList();
             if (mine.isEmpty()) {
                 continue;
             }
             List<Double> cpuRatio = new ArrayList<>();
+            List<Double> cpuEff = new ArrayList<>();
             List<Double> rpsRatio = new ArrayList<>();
+            List<Double> rpsEff = new ArrayList<>();
             List<Double> p99Ratio = new ArrayList<>();
             for (Run r : mine) {
                 Run base = v.baseline() == null ? null : runs.stream()
@@ -209,15 +259,14 @@ final class OverheadSection {
                         .orElse(null);
                 if (base != null) {
                     cpuRatio.add(r.cpuOps() / base.cpuOps());
+                    cpuEff.add(r.cpuOpsPerCpuSecond() / base.cpuOpsPerCpuSecond());
                     rpsRatio.add(r.rps() / base.rps());
+                    rpsEff.add(r.requestsPerCpuSecond() / base.requestsPerCpuSecond());
                     p99Ratio.add(r.p99() / base.p99());
                 }
             }
-            List<Double> others = new ArrayList<>();
-            mine.forEach(r -> {
-                others.add(r.othersCpuPhase());
-                others.add(r.othersHttpPhase());
-            });
+            List<Double> othersCpu = mine.stream().map(Run::othersCpuPhase).toList();
+            List<Double> othersHttp = mine.stream().map(Run::othersHttpPhase).toList();
             String engines = String.join(", ", mine.stream().map(Run::engine).filter(e -> !e.isEmpty()).distinct().toList());
             List<String> notes = new ArrayList<>(mine.stream().map(Run::note).filter(n -> !n.isEmpty()).distinct().toList());
             long errors = mine.stream().mapToLong(Run::httpErrors).sum();
@@ -225,33 +274,42 @@ final class OverheadSection {
                 notes.add(errors + " HTTP errors");
             }
             if (v.sessionEngine() != null) {
-                notes.add("samples at end: " + String.join("/", mine.stream().map(r -> Long.toString(r.sessionSamples())).toList()));
+                notes.add("session samples at end: "
+                        + String.join("/", mine.stream().map(r -> Long.toString(r.sessionSamples())).toList()));
             }
             md.append("| ").append(v.label()).append(" | ").append(engines.isEmpty() ? "–" : engines)
                     .append(" | ").append(num(Stats.median(mine.stream().map(Run::cpuOps).toList()), 0))
                     .append(" | ").append(ratio(cpuRatio))
-                    .append(" | ").append(http ? num(Stats.median(mine.stream().map(Run::rps).toList()), 0) : "–")
-                    .append(" | ").append(ratio(rpsRatio))
-                    .append(" | ").append(http ? num(Stats.median(mine.stream().map(Run::p99).toList()), 2) : "–")
-                    .append(" | ").append(ratio(p99Ratio))
-                    .append(" | ").append(num(Stats.median(others), 0)).append(" [").append(num(Stats.max(others), 0))
-                    .append("]")
+                    .append(" | ").append(num(Stats.median(mine.stream().map(Run::cpuOpsPerCpuSecond).toList()), 0))
+                    .append(" | ").append(ratio(cpuEff))
+                    .append(" | ").append(others(othersCpu))
                     .append(" | ").append(String.join("; ", notes)).append(" |\n");
+            if (http) {
+                httpTable.append("| ").append(v.label())
+                        .append(" | ").append(num(Stats.median(mine.stream().map(Run::rps).toList()), 0))
+                        .append(" | ").append(ratio(rpsRatio))
+                        .append(" | ").append(num(Stats.median(mine.stream().map(Run::requestsPerCpuSecond).toList()), 0))
+                        .append(" | ").append(ratio(rpsEff))
+                        .append(" | ").append(num(Stats.median(mine.stream().map(Run::p99).toList()), 2))
+                        .append(" | ").append(ratio(p99Ratio))
+                        .append(" | ").append(others(othersHttp)).append(" |\n");
+            }
             if (v.sessionEngine() != null) {
                 sessionRatios.put(v.sessionEngine(), new double[] {Stats.median(cpuRatio), Stats.median(rpsRatio),
-                        Stats.min(cpuRatio), Stats.min(rpsRatio)});
-            }
-            if (v.id().equals("monitor")) {
-                ctx.monitorRatios = new double[] {Stats.median(cpuRatio), Stats.median(rpsRatio)};
+                        Stats.median(cpuEff), Stats.median(rpsEff), Stats.max(othersCpu), Stats.max(othersHttp)});
             }
         }
-        md.append("\n\"others' CPU %\": median [max] over the run's measurements.\n");
-        md.append("\nPer run (raw):\n\n| round | variant | ops/s | req/s | p50 ms | p99 ms | others' CPU % (cpu/http) |\n"
-                + "|---|---|---|---|---|---|---|\n");
+        md.append('\n');
+        if (http) {
+            md.append(httpTable).append('\n');
+        }
+        md.append("\"others' CPU %\": median [max] over rounds.\n");
+        md.append("\nPer run (raw):\n\n| round | variant | ops/s | ops per CPU-s | req/s | req per CPU-s | p50 ms | "
+                + "p99 ms | others' CPU % (cpu/http) |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
-            md.append(Proc.fmt("| %d | %s | %s | %s | %s | %s | %s / %s |%n", r.round(), r.variant().id(),
-                    num(r.cpuOps(), 0), num(r.rps(), 0), num(r.p50(), 2), num(r.p99(), 2), num(r.othersCpuPhase(), 0),
-                    num(r.othersHttpPhase(), 0)));
+            md.append(Proc.fmt("| %d | %s | %s | %s | %s | %s | %s | %s | %s / %s |%n", r.round(), r.variant().id(),
+                    num(r.cpuOps(), 0), num(r.cpuOpsPerCpuSecond(), 0), num(r.rps(), 0), num(r.requestsPerCpuSecond(), 0),
+                    num(r.p50(), 2), num(r.p99(), 2), num(r.othersCpuPhase(), 0), num(r.othersHttpPhase(), 0)));
         }
         ctx.report.section(md.toString());
 
@@ -261,22 +319,43 @@ final class OverheadSection {
             return;
         }
         StringBuilder measured = new StringBuilder();
-        boolean allMet = true;
-        boolean anyClearMiss = false;
+        boolean rawMet = true;
+        boolean effMet = true;
+        boolean effClearMiss = false;
+        boolean disturbed = false;
         for (Map.Entry<String, double[]> e : sessionRatios.entrySet()) {
             double[] r = e.getValue();
-            measured.append(measured.length() == 0 ? "" : "; ").append(e.getKey()).append(": CPU-bound ")
-                    .append(num(r[0], 3)).append(http ? ", HTTP " + num(r[1], 3) : "");
-            double worst = http ? Math.min(r[0], r[1]) : r[0];
-            allMet &= worst >= 0.99;
-            anyClearMiss |= worst < 0.95;
+            measured.append(measured.length() == 0 ? "" : "; ").append(e.getKey()).append(": throughput ")
+                    .append(num(r[0], 3)).append(http ? " / " + num(r[1], 3) : "").append(", per CPU-s ")
+                    .append(num(r[2], 3)).append(http ? " / " + num(r[3], 3) : "");
+            rawMet &= r[0] >= 0.99 && (!http || r[1] >= 0.99);
+            double eff = http ? Math.min(r[2], r[3]) : r[2];
+            effMet &= eff >= 0.99;
+            effClearMiss |= eff < 0.97;
+            disturbed |= r[4] > 10 || (http && r[5] > 10);
         }
-        Report.Verdict verdict = allMet ? Report.Verdict.MET : anyClearMiss ? Report.Verdict.MISSED
-                : Report.Verdict.UNCLEAR;
+        measured.append(" (CPU-bound / HTTP)");
+        Report.Verdict verdict;
+        String why;
+        if (rawMet) {
+            verdict = Report.Verdict.MET;
+            why = "median throughput ratios at or above 0.99";
+        } else if (effMet) {
+            verdict = disturbed ? Report.Verdict.UNCLEAR : Report.Verdict.MISSED;
+            why = "throughput below 0.99 but work per CPU-second at or above it: "
+                    + (disturbed ? "other processes took CPU during the runs, so throughput cannot settle it here"
+                    : "the session uses CPU the workload could otherwise have had");
+        } else {
+            verdict = effClearMiss || !disturbed ? Report.Verdict.MISSED : Report.Verdict.UNCLEAR;
+            why = "work per CPU-second below 0.99 too: the session costs CPU (sampling, JFR streaming/parsing, merging)"
+                    + (disturbed ? "; other processes also took CPU during the runs" : "");
+        }
         ctx.report.goal("Throughput during a session (10 ms)", "ratio ≥ 0.99 vs no profiler", measured.toString(),
-                verdict, allMet ? "median ratios at or above 0.99"
-                        : "below 0.99; on a shared 2-CPU machine run-to-run noise is several %, so a 1% goal cannot be "
-                        + "confirmed or refuted unless the machine is quiet; see the per-run rows and others' CPU");
+                verdict, why);
+    }
+
+    private static String others(List<Double> values) {
+        return num(Stats.median(values), 0) + " [" + num(Stats.max(values), 0) + "]";
     }
 
     private static String ratio(List<Double> values) {
