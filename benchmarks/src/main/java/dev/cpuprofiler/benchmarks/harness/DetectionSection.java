@@ -25,10 +25,24 @@ final class DetectionSection {
         }
     }
 
-    private record Outcome(Case c, double phase, double latency, double average, String engine, String note) {
+    /**
+     * @param loadPercent the app's CPU% from the load's start to detection (or the end), from /proc/<pid>/stat over
+     *        the CPUs it may use: the promise assumes this is above the threshold
+     */
+    private record Outcome(Case c, double phase, double latency, double average, double loadPercent, String engine,
+            String note) {
+
+        /** The load cleared the threshold by a margin, so the promise applies; otherwise the run says little. */
+        boolean loadClear() {
+            return loadPercent >= THRESHOLD * 1.4;
+        }
     }
 
-    private static final int THRESHOLD = 40;
+    /**
+     * Low, so that spinning threads clear it even on a saturated shared machine (an idle app sits near 0%); README's
+     * bounds assume the load is above the threshold, and the table shows what CPU% the load really reached.
+     */
+    private static final int THRESHOLD = 25;
 
     private DetectionSection() {
     }
@@ -66,28 +80,38 @@ final class DetectionSection {
                 + "many spinning threads as CPUs. Latency = the session's `startedAt` − the load's start (both from "
                 + "the app's clock). Phase = how far into a baseline interval the load started (intervals counted from "
                 + "the app's ready event, when the sampler starts). The threshold is lower than the default 80 so that "
-                + "load on a shared machine still crosses it. Load average before: %s.%n%n", THRESHOLD, load));
+                + "load on a shared machine still crosses it; *load reached* is the app's own CPU%% (kernel's "
+                + "/proc/<pid>/stat) from the load's start to the detection: the bounds assume it is above the "
+                + "threshold, and a run where it is not clearly above (< 1.4 × threshold) says nothing about the "
+                + "product. Load average before: %s.%n%n", THRESHOLD, load));
         md.append("| settings (interval / window / polling) | phase s | latency s | aligned bound s | worst-case bound s "
-                + "| within | average seen | notes |\n|---|---|---|---|---|---|---|---|\n");
+                + "| within | load reached | average seen by the product | notes |\n|---|---|---|---|---|---|---|---|---|\n");
         boolean allWithin = true;
+        boolean missedWithClearLoad = false;
         StringBuilder measured = new StringBuilder();
         for (Outcome o : outcomes) {
             boolean within = !Double.isNaN(o.latency()) && o.latency() <= o.c().worst() + 1;
             allWithin &= within;
+            missedWithClearLoad |= !within && o.loadClear();
             md.append("| ").append(o.c().label()).append(": ").append(o.c().interval()).append(" s / ")
                     .append(o.c().window()).append(" s / ").append(o.c().polling()).append(" s | ")
                     .append(num(o.phase(), 1)).append(" | ").append(num(o.latency(), 1)).append(" | ")
                     .append(num(o.c().aligned(), 0)).append(" | ").append(num(o.c().worst(), 0)).append(" | ")
-                    .append(within ? "yes" : "**no**").append(" | ").append(num(o.average(), 1)).append("% | ")
-                    .append(o.note()).append(" |\n");
+                    .append(within ? "yes" : "**no**").append(" | ").append(num(o.loadPercent(), 1)).append("% | ")
+                    .append(num(o.average(), 1)).append("% | ")
+                    .append(o.note()).append(o.loadClear() ? "" : (o.note().isEmpty() ? "" : "; ")
+                            + "disturbed: the load did not clearly clear the threshold").append(" |\n");
             measured.append(measured.length() == 0 ? "" : "; ").append(o.c().label()).append(' ')
                     .append(num(o.latency(), 1)).append(" s (bound ").append(num(o.c().worst(), 0)).append(" s)");
         }
         ctx.report.section(md.toString());
         ctx.report.goal("Detection latency", "≤ average-window + rolling-history-interval + polling-interval",
                 outcomes.isEmpty() ? "not measured" : measured.toString(),
-                outcomes.isEmpty() ? Report.Verdict.NOT_MEASURED : allWithin ? Report.Verdict.MET : Report.Verdict.MISSED,
-                "README's promise");
+                outcomes.isEmpty() ? Report.Verdict.NOT_MEASURED : allWithin ? Report.Verdict.MET
+                        : missedWithClearLoad ? Report.Verdict.MISSED : Report.Verdict.UNCLEAR,
+                allWithin ? "README's promise holds in every run"
+                        : missedWithClearLoad ? "late although the load was clearly above the threshold"
+                        : "late only in runs where other processes kept the load from clearly clearing the threshold");
     }
 
     private static Outcome runOne(Ctx ctx, Case c, int n, Random random) throws Exception {
@@ -105,6 +129,8 @@ final class DetectionSection {
                 Thread.sleep(wait);
             }
             double burnSeconds = c.worst() + 30;
+            long cpu0 = Proc.cpuNanos(app.pid());
+            long wall0 = System.nanoTime();
             JsonNode burn = Http.post(app.base + "/bench/burn?seconds=" + burnSeconds, null, 10).json();
             long loadStart = burn.path("startedAtEpochMillis").asLong(0);
             double phase = ((loadStart - readyAt) % (c.interval() * 1000L)) / 1000.0;
@@ -122,15 +148,20 @@ final class DetectionSection {
                     if (!"CPU".equals(session.path("trigger").asString(""))) {
                         note = "session trigger " + session.path("trigger").asString("");
                     }
+                    double loadPercent = 100.0 * (Proc.cpuNanos(app.pid()) - cpu0) / ((System.nanoTime() - wall0)
+                            * (double) ctx.cpus);
                     Http.post(app.base + "/bench/burn/stop", null, 10);
-                    return new Outcome(c, phase, (started - loadStart) / 1000.0, average,
+                    return new Outcome(c, phase, (started - loadStart) / 1000.0, average, loadPercent,
                             session.path("engine").asString(""), note);
                 }
                 Thread.sleep(200);
             }
             JsonNode status = Http.get(app.base + "/actuator/cpuprofiler", 10).json();
+            double loadPercent = 100.0 * (Proc.cpuNanos(app.pid()) - cpu0) / ((System.nanoTime() - wall0)
+                    * (double) ctx.cpus);
             Http.post(app.base + "/bench/burn/stop", null, 10);
-            return new Outcome(c, phase, Double.NaN, status.path("cpu").path("averagePercent").asDouble(Double.NaN), "",
+            return new Outcome(c, phase, Double.NaN, status.path("cpu").path("averagePercent").asDouble(Double.NaN),
+                    loadPercent, "",
                     "not detected within the worst-case bound + 25 s (state " + status.path("state").asString("") + ")");
         }
     }
