@@ -1,5 +1,7 @@
 package dev.cpuprofiler.session;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -37,11 +39,23 @@ public final class ProfileStore {
         this.writer = writer;
     }
 
-    /** Keeps the profile (and writes it out, if configured); returns it as stored. */
+    /**
+     * Keeps the profile (and writes it out, if configured); returns it as stored. The store owns the
+     * profile's temporary {@code .jfr}: the writer moves it to the output directory, otherwise it is
+     * deleted here, so recordings never pile up in the temp directory.
+     */
     public Profile add(Profile profile) {
         Profile stored = profile;
         if (writer != null) {
             stored = writer.write(profile);
+        }
+        if (profile.jfrFile() != null && profile.jfrFile().equals(stored.jfrFile())) {
+            try {
+                Files.deleteIfExists(profile.jfrFile());
+            } catch (IOException e) {
+                log.debug("Cannot delete {}: {}", profile.jfrFile(), e.toString());
+            }
+            stored = stored.withJfrFile(null);
         }
         synchronized (this) {
             profiles.addFirst(stored);

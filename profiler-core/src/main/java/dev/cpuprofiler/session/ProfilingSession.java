@@ -3,8 +3,6 @@ package dev.cpuprofiler.session;
 import dev.cpuprofiler.session.engine.RecordingResult;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,8 +63,10 @@ final class ProfilingSession implements RunningSession, Runnable {
                 finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
                 return;
             }
-            RecordingResult result = recording.stop();
+            // The recording ends when stop() is called; reading it back afterwards adds no samples.
             Instant endedAt = clock.instant();
+            Double cpuPercent = cpuPercentSince.get();
+            RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
             if (tree.truncatedSamples() > 0) {
                 notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
@@ -74,14 +74,11 @@ final class ProfilingSession implements RunningSession, Runnable {
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercentSince.get(), tree.snapshot(), result.jfrFile());
-            Profile stored = store.add(profile);
-            if (result.jfrFile() != null && !result.jfrFile().equals(stored.jfrFile())) {
-                deleteQuietly(result);
-            }
+                    cpuPercent, tree.snapshot(), result.jfrFile());
+            store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration());
-            finish(new SessionOutcome(SessionStatus.COMPLETED, null, endedAt, id));
+            finish(new SessionOutcome(SessionStatus.COMPLETED, null, clock.instant(), id));
         } catch (InterruptedException e) {
             recording.cancel();
             finish(SessionOutcome.failed("interrupted", clock.instant()));
@@ -101,13 +98,6 @@ final class ProfilingSession implements RunningSession, Runnable {
         }
     }
 
-    private static void deleteQuietly(RecordingResult result) {
-        try {
-            Files.deleteIfExists(result.jfrFile());
-        } catch (IOException e) {
-            log.debug("Cannot delete {}: {}", result.jfrFile(), e.toString());
-        }
-    }
 
     private void finish(SessionOutcome o) {
         outcome.complete(o);

@@ -69,8 +69,11 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         } catch (EngineUnavailableException e) {
             throw new SessionStartException("no profiling engine could record: " + e.getMessage(), e);
         }
-        ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, now, duration,
-                settings.samplingPeriod(), store, clock, cpuMeter.apply(now));
+        // The session's clock starts once the engine records: starting one can take a while (loading
+        // async-profiler's native library, JFR's first recording), and that time holds no samples.
+        Instant started = clock.instant();
+        ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
+                settings.samplingPeriod(), store, clock, cpuMeter.apply(started));
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

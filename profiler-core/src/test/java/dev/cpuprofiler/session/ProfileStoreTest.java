@@ -63,6 +63,15 @@ class ProfileStoreTest {
     }
 
     @Test
+    void withoutAnOutputDirectoryTheTemporaryJfrIsDeleted() throws IOException {
+        Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, null);
+        Profile stored = store.add(profile("app.Hot.m", 1, jfr));
+        assertThat(stored.jfrFile()).isNull();
+        assertThat(jfr).doesNotExist();
+    }
+
+    @Test
     void writesOwnerOnlyFilesAndKeepsTheJfr() throws IOException {
         Path out = dir.resolve("profiles");
         Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");

@@ -66,7 +66,11 @@ class EngineAccuracyTest {
         assertThat(truth.percent(truth.cool())).as("workload's own coolTen share").isCloseTo(10, within(4.0));
 
         assertThat(result.engineId()).isEqualTo(engineId);
-        assertThat(workerSamples).as("samples of the busy thread in %s", RECORDING).isGreaterThan(300);
+        // About one sample per 10 ms of the worker's CPU time (not of wall time: on a busy machine the
+        // worker gets less than a core); enough of them for the shares to mean something.
+        long expected = (truth.hot() + truth.warm() + truth.cool()) / 10_000_000L;
+        assertThat(workerSamples).as("samples of the busy thread (%d expected from its CPU time)", expected)
+                .isGreaterThan(Math.max(100, expected / 2));
         assertThat(hot).as("hotSixty share").isCloseTo(truth.percent(truth.hot()), within(TOLERANCE_POINTS));
         assertThat(warm).as("warmThirty share").isCloseTo(truth.percent(truth.warm()), within(TOLERANCE_POINTS));
         assertThat(cool).as("coolTen share").isCloseTo(truth.percent(truth.cool()), within(TOLERANCE_POINTS));

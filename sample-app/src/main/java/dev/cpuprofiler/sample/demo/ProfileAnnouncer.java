@@ -1,0 +1,93 @@
+package dev.cpuprofiler.sample.demo;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.SessionOutcome;
+import dev.cpuprofiler.session.SessionTrigger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Tells the user where to look: on start, the status and flame graph URLs; when a profile is recorded, its id,
+ * what it found, and the URLs to open it.
+ */
+@Component
+public class ProfileAnnouncer {
+
+    private static final Logger log = LoggerFactory.getLogger(ProfileAnnouncer.class);
+
+    private final ObjectProvider<CpuProfiler> cpuProfiler;
+    private final ProfilerUrls urls;
+
+    public ProfileAnnouncer(ObjectProvider<CpuProfiler> cpuProfiler, ProfilerUrls urls) {
+        this.cpuProfiler = cpuProfiler;
+        this.urls = urls;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    public void announce() {
+        CpuProfiler profiler = cpuProfiler.getIfAvailable();
+        if (profiler == null) {
+            log.info("cpuprofiler is switched off (profiler.enabled=false): nothing will be profiled");
+            return;
+        }
+        profiler.addSessionEndListener(this::sessionEnded);
+        CpuProfilerOptions o = profiler.options();
+        log.info("""
+                cpuprofiler sample is ready. Where to look:
+                  profiler status: {}
+                  flame graph:     {}  (once the first profile is recorded)
+                  CPU-burning endpoints: {}/work/primes?limit=8000000  {}/work/hash?rounds=200000  {}/work/sort?size=100000
+                  A profile starts by itself when the CPU average over {} stays above {}% (CPU source: {}, {} CPUs); it records \
+                for {}, then the trigger rests for {}.""",
+                urls.status(), urls.profile("latest", "html"), urls.app(), urls.app(), urls.app(),
+                Durations.human(o.getAverageWindow()), fmt(o.getThreshold()),
+                profiler.cpuSource().source().kind().id(), fmt(profiler.cpuSource().effectiveCpus().count()),
+                Durations.human(o.getDuration()), Durations.human(o.getCooldown()));
+    }
+
+    void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
+        String what = trigger == SessionTrigger.CPU ? "CPU-triggered" : "On-demand";
+        if (outcome.failed() && outcome.reason() != null && outcome.reason().startsWith("cancelled")) {
+            log.info("{} profiling session {} was {}", what, session == null ? "(not started)" : session.id(),
+                    outcome.reason());
+            return;
+        }
+        if (outcome.failed() || outcome.profileId() == null) {
+            log.warn("{} profiling session {} failed: {}", what, session == null ? "(not started)" : session.id(),
+                    outcome.reason());
+            return;
+        }
+        CpuProfiler profiler = cpuProfiler.getIfAvailable();
+        Profile profile = profiler == null ? null : profiler.profiles().get(outcome.profileId()).orElse(null);
+        if (profile == null) {
+            log.info("{} profile {} recorded (no longer in memory)", what, outcome.profileId());
+            return;
+        }
+        ProfileSummary summary = ProfileSummary.of(profile);
+        log.info("""
+                {} profile {} is ready: {} samples by {}{} over {}, CPU {}% while recording.
+                  top self frame: {} ({}% of samples)
+                  time in /work methods: {}
+                  json:        {}
+                  text:        {}
+                  flame graph: {}""",
+                what, profile.id(), profile.samples(), profile.engine(),
+                profile.engineDetail() == null ? "" : " (" + profile.engineDetail() + ")",
+                Durations.human(profile.duration()),
+                profile.cpuPercent() == null ? "?" : fmt(profile.cpuPercent()),
+                summary.topSelfFrame(), fmt(summary.topSelfPercent()), summary.workMethodsText(),
+                urls.profile(profile.id(), "json"), urls.profile(profile.id(), "text"),
+                urls.profile(profile.id(), "html"));
+    }
+
+    private static String fmt(double value) {
+        return value == Math.rint(value) ? String.valueOf((long) value) : String.format("%.1f", value);
+    }
+}

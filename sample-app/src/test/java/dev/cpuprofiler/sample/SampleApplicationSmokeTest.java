@@ -1,0 +1,142 @@
+package dev.cpuprofiler.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.sample.demo.DemoLoadGenerator;
+import dev.cpuprofiler.sample.demo.ProfileSummary;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.stack.StackNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The demo as a user runs it, only faster: the sample's own application.yml (demo load on, threshold, endpoint
+ * exposed), with shorter windows. The app loads itself over HTTP until the CPU trigger records a profile; the test
+ * checks that the profile shows the sample's burning methods under the web request path, and that the Actuator
+ * endpoint serves it over real HTTP.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "sample.demo.quiet-period=4s",
+        "sample.demo.max-busy-period=80s",
+        "profiler.cpu.rolling-history-interval=2s",
+        "profiler.cpu.average-window=4s",
+        "profiler.cpu.rolling-history-size=20s",
+        "profiler.cpu.polling-interval=1s",
+        "profiler.cpu.duration=6s",
+        // Short, so that a profile triggered by start-up work (the JIT) cannot keep the demo load's out.
+        "profiler.cpu.cooldown=3s"
+})
+class SampleApplicationSmokeTest {
+
+    private static final List<String> WORK_METHODS = List.of(
+            "dev.cpuprofiler.sample.work.PrimeSieve.countPrimes",
+            "dev.cpuprofiler.sample.work.PasswordHasher.stretch",
+            "dev.cpuprofiler.sample.work.ReportSorter.sortLargeReport");
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler cpuProfiler;
+
+    @Autowired
+    DemoLoadGenerator demoLoad;
+
+    @Test
+    void demoLoadTriggersACpuProfileOfTheBurningMethods() {
+        // The /work endpoints answer (the load calls them with larger sizes).
+        assertThat(get("/work/primes?limit=1000").body()).contains("\"primes\":168");
+        assertThat(get("/work/primes?limit=-1").statusCode()).isEqualTo(400);
+
+        // The demo load starts after 4 s; the 4 s average then crosses 40% and a 6 s profile records.
+        Profile profile = await("a CPU-triggered profile of the demo load").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(500))
+                .until(this::cpuTriggeredProfile, Optional::isPresent).orElseThrow();
+        System.out.printf("Smoke test: CPU-triggered profile %s, %d samples by %s (%s), CPU %.0f%%, %s%n",
+                profile.id(), profile.samples(), profile.engine(), profile.engineDetail(), profile.cpuPercent(),
+                ProfileSummary.of(profile));
+
+        StackNode root = profile.tree().toNode();
+        assertThat(profile.samples()).isPositive();
+        List<List<String>> workPaths = pathsTo(root, WORK_METHODS);
+        assertThat(workPaths).as("stacks through one of %s", WORK_METHODS).isNotEmpty();
+        // Real requests: the burning methods run under Tomcat and Spring MVC's dispatcher.
+        assertThat(workPaths).anySatisfy(path -> assertThat(path)
+                .anyMatch(frame -> frame.startsWith("org.springframework.web.servlet.DispatcherServlet.")));
+
+        // The endpoint shows it over real HTTP.
+        JsonNode status = JSON.readTree(get("/actuator/cpuprofiler").body());
+        assertThat(status.path("latestProfile").path("trigger").asString()).isEqualTo("CPU");
+        assertThat(status.path("profiles").findValuesAsString("id")).contains(profile.id());
+        HttpResponse<String> text = get("/actuator/cpuprofiler/latest?format=text");
+        assertThat(text.statusCode()).isEqualTo(200);
+        assertThat(text.body()).containsAnyOf(WORK_METHODS.toArray(String[]::new));
+        HttpResponse<String> html = get("/actuator/cpuprofiler/" + profile.id() + "?format=html");
+        assertThat(html.statusCode()).isEqualTo(200);
+        assertThat(html.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+    }
+
+    /** A CPU-triggered profile that started once the demo load was running. */
+    private Optional<Profile> cpuTriggeredProfile() {
+        Optional<Instant> busySince = demoLoad.busySince();
+        if (busySince.isEmpty()) {
+            return Optional.empty();
+        }
+        return cpuProfiler.profiles().list().stream()
+                .filter(p -> p.trigger() == SessionTrigger.CPU && !p.startedAt().isBefore(busySince.get()))
+                .findFirst();
+    }
+
+    /** The root-to-node frame paths of every node whose frame is one of {@code frames}. */
+    private static List<List<String>> pathsTo(StackNode root, List<String> frames) {
+        List<List<String>> found = new ArrayList<>();
+        Deque<String> path = new ArrayDeque<>();
+        collect(root, frames, path, found);
+        return found;
+    }
+
+    private static void collect(StackNode node, List<String> frames, Deque<String> path, List<List<String>> found) {
+        path.addLast(node.frame());
+        if (frames.contains(node.frame())) {
+            found.add(List.copyOf(path));
+        }
+        for (StackNode child : node.children()) {
+            collect(child, frames, path, found);
+        }
+        path.removeLast();
+    }
+
+    private HttpResponse<String> get(String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
