@@ -2,8 +2,8 @@
 # The benchmark harness, in one command (see BENCHMARKS.md):
 #
 #   benchmarks/run.sh            # everything, about 20 minutes on a 2-CPU machine
-#   benchmarks/run.sh --quick    # everything, shorter, about 5 minutes (validation)
-#   benchmarks/run.sh --only=jmh,fidelity [--quick] [--rounds=N]
+#   benchmarks/run.sh --quick    # everything, shorter, about 6 minutes (validates the harness)
+#   benchmarks/run.sh --only=jmh,fidelity [--quick] [--repeats=N]
 #
 # Needs a JDK 17+ and Maven. Builds the benchmarks module and what it depends on (no tests, nothing installed),
 # then runs the Java harness, which starts every workload in child JVMs on 127.0.0.1, installs wrk with apt-get

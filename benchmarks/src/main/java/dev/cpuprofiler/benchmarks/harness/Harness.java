@@ -17,9 +17,9 @@ import java.util.Set;
  * Started by {@code benchmarks/run.sh [--quick] [--only=section,...]}.
  *
  * <pre>
- * --quick                 about 5 minutes instead of about 20 (fewer rounds, shorter phases)
+ * --quick                 about 6 minutes instead of about 20 (one measurement each, shorter phases)
  * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection
- * --rounds=N              overhead rounds (default 3, quick 1)
+ * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)
  * </pre>
  */
@@ -45,20 +45,20 @@ public final class Harness {
                         usage("unknown section " + s);
                     }
                 }
-            } else if (a.startsWith("--rounds=")) {
-                rounds = Integer.parseInt(a.substring(9));
+            } else if (a.startsWith("--repeats=")) {
+                rounds = Integer.parseInt(a.substring(10));
             } else if (a.startsWith("--results=")) {
                 results = Path.of(a.substring(10));
             } else {
                 usage("unknown argument " + a);
             }
         }
-        if (rounds != null) {
+        if (rounds != null) { // --repeats
             Settings s = settings;
             settings = new Settings(s.mode(), s.jmhWarmups(), s.jmhIterations(), s.jmhSeconds(), rounds, s.warmWrk(),
                     s.warmCpu(), s.measureCpu(), s.measureWrk(), s.wrkConnections(), s.attempts(), s.idleSettle(), s.idleMeasure(),
                     s.fidelityPhase(), s.fidelitySkip(), s.attributionSeconds(), s.attributionRuns(),
-                    s.shortDetections(), s.defaultDetection(), s.budgetMinutes() + 4 * (rounds - s.rounds()));
+                    s.shortDetections(), s.defaultDetection(), s.budgetMinutes() + 2 * (rounds - s.repeats()));
         }
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             System.out.println("[harness] this harness reads /proc and /sys/fs/cgroup: it runs on Linux only");
@@ -120,7 +120,7 @@ public final class Harness {
     private static void usage(String problem) {
         System.out.println("[harness] " + problem);
         System.out.println("usage: benchmarks/run.sh [--quick] [--only=" + String.join(",", SECTIONS)
-                + "] [--rounds=N] [--results=DIR]");
+                + "] [--repeats=N] [--results=DIR]");
         System.exit(2);
     }
 

@@ -26,12 +26,16 @@ final class IdleSection {
             long n0 = Proc.cpuNanos(none.pid());
             long p0 = Proc.cpuNanos(monitor.pid());
             long[] t0 = Proc.threadsCpuNanos(monitor.pid(), "cpuprofiler-");
+            Map<String, Long> g0None = Proc.cpuByThreadGroup(none.pid());
+            Map<String, Long> g0Mon = Proc.cpuByThreadGroup(monitor.pid());
             long w0 = System.nanoTime();
             Thread.sleep((long) (s.idleMeasure() * 1000));
             long wall = System.nanoTime() - w0;
             long n1 = Proc.cpuNanos(none.pid());
             long p1 = Proc.cpuNanos(monitor.pid());
             long[] t1 = Proc.threadsCpuNanos(monitor.pid(), "cpuprofiler-");
+            Map<String, Long> g1None = Proc.cpuByThreadGroup(none.pid());
+            Map<String, Long> g1Mon = Proc.cpuByThreadGroup(monitor.pid());
             double others = Proc.externalPercent(m0, Proc.machineJiffies(), (n1 - n0) + (p1 - p0), wall, ctx.cpus);
             double perMinute = 60e9 / wall;
             double noneMs = (n1 - n0) / 1e6 * perMinute;
@@ -51,6 +55,21 @@ final class IdleSection {
                     + "ticks and both JVMs' own background work (GC, JIT, Tomcat) varies by more than that, so the "
                     + "profiler threads' own CPU time is the precise figure.%n", num(monitorMs - noneMs, 1),
                     num((monitorMs - noneMs) / 600, 4)));
+            md.append("\nWhere the idle CPU went, by thread group (live threads' schedstat, ms per minute):\n\n"
+                    + "| app | profiler | JIT compiler | GC | VM | other (Tomcat, app, ...) |\n|---|---|---|---|---|---|\n");
+            for (int i = 0; i < 2; i++) {
+                Map<String, Long> a = i == 0 ? g0None : g0Mon;
+                Map<String, Long> b = i == 0 ? g1None : g1Mon;
+                md.append(i == 0 ? "| no profiler" : "| starter, monitoring");
+                for (String g : List.of("profiler", "JIT", "GC", "VM", "other")) {
+                    long d = b.getOrDefault(g, 0L) - a.getOrDefault(g, 0L);
+                    md.append(" | ").append(num(d / 1e6 * perMinute, 2));
+                }
+                md.append(" |\n");
+            }
+            md.append("\nA JVM's first minutes include JIT compilation of whatever code runs; code that runs once a "
+                    + "second (the sampler) or once every 5 s (the policy) stays interpreted for minutes, so the "
+                    + "profiler threads cost more early on than the compiled figure from JMH below.\n");
             Map<String, Double> tick = ctx.sharedTickMicros;
             if (!tick.isEmpty()) {
                 md.append("Cross-check from JMH: one sampler tick costs ");

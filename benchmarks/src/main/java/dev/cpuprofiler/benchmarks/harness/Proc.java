@@ -78,6 +78,44 @@ final class Proc {
         return new long[] {sum, count};
     }
 
+    /** Thread groups for the idle breakdown, by the kernel's (15-character) thread name. */
+    static String threadGroup(String comm) {
+        if (comm.startsWith("cpuprofiler-")) {
+            return "profiler";
+        }
+        if (comm.contains("CompilerThre") || comm.startsWith("C1 ") || comm.startsWith("C2 ")) {
+            return "JIT";
+        }
+        if (comm.startsWith("GC ") || comm.startsWith("G1 ") || comm.contains("GC")) {
+            return "GC";
+        }
+        if (comm.startsWith("VM ") || comm.equals("java") || comm.startsWith("Signal") || comm.startsWith("Service")
+                || comm.startsWith("Sweeper") || comm.startsWith("Common-Cleaner") || comm.startsWith("Reference")
+                || comm.startsWith("Finalizer") || comm.startsWith("Notification") || comm.startsWith("Monitor")) {
+            return "VM";
+        }
+        return "other";
+    }
+
+    /** CPU ns (schedstat) of the live threads of {@code pid}, summed by {@link #threadGroup}. */
+    static java.util.Map<String, Long> cpuByThreadGroup(long pid) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).trim();
+                    long ns = Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
+                    out.merge(threadGroup(comm), ns, Long::sum);
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            // process gone
+        }
+        return out;
+    }
+
     /** Busy and total jiffies of the whole machine from /proc/stat ({@code cpu} line). */
     static long[] machineJiffies() {
         try {
