@@ -1,0 +1,155 @@
+package dev.cpuprofiler.benchmarks.harness;
+
+import static dev.cpuprofiler.benchmarks.harness.Report.num;
+
+import dev.cpuprofiler.benchmarks.RenderBenchmark;
+import dev.cpuprofiler.stack.CollapsedStacksRenderer;
+import dev.cpuprofiler.stack.FlameGraphRenderer;
+import dev.cpuprofiler.stack.JsonTreeRenderer;
+import dev.cpuprofiler.stack.StackTreeRenderer;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.stack.TextTreeRenderer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/** JMH: sampler tick per source, merge rate, each rendering of a 100 000-node tree. */
+final class JmhSection {
+
+    private JmhSection() {
+    }
+
+    static void run(Ctx ctx) throws Exception {
+        Settings s = ctx.settings;
+        Path json = ctx.work.resolve("jmh.json");
+        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|StackTreeMergeBenchmark|RenderBenchmark)\\.",
+                "-f", "1", "-wi", Integer.toString(s.jmhWarmups()), "-w", s.jmhSeconds() + "s", "-i",
+                Integer.toString(s.jmhIterations()), "-r", s.jmhSeconds() + "s", "-rf", "json", "-rff", json.toString(),
+                "-jvmArgs", "-Xms1g -Xmx1g");
+        List<String> cmd = new ArrayList<>(List.of(ctx.jvms.java, "-cp", ctx.jvms.classpath, "org.openjdk.jmh.Main"));
+        cmd.addAll(args);
+        String load = Proc.loadAverage();
+        long t0 = System.nanoTime();
+        int rc;
+        try (Child jmh = Child.start("jmh", cmd, ctx.work.resolve("jmh.log"))) {
+            rc = jmh.await(Math.max(60, ctx.remainingSeconds() - 60));
+            if (rc != 0 || !Files.exists(json)) {
+                ctx.report.problem("JMH failed (exit " + rc + "), see " + jmh.log + ":\n" + jmh.tail(15));
+                return;
+            }
+        }
+        double minutes = (System.nanoTime() - t0) / 60e9;
+        JsonNode results = Http.JSON.readTree(Files.readString(json));
+
+        StringBuilder md = new StringBuilder("## Micro-benchmarks (JMH)\n\n");
+        md.append(Proc.fmt("JMH 1.37, 1 fork, %d×%ds warm-up, %d×%ds measurement; %.1f min; load average before: %s. "
+                        + "Error is JMH's 99.9%% half-interval.\n\n", s.jmhWarmups(), s.jmhSeconds(),
+                s.jmhIterations(), s.jmhSeconds(), minutes, load));
+        md.append("| benchmark | parameters | score | error | unit | meaning |\n|---|---|---|---|---|---|\n");
+        double worstMerge = Double.NaN;
+        String worstMergeParams = "";
+        Map<String, Double> tick = new LinkedHashMap<>();
+        Map<String, Long> sizes = renderSizes();
+        double copyOnly = Double.NaN;
+        for (JsonNode r : results) {
+            if (r.path("benchmark").asString("").endsWith("copyOnly")) {
+                copyOnly = r.path("primaryMetric").path("score").asDouble(Double.NaN);
+            }
+        }
+        for (JsonNode r : results) {
+            String bench = r.path("benchmark").asString("");
+            String shortName = bench.substring(bench.lastIndexOf('.', bench.lastIndexOf('.') - 1) + 1);
+            StringBuilder params = new StringBuilder();
+            for (Map.Entry<String, JsonNode> p : r.path("params").properties()) {
+                params.append(params.length() == 0 ? "" : ", ").append(p.getKey()).append('=')
+                        .append(p.getValue().asString(""));
+            }
+            JsonNode m = r.path("primaryMetric");
+            double score = m.path("score").asDouble(Double.NaN);
+            double error = m.path("scoreError").asDouble(Double.NaN);
+            String unit = m.path("scoreUnit").asString("");
+            String meaning;
+            String shownScore;
+            String shownError;
+            String shownUnit = unit;
+            if (bench.endsWith("StackTreeMergeBenchmark.merge")) {
+                shownScore = num(score / 1e6, 2);
+                shownError = num(error / 1e6, 2);
+                shownUnit = "M frames/s";
+                double mergeOnly = score;
+                if ("fresh".equals(r.path("params").path("names").asString(""))) {
+                    // score includes rebuilding the frames; take the copy's own time out: 1/merge = 1/score − 1/copy
+                    mergeOnly = 1 / (1 / score - 1 / copyOnly);
+                    meaning = "incl. making fresh names; StackTree.accept alone: " + num(mergeOnly / 1e6, 2)
+                            + " M frames/s (" + num(mergeOnly / 1e6 / 50.0, 2) + " M samples/s)";
+                } else {
+                    meaning = "StackTree.accept: " + num(score / 1e6 / 50.0, 2) + " M samples/s at ~50 frames/sample";
+                }
+                if (!Double.isNaN(mergeOnly) && mergeOnly > 0 && (Double.isNaN(worstMerge) || mergeOnly < worstMerge)) {
+                    worstMerge = mergeOnly;
+                    worstMergeParams = params.toString();
+                }
+            } else if (bench.endsWith("copyOnly")) {
+                shownScore = num(score / 1e6, 2);
+                shownError = num(error / 1e6, 2);
+                shownUnit = "M frames/s";
+                meaning = "baseline: rebuilding frames with new name Strings, no merge";
+            } else if (bench.endsWith("SamplerTickBenchmark.tick")) {
+                shownScore = num(score, 2);
+                shownError = num(error, 2);
+                String source = r.path("params").path("source").asString("");
+                tick.put(source, score);
+                meaning = "one tick a second costs " + num(score / 1e6 * 100, 5) + "% of one core";
+            } else {
+                shownScore = num(score, 1);
+                shownError = num(error, 1);
+                String format = r.path("params").path("format").asString("");
+                Long bytes = sizes.get(format);
+                meaning = bytes == null ? "" : Proc.fmt("output %.2f MB", bytes / 1e6);
+            }
+            md.append("| ").append(shortName).append(" | ").append(params).append(" | ").append(shownScore)
+                    .append(" | ± ").append(shownError).append(" | ").append(shownUnit).append(" | ").append(meaning)
+                    .append(" |\n");
+        }
+        md.append('\n').append(Proc.fmt("Render benchmarks: a tree of %d nodes (realistic stacks grouped by 40 "
+                + "threads), rendered in full into a counting sink.\n", renderNodes));
+        md.append("Merge: `tree=session` builds a new tree per 300 000-frame batch (a 30 s session of two busy threads "
+                + "at 10 ms), `steady` merges into a tree that already holds every stack; `names=shared` reuses the "
+                + "same Frame objects (hashes cached), `names=fresh` rebuilds each sample's frames with new name "
+                + "Strings just before merging it, as the JFR engines do (`JfrStackConverter` concatenates class and "
+                + "method per frame): its merge-only rate is derived by taking out the copy's own cost "
+                + "(`FreshNamesCostBenchmark.copyOnly`). The goal is judged on the slowest merge-only rate.\n");
+        ctx.report.section(md.toString());
+
+        if (!Double.isNaN(worstMerge)) {
+            ctx.report.goal("Merge rate", "≥ 5 M frames/s", Proc.fmt("%.1f M frames/s (slowest case: %s)",
+                    worstMerge / 1e6, worstMergeParams), worstMerge >= 5e6 ? Report.Verdict.MET : Report.Verdict.MISSED,
+                    worstMerge >= 5e6 ? "every merge case is above the goal"
+                            : "fresh name Strings must be hashed and compared char by char on first sight; see the merge rows");
+        }
+        ctx.sharedTickMicros = tick;
+    }
+
+    private static int renderNodes;
+
+    private static Map<String, Long> renderSizes() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try {
+            StackTreeSnapshot tree = RenderBenchmark.tree(RenderBenchmark.TARGET_NODES);
+            renderNodes = tree.size();
+            Map<String, StackTreeRenderer> renderers = Map.of("json", new JsonTreeRenderer(), "text",
+                    new TextTreeRenderer(), "collapsed", new CollapsedStacksRenderer(), "html",
+                    new FlameGraphRenderer("CPU profile", 0));
+            for (Map.Entry<String, StackTreeRenderer> e : renderers.entrySet()) {
+                out.put(e.getKey(), RenderBenchmark.renderedBytes(tree, e.getValue()));
+            }
+        } catch (Exception e) {
+            System.out.println("[harness] cannot measure render sizes: " + e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,472 @@
+package dev.cpuprofiler.benchmarks.harness;
+
+import static dev.cpuprofiler.benchmarks.harness.Report.num;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Whole-process overhead of the benchmark app under a fixed CPU-bound workload and under wrk. One JVM per variant
+ * (no profiler, a session per engine, async-profiler's own agent, a JFR recording with the bundled {@code profile}
+ * settings; JDK 17, and JDK 25 for jfr-cpu-time), each warmed up for long enough that the JIT has compiled the web
+ * stack (it takes about 40 s of load on 2 CPUs), then measured several times in that JVM.
+ *
+ * <ul>
+ * <li>Session variants alternate monitoring only (A) and an on-demand session (B): A B A B A B A. Each B is compared
+ * with the mean of the A before and the A after it, so slow drifts (JIT, the machine) cancel; monitoring alone costs a
+ * few hundredths of a percent of one core, so A stands for "no profiler" (the across-JVM table checks it against the
+ * no-profiler JVM). The goal is judged on these pairs.</li>
+ * <li>Other variants are measured the same number of times; across-JVM ratios are medians over a variant's
+ * measurements divided by the no-profiler JVM's (same JDK).</li>
+ * </ul>
+ */
+final class OverheadSection {
+
+    /** Others' CPU (% of the machine) above which a measurement counts as disturbed. */
+    static final double DISTURBED = 10;
+
+    /** One configuration of the app. */
+    record Variant(String id, String label, String baseline, boolean jdk25, boolean asyncOnClasspath,
+            List<String> jvmFlags, List<String> props, String sessionEngine) {
+    }
+
+    /**
+     * One measurement of both workloads. {@code cpuPerCpuSecond} and {@code requestsPerCpuSecond} divide the work done
+     * by the CPU time the app's process consumed meanwhile.
+     */
+    record Phase(double cpuOps, double cpuPerCpuSecond, double othersCpu, double rps, double requestsPerCpuSecond,
+            double p50, double p99, long errors, double othersHttp, int attempts) {
+    }
+
+    /**
+     * One variant's JVM: {@code plain} are its measurements without a session (monitoring only, or whatever the
+     * variant runs from start), {@code session} those during a session (B), interleaved with {@code plain} as
+     * A B A B ... A for session variants.
+     */
+    record Run(Variant variant, List<Phase> plain, List<Phase> session, List<Long> sessionSamples, String engine,
+            String note) {
+    }
+
+    private OverheadSection() {
+    }
+
+    static List<Variant> variants(Ctx ctx, List<String> skipped) {
+        List<String> off = List.of("profiler.enabled=false");
+        List<String> monitor = List.of("profiler.enabled=true", "profiler.cpu.enabled=false");
+        List<Variant> v = new ArrayList<>();
+        v.add(new Variant("none", "no profiler (`profiler.enabled=false`)", null, false, false, List.of(), off, null));
+        v.add(new Variant("session:jfr-execution", "starter, session: jfr-execution", "none", false, false, List.of(),
+                with(monitor, "profiler.cpu.engine=jfr-execution"), "jfr-execution"));
+        v.add(new Variant("session:async-profiler", "starter, session: async-profiler", "none", false, true,
+                List.of(), with(monitor, "profiler.cpu.engine=async-profiler"), "async-profiler"));
+        if (ctx.agentLibrary() != null) {
+            v.add(new Variant("agent:async-profiler", "async-profiler's own agent, cpu, 10 ms", "none", false, false,
+                    List.of("-agentpath:" + ctx.agentLibrary() + "=start,event=cpu,interval=10ms,file="
+                            + ctx.work.resolve("agent-%p.collapsed") + ",collapsed"), off, null));
+        } else {
+            skipped.add("async-profiler's own agent: " + ctx.agentMissing());
+        }
+        v.add(new Variant("jfr:profile", "JFR recording, `settings=profile`", "none", false, false,
+                List.of("-XX:StartFlightRecording=settings=profile,filename=" + ctx.work.resolve("jfr-profile-%p.jfr")),
+                off, null));
+        if (ctx.jvms.java25 != null) {
+            v.add(new Variant("none@25", "no profiler, JDK 25", null, true, false, List.of(), off, null));
+            v.add(new Variant("session:jfr-cpu-time@25", "starter, session: jfr-cpu-time, JDK 25", "none@25", true,
+                    false, List.of(), with(monitor, "profiler.cpu.engine=jfr-cpu-time"), "jfr-cpu-time"));
+        } else {
+            skipped.add("jfr-cpu-time session: " + ctx.jvms.java25Missing);
+        }
+        return v;
+    }
+
+    private static List<String> with(List<String> base, String extra) {
+        List<String> out = new ArrayList<>(base);
+        out.add(extra);
+        return out;
+    }
+
+    static void run(Ctx ctx) throws Exception {
+        String wrk = ctx.wrk();
+        if (wrk == null) {
+            ctx.report.problem("HTTP workload skipped: " + ctx.wrkMissing() + ". The CPU-bound workload still runs.");
+        }
+        List<String> skipped = new ArrayList<>();
+        List<Variant> variants = variants(ctx, skipped);
+        skipped.forEach(x -> ctx.report.problem("overhead variant skipped: " + x));
+
+        List<Run> runs = new ArrayList<>();
+        List<String> loads = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (Variant v : variants) {
+            if (ctx.remainingSeconds() < 150) {
+                ctx.report.problem("overhead: time budget used up, " + v.id() + " not measured");
+                continue;
+            }
+            loads.add(v.id() + ": " + Proc.loadAverage());
+            System.out.printf("[overhead] %s%n", v.id());
+            try {
+                runs.add(measure(ctx, wrk, v));
+            } catch (Exception e) {
+                ctx.report.problem("overhead " + v.id() + " failed: " + e.getMessage());
+            }
+        }
+        render(ctx, variants, runs, loads, (System.nanoTime() - t0) / 60e9, wrk != null);
+    }
+
+    private static Run measure(Ctx ctx, String wrk, Variant v) throws Exception {
+        Settings s = ctx.settings;
+        String name = "overhead-" + v.id().replace(':', '-').replace('@', '-');
+        try (App app = App.start(ctx, name, v.jdk25(), v.asyncOnClasspath(), v.jvmFlags(), v.props())) {
+            String url = app.base + "/api/quote?items=20";
+            String note = "";
+            if (v.sessionEngine() != null) {
+                // A short session during warm-up, so the measured ones do not pay the one-off start-up (JFR or the
+                // native library loading, class loading) that a long production session amortizes.
+                startSession(app, 2);
+            }
+            // Warm-up: both workloads, long enough for the JIT to compile the web stack.
+            if (wrk != null) {
+                Wrk.run(wrk, url, s.wrkConnections(), s.warmWrk(), ctx.work.resolve(name + "-wrk-warm.log"));
+            }
+            Http.post(app.base + "/bench/cpu?seconds=" + s.warmCpu(), null, s.warmCpu() + 60);
+            if (v.id().startsWith("agent") && !Files.readString(app.child.log).contains("Profiling started")) {
+                note = "agent did not report 'Profiling started'";
+            }
+            List<Phase> plain = new ArrayList<>();
+            List<Phase> session = new ArrayList<>();
+            List<Long> samples = new ArrayList<>();
+            String engine = "";
+            if (v.sessionEngine() == null) {
+                int retried = 0;
+                for (int i = 1; i <= s.repeats(); i++) {
+                    Phase p = phase(ctx, app, wrk, url, name + "-" + i, s.attempts());
+                    plain.add(p);
+                    retried += p.attempts() > 1 ? 1 : 0;
+                }
+                if (retried > 0) {
+                    note = (note.isEmpty() ? "" : note + "; ") + retried + " of " + s.repeats()
+                            + " measurements repeated (disturbed)";
+                }
+                return new Run(v, plain, session, samples, engine, note);
+            }
+            awaitNoSession(app, 20);
+            double sessionSeconds = Math.ceil(s.measureCpu() + s.measureWrk() + 6);
+            plain.add(phase(ctx, app, wrk, url, name + "-a1", 1));
+            for (int i = 1; i <= s.repeats(); i++) {
+                JsonNode started = startSession(app, sessionSeconds);
+                String e = started.path("engine").asString("");
+                engine = engine.isEmpty() ? e : engine;
+                if (!e.equals(v.sessionEngine()) && note.isEmpty()) {
+                    note = "asked for " + v.sessionEngine() + ", got " + e;
+                }
+                Thread.sleep(1000); // recording; JFR delivers its first chunk about now
+                session.add(phase(ctx, app, wrk, url, name + "-b" + i, 1));
+                JsonNode running = Http.get(app.base + "/actuator/cpuprofiler", 10).json().path("session");
+                if (running.isNull() || running.isMissingNode()) {
+                    note = (note.isEmpty() ? "" : note + "; ") + "a session ended before its measurement did";
+                    samples.add(0L);
+                } else {
+                    samples.add(running.path("samples").asLong(0));
+                }
+                awaitNoSession(app, sessionSeconds + 20);
+                plain.add(phase(ctx, app, wrk, url, name + "-a" + (i + 1), 1));
+            }
+            return new Run(v, plain, session, samples, engine, note);
+        }
+    }
+
+    private static JsonNode startSession(App app, double seconds) throws IOException, InterruptedException {
+        Http.Response r = Http.post(app.base + "/actuator/cpuprofiler",
+                "{\"duration\":\"" + (long) seconds + "s\"}", 30);
+        if (r.status() != 200) {
+            throw new IOException("POST /actuator/cpuprofiler answered " + r.status() + ": " + r.body());
+        }
+        return r.json();
+    }
+
+    private static void awaitNoSession(App app, double seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        while (System.nanoTime() < deadline) {
+            JsonNode session = Http.get(app.base + "/actuator/cpuprofiler", 10).json().path("session");
+            if (session.isNull() || session.isMissingNode()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("the session did not end within " + seconds + " s");
+    }
+
+    /**
+     * Both workloads, each repeated up to {@code attempts} times while other processes use more than
+     * {@value #DISTURBED}% of the machine; the least disturbed attempt of each is kept.
+     */
+    private static Phase phase(Ctx ctx, App app, String wrk, String url, String name, int attempts) throws Exception {
+        Settings s = ctx.settings;
+        double[] cpu = null;
+        int cpuAttempts = 0;
+        while (cpuAttempts < attempts && (cpu == null || cpu[2] > DISTURBED)) {
+            cpuAttempts++;
+            long[] m0 = Proc.machineJiffies();
+            long c0 = Proc.cpuNanos(app.pid());
+            long w0 = System.nanoTime();
+            JsonNode json = Http.post(app.base + "/bench/cpu?seconds=" + s.measureCpu(), null, s.measureCpu() + 60)
+                    .json();
+            long appCpu = Proc.cpuNanos(app.pid()) - c0;
+            double others = Proc.externalPercent(m0, Proc.machineJiffies(), appCpu, System.nanoTime() - w0, ctx.cpus);
+            if (cpu == null || others < cpu[2]) {
+                cpu = new double[] {json.path("opsPerSecond").asDouble(Double.NaN),
+                        json.path("ops").asDouble(Double.NaN) / (appCpu / 1e9), others};
+            }
+        }
+        double[] http = {Double.NaN, Double.NaN, Double.NaN};
+        Wrk.Result best = null;
+        int httpAttempts = 0;
+        while (wrk != null && httpAttempts < attempts && (best == null || http[2] > DISTURBED)) {
+            httpAttempts++;
+            long[] m0 = Proc.machineJiffies();
+            long c0 = Proc.cpuNanos(app.pid());
+            long w0 = System.nanoTime();
+            Wrk.Result r = Wrk.run(wrk, url, s.wrkConnections(), s.measureWrk(),
+                    ctx.work.resolve(name + "-wrk-" + httpAttempts + ".log"));
+            long appCpu = Proc.cpuNanos(app.pid()) - c0;
+            double others = Proc.externalPercent(m0, Proc.machineJiffies(), appCpu + Math.max(0, r.wrkCpuNanos()),
+                    System.nanoTime() - w0, ctx.cpus);
+            if (best == null || others < http[2]) {
+                http = new double[] {r.requestsPerSecond(), r.requests() / (appCpu / 1e9), others};
+                best = r;
+            }
+        }
+        return new Phase(cpu[0], cpu[1], cpu[2], http[0], http[1], best == null ? Double.NaN : best.p50Millis(),
+                best == null ? Double.NaN : best.p99Millis(), best == null ? 0 : best.errors(), http[2],
+                Math.max(cpuAttempts, httpAttempts));
+    }
+
+    private static void render(Ctx ctx, List<Variant> variants, List<Run> runs, List<String> loads, double minutes,
+            boolean http) {
+        Settings s = ctx.settings;
+        StringBuilder md = new StringBuilder("## Overhead (whole process)\n\n");
+        md.append(Proc.fmt("The benchmark app (Spring Boot, `spring-boot-starter-webmvc` + `profiler-spring-boot-starter`,"
+                        + " `-Xms512m -Xmx512m -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints` in every variant),"
+                        + " one JVM per variant; %.1f min. Warm-up: %.0f s of wrk + %.0f s CPU-bound (the web stack "
+                        + "needs about 40 s of load on 2 CPUs before the JIT has compiled it). **CPU-bound**: %d worker "
+                        + "threads (as many as CPUs) run a fixed kernel (sort 512 ints, CRC32 4 KB, a string) for %.0f s;"
+                        + " **HTTP**: `wrk -t1 -c%d -d%.0fs --latency` on `GET /api/quote?items=20` (BigDecimal "
+                        + "pricing, sorting, ~2 KB of JSON). A measurement = one of each. Session variants measure "
+                        + "A B A B … A (sessions per JVM: %d): A = monitoring only, B = during an on-demand session "
+                        + "(`POST /actuator/cpuprofiler {\"duration\":\"%.0fs\"}`, 10 ms, the default period), after a "
+                        + "2 s session during warm-up so the measured ones do not pay the one-off start-up. "
+                        + "Measurements per other JVM: %d.%n%n"
+                        + "*Others' CPU* is the share of the whole machine used by processes other than the app and wrk "
+                        + "during a measurement (`/proc/stat`); above %.0f%% a measurement counts as disturbed (outside "
+                        + "the A/B sequences it is then repeated, at most %d attempts in all, the least disturbed kept). It "
+                        + "cannot see other virtual machines on the same host.%n%n",
+                minutes, s.warmWrk(), s.warmCpu(), ctx.cpus, s.measureCpu(), s.wrkConnections(), s.measureWrk(),
+                s.repeats(), Math.ceil(s.measureCpu() + s.measureWrk() + 6), s.repeats(), DISTURBED, s.attempts()));
+        md.append("Load average when each JVM started: ").append(String.join("; ", loads)).append(".\n\n");
+
+        // Within one JVM.
+        md.append("### During a session, within one JVM (B / mean of the A before and after)\n\nMedian over the "
+                + "sessions, [min–max]; first over the pairs where none of the three measurements was disturbed (how "
+                + "many), then over all. Throughput ratio < 1 and p99 ratio > 1 are costs.\n\n"
+                + "| engine | CPU-bound throughput ratio | HTTP throughput ratio | HTTP p99 ratio | CPU-bound ops per "
+                + "CPU-s ratio | samples per session |\n|---|---|---|---|---|---|\n");
+        Map<String, double[]> paired = new LinkedHashMap<>();
+        for (Run r : runs) {
+            if (r.session().isEmpty()) {
+                continue;
+            }
+            List<Double> cpuClean = new ArrayList<>();
+            List<Double> cpuAll = new ArrayList<>();
+            List<Double> rpsClean = new ArrayList<>();
+            List<Double> rpsAll = new ArrayList<>();
+            List<Double> p99Clean = new ArrayList<>();
+            List<Double> p99All = new ArrayList<>();
+            List<Double> effAll = new ArrayList<>();
+            for (int i = 0; i < r.session().size(); i++) {
+                Phase b = r.session().get(i);
+                Phase a1 = r.plain().get(i);
+                Phase a2 = r.plain().get(i + 1);
+                double cpu = b.cpuOps() / ((a1.cpuOps() + a2.cpuOps()) / 2);
+                double rps = b.rps() / ((a1.rps() + a2.rps()) / 2);
+                double p99 = b.p99() / ((a1.p99() + a2.p99()) / 2);
+                cpuAll.add(cpu);
+                rpsAll.add(rps);
+                p99All.add(p99);
+                effAll.add(b.cpuPerCpuSecond() / ((a1.cpuPerCpuSecond() + a2.cpuPerCpuSecond()) / 2));
+                if (Math.max(b.othersCpu(), Math.max(a1.othersCpu(), a2.othersCpu())) <= DISTURBED) {
+                    cpuClean.add(cpu);
+                }
+                if (Math.max(b.othersHttp(), Math.max(a1.othersHttp(), a2.othersHttp())) <= DISTURBED) {
+                    rpsClean.add(rps);
+                    p99Clean.add(p99);
+                }
+            }
+            String engine = r.engine().isEmpty() ? r.variant().sessionEngine() : r.engine();
+            md.append("| ").append(engine).append(r.variant().jdk25() ? " (JDK 25)" : "")
+                    .append(" | ").append(cleanAndAll(cpuClean, cpuAll))
+                    .append(" | ").append(http ? cleanAndAll(rpsClean, rpsAll) : "–")
+                    .append(" | ").append(http ? cleanAndAll(p99Clean, p99All) : "–")
+                    .append(" | ").append(ratio(effAll))
+                    .append(" | ").append(String.join(", ", r.sessionSamples().stream().map(String::valueOf).toList()))
+                    .append(" |\n");
+            paired.put(r.variant().sessionEngine(), new double[] {Stats.median(cpuClean), Stats.median(rpsClean),
+                    cpuClean.size(), rpsClean.size(), Stats.median(cpuAll), Stats.median(rpsAll)});
+        }
+
+        // Across JVMs.
+        md.append("\n### Across JVMs (vs the no-profiler JVM on the same JDK)\n\nMedians over each row's "
+                + "measurements; the ratio divides them by the no-profiler JVM's. \"Monitoring only\" rows are the A "
+                + "measurements of the session JVMs. JVM-to-JVM differences (JIT decisions, memory layout) add a few "
+                + "percent of noise here that the within-JVM pairs above do not have. *Per CPU-s* = work per second "
+                + "of CPU time the app's process consumed: the profiler's costs lower it, CPU taken by other processes "
+                + "does not directly.\n\n"
+                + "| variant | measurements | ops/s | throughput ratio | ops per CPU-s ratio | req/s | throughput ratio | "
+                + "req per CPU-s ratio | p99 ms | p99 ratio | others' CPU % (cpu / http) | notes |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        Map<Boolean, List<Phase>> none = new LinkedHashMap<>();
+        for (Run r : runs) {
+            if (r.variant().baseline() == null) {
+                none.put(r.variant().jdk25(), r.plain());
+            }
+        }
+        for (boolean jdk25 : new boolean[] {false, true}) {
+            List<Phase> base = none.get(jdk25);
+            List<Phase> monitoring = new ArrayList<>();
+            for (Run r : runs) {
+                if (r.variant().jdk25() == jdk25 && !r.session().isEmpty()) {
+                    monitoring.addAll(r.plain());
+                }
+            }
+            for (Run r : runs) {
+                if (r.variant().jdk25() != jdk25) {
+                    continue;
+                }
+                if (r.variant().baseline() == null) {
+                    row(md, r.variant().label(), r.plain(), null, http, r.note());
+                    if (!monitoring.isEmpty()) {
+                        row(md, "starter, monitoring only" + (jdk25 ? ", JDK 25" : "") + " (A measurements)",
+                                monitoring, base, http, "");
+                    }
+                } else if (!r.session().isEmpty()) {
+                    row(md, r.variant().label() + " (B measurements)", r.session(), base, http, r.note());
+                } else {
+                    row(md, r.variant().label(), r.plain(), base, http, r.note());
+                }
+            }
+        }
+
+        md.append("\nEvery measurement (session JVMs in order A1 B1 A2 B2 …):\n\n| JVM | ops/s | ops per CPU-s | req/s | "
+                + "req per CPU-s | p50 ms | p99 ms | others' CPU % (cpu / http) |\n|---|---|---|---|---|---|---|---|\n");
+        for (Run r : runs) {
+            List<Phase> order = new ArrayList<>();
+            for (int i = 0; i < r.plain().size(); i++) {
+                order.add(r.plain().get(i));
+                if (i < r.session().size()) {
+                    order.add(r.session().get(i));
+                }
+            }
+            md.append("| ").append(r.variant().id())
+                    .append(" | ").append(seq(order, Phase::cpuOps, 0))
+                    .append(" | ").append(seq(order, Phase::cpuPerCpuSecond, 0))
+                    .append(" | ").append(seq(order, Phase::rps, 0))
+                    .append(" | ").append(seq(order, Phase::requestsPerCpuSecond, 0))
+                    .append(" | ").append(seq(order, Phase::p50, 2))
+                    .append(" | ").append(seq(order, Phase::p99, 2))
+                    .append(" | ").append(seq(order, Phase::othersCpu, 0)).append(" / ")
+                    .append(seq(order, Phase::othersHttp, 0)).append(" |\n");
+        }
+        ctx.report.section(md.toString());
+        goal(ctx, paired, http);
+    }
+
+    private static void row(StringBuilder md, String label, List<Phase> phases, List<Phase> base, boolean http,
+            String note) {
+        md.append("| ").append(label).append(" | ").append(phases.size())
+                .append(" | ").append(num(median(phases, Phase::cpuOps), 0))
+                .append(" | ").append(base == null ? "–" : num(median(phases, Phase::cpuOps) / median(base, Phase::cpuOps), 3))
+                .append(" | ").append(base == null ? "–" : num(median(phases, Phase::cpuPerCpuSecond)
+                        / median(base, Phase::cpuPerCpuSecond), 3))
+                .append(" | ").append(http ? num(median(phases, Phase::rps), 0) : "–")
+                .append(" | ").append(base == null || !http ? "–" : num(median(phases, Phase::rps) / median(base, Phase::rps), 3))
+                .append(" | ").append(base == null || !http ? "–" : num(median(phases, Phase::requestsPerCpuSecond)
+                        / median(base, Phase::requestsPerCpuSecond), 3))
+                .append(" | ").append(http ? num(median(phases, Phase::p99), 2) : "–")
+                .append(" | ").append(base == null || !http ? "–" : num(median(phases, Phase::p99) / median(base, Phase::p99), 3))
+                .append(" | ").append(num(median(phases, Phase::othersCpu), 0)).append(" / ")
+                .append(num(median(phases, Phase::othersHttp), 0))
+                .append(" | ").append(note).append(" |\n");
+    }
+
+    private static double median(List<Phase> phases, ToDoubleFunction<Phase> f) {
+        return phases == null ? Double.NaN : Stats.median(phases.stream().map(f::applyAsDouble).toList());
+    }
+
+    private static String seq(List<Phase> phases, ToDoubleFunction<Phase> f, int decimals) {
+        return String.join(" · ", phases.stream().map(p -> num(f.applyAsDouble(p), decimals)).toList());
+    }
+
+    private static void goal(Ctx ctx, Map<String, double[]> paired, boolean http) {
+        if (paired.isEmpty()) {
+            ctx.report.goal("Throughput during a session (10 ms)", "ratio ≥ 0.99", "no session measured",
+                    Report.Verdict.NOT_MEASURED, "see skipped/failed");
+            return;
+        }
+        StringBuilder measured = new StringBuilder();
+        boolean allMeasured = true;
+        boolean met = true;
+        boolean clearMiss = false;
+        for (Map.Entry<String, double[]> e : paired.entrySet()) {
+            double[] r = e.getValue();
+            measured.append(measured.length() == 0 ? "" : "; ").append(e.getKey()).append(" ")
+                    .append(r[2] > 0 ? num(r[0], 3) : "–").append(http ? " / " + (r[3] > 0 ? num(r[1], 3) : "–") : "");
+            allMeasured &= r[2] > 0 && (!http || r[3] > 0);
+            for (int i = 0; i < (http ? 2 : 1); i++) {
+                if (r[2 + i] > 0) {
+                    met &= r[i] >= 0.99;
+                    clearMiss |= r[i] < 0.97;
+                }
+            }
+        }
+        measured.append(" (CPU-bound / HTTP; session vs monitoring only in the same JVM, undisturbed pairs)");
+        Report.Verdict verdict;
+        String why;
+        if (!allMeasured && met) {
+            verdict = Report.Verdict.UNCLEAR;
+            why = "not every engine had an undisturbed pair: no verdict for those from this machine";
+        } else if (met) {
+            verdict = Report.Verdict.MET;
+            why = "median paired ratios at or above 0.99";
+        } else if (clearMiss) {
+            verdict = Report.Verdict.MISSED;
+            why = "below 0.97 in undisturbed pairs: the session's own work (sampling, JFR streaming and "
+                    + "parsing, merging into the tree) takes CPU the workload would have had";
+        } else {
+            verdict = Report.Verdict.UNCLEAR;
+            why = "between 0.97 and 0.99: within this machine's run-to-run noise; needs more sessions on a quiet machine";
+        }
+        ctx.report.goal("Throughput during a session (10 ms)", "ratio ≥ 0.99 vs no profiler", measured.toString(),
+                verdict, why);
+    }
+
+    private static String cleanAndAll(List<Double> clean, List<Double> all) {
+        return (clean.isEmpty() ? "–" : num(Stats.median(clean), 3)) + " (" + clean.size() + ") / " + ratio(all);
+    }
+
+    private static String cleanCount(List<Double> clean) {
+        return clean.size() + (clean.isEmpty() ? "" : ": " + num(Stats.median(clean), 3));
+    }
+
+    private static String ratio(List<Double> values) {
+        if (values.isEmpty()) {
+            return "–";
+        }
+        String med = num(Stats.median(values), 3);
+        return values.size() == 1 ? med : med + " [" + num(Stats.min(values), 3) + "–" + num(Stats.max(values), 3) + "]";
+    }
+}
