@@ -200,8 +200,8 @@ public final class LookbackOverheadMeasure {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
                     String comm = Files.readString(task.resolve("comm")).strip();
-                    // "JFR Thread Sampler" on JDK 17, "JFR Sampler Thread" on 25 (cut to 15 characters)
-                    String group = comm.startsWith("JFR") && comm.contains("Sampler") ? "JFR sampler"
+                    // "JFR Thread Sampler" on JDK 17, "JFR Sampler Thread" on 25, cut to 15 characters by /proc
+                    String group = comm.startsWith("JFR") && comm.contains("Samp") ? "JFR sampler"
                             : comm.startsWith("JFR Recorder") ? "JFR Recorder Thread"
                             : comm.startsWith("JFR Periodic") ? "JFR Periodic Tasks"
                             : comm.equals(STREAM_THREAD) || comm.equals(TICKER_THREAD) ? "look-back stream+ticker"
