@@ -9,9 +9,9 @@ import jdk.jfr.consumer.RecordingStream;
 /**
  * Look-back samples from JFR's {@code jdk.ExecutionSample}, streamed: the JVM's own sampler thread walks at most
  * five threads running Java code per period, so the cost does not grow with the thread count, works on every
- * JDK 17+, and uses no SIGPROF (nothing to collide with async-profiler or JFR's CPU-time sampler). Native-method samples are left
- * out on purpose: they catch threads waiting in native calls (socket reads), which would fill an idle application's
- * ring with waiting, not CPU.
+ * JDK 17+, and uses no SIGPROF (nothing to collide with async-profiler or JFR's CPU-time sampler). Native-method
+ * samples are left out on purpose: they catch threads waiting in native calls (socket reads), which would fill an
+ * idle application's ring with waiting, not CPU.
  *
  * <p>Samples reach the sink as JFR flushes, about once a second; {@link Recording#stop()} waits for the next flush,
  * so the samples up to the stop are delivered (measured: the last one within ~20 ms of the stop; the wait is up to
