@@ -9,14 +9,14 @@ import jdk.jfr.consumer.RecordingStream;
 /**
  * Look-back samples from JFR's {@code jdk.ExecutionSample}, streamed: the JVM's own sampler thread walks at most
  * five threads running Java code per period, so the cost does not grow with the thread count, works on every
- * JDK 17+, and needs no signal handler (nothing to collide with async-profiler). Native-method samples are left
- * out on purpose: they catch threads waiting in native calls (socket reads), which would fill an idle application's
- * ring with waiting, not CPU.
+ * JDK 17+, and uses no SIGPROF (nothing to collide with async-profiler or JFR's CPU-time sampler). Native-method
+ * samples are left out on purpose: they catch threads waiting in native calls (socket reads), which would fill an
+ * idle application's ring with waiting, not CPU.
  *
  * <p>Samples reach the sink as JFR flushes, about once a second; {@link Recording#stop()} waits for the next flush,
- * so the samples up to the stop are delivered (measured: the last one within ~20 ms of the stop, after a wait of at
- * most ~0.5 s on JDK 17 and 25), where closing the stream at once would drop the last second, the most recent
- * part of the look-back.
+ * so the samples up to the stop are delivered (measured: the last one within ~20 ms of the stop; the wait is up to
+ * one flush interval, median 0.3 to 0.8 s, on JDK 17 and 25), where closing the stream at once would drop up to the
+ * last second, the most recent part of the look-back.
  *
  * <p>The stream runs on a daemon thread of ours ({@code RecordingStream.start()}), not through {@code startAsync()}:
  * that makes a non-daemon "JFR Event Stream" thread on JDK 17 and 25 alike, and an always-on non-daemon thread

@@ -16,7 +16,8 @@ public interface Lookback extends AutoCloseable {
 
     /**
      * Stops recording, frees the engine lock and hands over the samples of the window, forgetting them (each sample
-     * goes into one profile at most). Blocks until the sampler has delivered its last samples (under a second).
+     * goes into one profile at most). Blocks until the sampler has delivered its last samples (up to JFR's
+     * one-second flush interval).
      *
      * @return the window's samples; empty when look-back is off, not started or closed
      */

@@ -93,7 +93,8 @@ public final class LookbackOverheadMeasure {
         }
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        LookbackRecorder recorder = new LookbackRecorder(settings, new JfrExecutionSampleSource(512, r -> new Thread(r, STREAM_THREAD)),
+        LookbackRecorder recorder = new LookbackRecorder(settings,
+                new JfrExecutionSampleSource(512, r -> new Thread(r, STREAM_THREAD)),
                 new EngineLock(), Clock.systemUTC(), r -> {
                     Thread t = new Thread(r, TICKER_THREAD);
                     t.setDaemon(true);
@@ -128,7 +129,8 @@ public final class LookbackOverheadMeasure {
             control.add(off3.perSecond() / off2.perSecond());
             cpuRatios.add(on.perCpuSecond() / ((off1.perCpuSecond() + off2.perCpuSecond()) / 2));
             cpuControl.add(off3.perCpuSecond() / off2.perCpuSecond());
-            System.out.printf("round %d: on/off %.3f  off/off %.3f   per worker CPU-second: on/off %.3f  off/off %.3f%n",
+            System.out.printf("round %d: on/off %.3f  off/off %.3f   per worker CPU-second: on/off %.3f  "
+                            + "off/off %.3f%n",
                     round + 1, ratios.get(round), control.get(round), cpuRatios.get(round), cpuControl.get(round));
         }
         working = false;
@@ -162,12 +164,13 @@ public final class LookbackOverheadMeasure {
         System.out.printf("look-back threads' CPU while busy: %s%n", describe(busyThreadCpu));
         System.out.printf("look-back samples/s while busy: median %.0f; stepAside() median %.0f ms (max %.0f)%n",
                 median(samplesPerSecond), median(stepAsideMs), max(stepAsideMs));
-        System.out.printf("idle process CPU: on median %.0f ms/min, off median %.0f ms/min => +%.0f ms/min "
+        System.out.printf("idle process CPU: on median %.0f ms/min, off median %.0f ms/min => %+.0f ms/min "
                         + "(%.2f%% of one core)%n", median(idleOn), median(idleOff),
                 median(idleOn) - median(idleOff), (median(idleOn) - median(idleOff)) / 600.0);
         System.out.printf("look-back threads' CPU while idle: %s%n", describe(idleThreadCpu));
         System.out.printf("ring footprint (busy, full window): %d KB; RSS before JFR %d MB, after 3 s of look-back "
-                        + "%d MB (+%d MB); JFR repository on disk while recording: at most %d KB%n", footprint / 1024, rssBefore / 1024,
+                        + "%d MB (+%d MB); JFR repository on disk while recording: at most %d KB%n", footprint / 1024,
+                rssBefore / 1024,
                 rssAfter / 1024, (rssAfter - rssBefore) / 1024, repositoryBytes / 1024);
     }
 
@@ -200,8 +203,8 @@ public final class LookbackOverheadMeasure {
             for (Path task : (Iterable<Path>) tasks::iterator) {
                 try {
                     String comm = Files.readString(task.resolve("comm")).strip();
-                    // "JFR Thread Sampler" on JDK 17, "JFR Sampler Thread" on 25 (cut to 15 characters)
-                    String group = comm.startsWith("JFR") && comm.contains("Sampler") ? "JFR sampler"
+                    // "JFR Thread Sampler" on JDK 17, "JFR Sampler Thread" on 25, cut to 15 characters by /proc
+                    String group = comm.startsWith("JFR") && comm.contains("Samp") ? "JFR sampler"
                             : comm.startsWith("JFR Recorder") ? "JFR Recorder Thread"
                             : comm.startsWith("JFR Periodic") ? "JFR Periodic Tasks"
                             : comm.equals(STREAM_THREAD) || comm.equals(TICKER_THREAD) ? "look-back stream+ticker"

@@ -199,7 +199,8 @@ class LookbackWithRealEnginesTest {
     private LookbackRecorder recorder() {
         LookbackSettings s = new LookbackSettings(WINDOW, LookbackSettings.DEFAULT_PERIOD, SESSION_PERIOD, DEPTH,
                 LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        return new LookbackRecorder(s, new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")), lock, Clock.systemUTC(), daemon("cpuprofiler-lookback"));
+        return new LookbackRecorder(s, new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")),
+                lock, Clock.systemUTC(), daemon("cpuprofiler-lookback"));
     }
 
     private static ThreadFactory daemon(String name) {
