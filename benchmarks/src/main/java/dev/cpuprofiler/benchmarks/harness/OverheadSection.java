@@ -50,8 +50,11 @@ final class OverheadSection {
      * A B A B ... A for session variants.
      */
     record Run(Variant variant, List<Phase> plain, List<Phase> session, List<Long> sessionSamples, String engine,
-            String note) {
+            String note, String warmUp) {
     }
+
+    /** The longest HTTP warm-up, in multiples of the minimum, before measuring anyway (reported as "not settled"). */
+    static final double MAX_WARMUP_FACTOR = 4;
 
     private OverheadSection() {
     }
@@ -130,11 +133,8 @@ final class OverheadSection {
                 // native library loading, class loading) that a long production session amortizes.
                 startSession(app, 2);
             }
-            // Warm-up: both workloads, long enough for the JIT to compile the web stack.
-            if (wrk != null) {
-                Wrk.run(wrk, url, s.wrkConnections(), s.warmWrk(), ctx.work.resolve(name + "-wrk-warm.log"));
-            }
-            Http.post(app.base + "/bench/cpu?seconds=" + s.warmCpu(), null, s.warmCpu() + 60);
+            // Warm-up: both workloads, until the web stack's throughput has settled (the JIT has compiled it).
+            String warm = warmUp(ctx, app, wrk, url, name);
             if (v.id().startsWith("agent") && !Files.readString(app.child.log).contains("Profiling started")) {
                 note = "agent did not report 'Profiling started'";
             }
@@ -153,7 +153,7 @@ final class OverheadSection {
                     note = (note.isEmpty() ? "" : note + "; ") + retried + " of " + s.repeats()
                             + " measurements repeated (disturbed)";
                 }
-                return new Run(v, plain, session, samples, engine, note);
+                return new Run(v, plain, session, samples, engine, note, warm);
             }
             awaitNoSession(app, 20);
             double sessionSeconds = Math.ceil(s.measureCpu() + s.measureWrk() + 6);
@@ -177,8 +177,39 @@ final class OverheadSection {
                 awaitNoSession(app, sessionSeconds + 20);
                 plain.add(phase(ctx, app, wrk, url, name + "-a" + (i + 1), 1));
             }
-            return new Run(v, plain, session, samples, engine, note);
+            return new Run(v, plain, session, samples, engine, note, warm);
         }
+    }
+
+    /**
+     * wrk in 5 s chunks until two consecutive chunks agree within 3% (at least {@code warmWrk} seconds, at most
+     * {@value #MAX_WARMUP_FACTOR} times that), then the CPU-bound workload for {@code warmCpu} seconds. Returns what happened.
+     */
+    private static String warmUp(Ctx ctx, App app, String wrk, String url, String name) throws Exception {
+        Settings s = ctx.settings;
+        long t0 = System.nanoTime();
+        String result = "";
+        if (wrk != null) {
+            double previous = Double.NaN;
+            int chunk = 0;
+            List<String> rates = new ArrayList<>();
+            while (true) {
+                chunk++;
+                double rps = Wrk.run(wrk, url, s.wrkConnections(), 5, ctx.work.resolve(name + "-warm-" + chunk + ".log"))
+                        .requestsPerSecond();
+                rates.add(num(rps, 0));
+                double elapsed = (System.nanoTime() - t0) / 1e9;
+                boolean settled = !Double.isNaN(previous) && Math.abs(rps - previous) <= 0.03 * Math.max(rps, previous);
+                if ((settled && elapsed >= s.warmWrk()) || elapsed >= MAX_WARMUP_FACTOR * s.warmWrk()) {
+                    result = Proc.fmt("%.0f s%s", elapsed, settled ? "" : " (not settled)");
+                    break;
+                }
+                previous = rps;
+            }
+            System.out.printf("[overhead]   warm-up %s: req/s %s%n", result, String.join(" ", rates));
+        }
+        Http.post(app.base + "/bench/cpu?seconds=" + s.warmCpu(), null, s.warmCpu() + 60);
+        return result;
     }
 
     private static JsonNode startSession(App app, double seconds) throws IOException, InterruptedException {
@@ -253,8 +284,9 @@ final class OverheadSection {
         StringBuilder md = new StringBuilder("## Overhead (whole process)\n\n");
         md.append(Proc.fmt("The benchmark app (Spring Boot, `spring-boot-starter-webmvc` + `profiler-spring-boot-starter`,"
                         + " `-Xms512m -Xmx512m -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints` in every variant),"
-                        + " one JVM per variant; %.1f min. Warm-up: %.0f s of wrk + %.0f s CPU-bound (the web stack "
-                        + "needs about 40 s of load on 2 CPUs before the JIT has compiled it). **CPU-bound**: %d worker "
+                        + " one JVM per variant; %.1f min. Warm-up: wrk in 5 s chunks until two consecutive chunks agree "
+                        + "within 3%% (at least %.0f s, at most %.0f s: the web stack needs 40 s or more of load on 2 "
+                        + "CPUs before the JIT has compiled it), then %.0f s CPU-bound. **CPU-bound**: %d worker "
                         + "threads (as many as CPUs) run a fixed kernel (sort 512 ints, CRC32 4 KB, a string) for %.0f s;"
                         + " **HTTP**: `wrk -t1 -c%d -d%.0fs --latency` on `GET /api/quote?items=20` (BigDecimal "
                         + "pricing, sorting, ~2 KB of JSON). A measurement = one of each. Session variants measure "
@@ -266,9 +298,11 @@ final class OverheadSection {
                         + "during a measurement (`/proc/stat`); above %.0f%% a measurement counts as disturbed (outside "
                         + "the A/B sequences it is then repeated, at most %d attempts in all, the least disturbed kept). It "
                         + "cannot see other virtual machines on the same host.%n%n",
-                minutes, s.warmWrk(), s.warmCpu(), ctx.cpus, s.measureCpu(), s.wrkConnections(), s.measureWrk(),
+                minutes, s.warmWrk(), MAX_WARMUP_FACTOR * s.warmWrk(), s.warmCpu(), ctx.cpus, s.measureCpu(), s.wrkConnections(), s.measureWrk(),
                 s.repeats(), Math.ceil(s.measureCpu() + s.measureWrk() + 6), s.repeats(), DISTURBED, s.attempts()));
         md.append("Load average when each JVM started: ").append(String.join("; ", loads)).append(".\n\n");
+        md.append("HTTP warm-up per JVM (5 s wrk chunks until two agree within 3%): ").append(String.join("; ",
+                runs.stream().map(r -> r.variant().id() + " " + r.warmUp()).toList())).append(".\n\n");
 
         // Within one JVM.
         md.append("### During a session, within one JVM (B / mean of the A before and after)\n\nMedian over the "
