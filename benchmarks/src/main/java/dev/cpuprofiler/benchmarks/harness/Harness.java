@@ -56,7 +56,7 @@ public final class Harness {
         if (rounds != null) { // --repeats
             Settings s = settings;
             settings = new Settings(s.mode(), s.jmhWarmups(), s.jmhIterations(), s.jmhSeconds(), rounds, s.warmWrk(),
-                    s.warmCpu(), s.measureCpu(), s.measureWrk(), s.wrkConnections(), s.attempts(), s.idleSettle(), s.idleMeasure(),
+                    s.measureCpu(), s.measureWrk(), s.wrkConnections(), s.attempts(), s.idleSettle(), s.idleMeasure(),
                     s.fidelityPhase(), s.fidelitySkip(), s.attributionSeconds(), s.attributionRuns(),
                     s.shortDetections(), s.defaultDetection(), s.budgetMinutes() + 2 * (rounds - s.repeats()));
         }

@@ -6,15 +6,15 @@ package dev.cpuprofiler.benchmarks.harness;
  * overhead JVM (sessions per session JVM).
  */
 record Settings(String mode, int jmhWarmups, int jmhIterations, int jmhSeconds, int repeats, double warmWrk,
-        double warmCpu, double measureCpu, double measureWrk, int wrkConnections, int attempts, double idleSettle,
+        double measureCpu, double measureWrk, int wrkConnections, int attempts, double idleSettle,
         double idleMeasure, double fidelityPhase, double fidelitySkip, double attributionSeconds, int attributionRuns,
         int shortDetections, boolean defaultDetection, double budgetMinutes) {
 
     static Settings full() {
-        return new Settings("full", 2, 4, 1, 3, 45, 3, 4, 5, 16, 3, 20, 60, 15, 2, 8, 2, 2, true, 40);
+        return new Settings("full", 2, 3, 1, 3, 30, 3, 4, 16, 3, 20, 45, 12, 2, 8, 2, 2, true, 45);
     }
 
     static Settings quick() {
-        return new Settings("quick", 1, 1, 1, 1, 12, 1, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 15);
+        return new Settings("quick", 1, 1, 1, 1, 8, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 15);
     }
 }
