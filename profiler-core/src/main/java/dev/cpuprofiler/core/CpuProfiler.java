@@ -4,6 +4,11 @@ import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
+import dev.cpuprofiler.lookback.JfrExecutionSampleSource;
+import dev.cpuprofiler.lookback.Lookback;
+import dev.cpuprofiler.lookback.LookbackRecorder;
+import dev.cpuprofiler.lookback.LookbackSettings;
+import dev.cpuprofiler.lookback.LookbackSource;
 import dev.cpuprofiler.session.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.ProfileFileWriter;
@@ -62,6 +67,7 @@ public final class CpuProfiler implements AutoCloseable {
     private final ProfileStore profiles;
     private final ThreadCpuTracker threadTracker;
     private final ProfilingSessions sessions;
+    private final Lookback lookback;
     private final Path workDirectory;
     private ScheduledExecutorService policyExecutor;
     private boolean closed;
@@ -94,20 +100,43 @@ public final class CpuProfiler implements AutoCloseable {
         if (b.sessionLauncher != null) {
             this.workDirectory = null;
             this.sessions = null;
+            this.lookback = Lookback.off();
             launcher = b.sessionLauncher;
         } else {
             this.workDirectory = b.workDirectory != null ? b.workDirectory : createWorkDirectory();
-            this.sessions = new ProfilingSessions(new EngineSelector(b.engines, new EngineLock()),
-                    SessionSettings.from(options), profiles, clock,
+            SessionSettings sessionSettings = SessionSettings.from(options);
+            // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
+            EngineLock engineLock = new EngineLock();
+            this.lookback = lookbackFor(b, sessionSettings, engineLock);
+            this.sessions = new ProfilingSessions(new EngineSelector(b.engines, engineLock),
+                    sessionSettings, profiles, clock,
                     new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
                         long[] reading = sampler.reading();
                         return () -> sampler.percentSince(reading);
                     }, threadTracker == null ? null : () -> new ConcurrencySampler(threadReader, threadTracker,
                             selected.effectiveCpus(), b.ticker,
-                            new NamedThreadFactory(threadFactory, "cpuprofiler-concurrency")));
+                            new NamedThreadFactory(threadFactory, "cpuprofiler-concurrency")), lookback);
             launcher = sessions;
         }
         this.policy = new CpuTriggerPolicy(TriggerSettings.from(options), baseline::average, launcher, clock);
+        // After a session the look-back records again, but only from one window before the cooldown ends: the
+        // window is full when the trigger can fire again, and nothing is sampled for hours in between.
+        policy.addListener((trigger, session, outcome) -> lookback.resumeAt(
+                policy.cooldownUntil().map(until -> until.minus(options.getLookback())).orElse(clock.instant())));
+    }
+
+    /** Look-back only helps CPU-triggered profiles, so it records only when the trigger is on and it is asked for. */
+    private Lookback lookbackFor(Builder b, SessionSettings sessionSettings, EngineLock engineLock) {
+        if (!options.isEnabled() || options.getLookback().isZero()) {
+            return Lookback.off();
+        }
+        LookbackSettings settings = LookbackSettings.forSessions(options.getLookback(),
+                options.getLookbackSamplingPeriod(), sessionSettings);
+        LookbackSource source = b.lookbackSource != null ? b.lookbackSource
+                : new JfrExecutionSampleSource(settings.maxStackDepth(),
+                        new NamedThreadFactory(threadFactory, "cpuprofiler-lookback-stream"));
+        return new LookbackRecorder(settings, source, engineLock, clock,
+                new NamedThreadFactory(threadFactory, "cpuprofiler-lookback"));
     }
 
     /** A private temp directory for engine recordings, removed on close. */
@@ -154,13 +183,15 @@ public final class CpuProfiler implements AutoCloseable {
         }
         debugNonSafepoints.warning().ifPresent(log::warn);
         sampler.start();
+        lookback.start();
         policyExecutor = Executors.newSingleThreadScheduledExecutor(
                 new NamedThreadFactory(threadFactory, "cpuprofiler-policy"));
         long poll = options.getPollingInterval().toNanos();
         policyExecutor.scheduleWithFixedDelay(policy::poll, poll, poll, TimeUnit.NANOSECONDS);
-        log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}",
+        log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}",
                 selected.source().kind().id(), selected.effectiveCpus().count(), options.getThreshold(),
-                options.isEnabled() ? "on" : "off");
+                options.isEnabled() ? "on" : "off", options.getLookback().isZero() || !options.isEnabled() ? "off"
+                        : options.getLookback() + " at " + options.getLookbackSamplingPeriod().toMillis() + " ms");
     }
 
     /** Starts an on-demand profile. */
@@ -183,7 +214,7 @@ public final class CpuProfiler implements AutoCloseable {
                 policy.cooldownUntil().orElse(null), policy.cooldownRemaining().orElse(null));
         SessionInfo session = policy.activeSession().map(s -> SessionInfo.of(s, clock)).orElse(null);
         return new CpuProfilerStatus(policy.state(), cpu, trigger, session, profiles.latest().orElse(null),
-                threadTracker == null ? List.of() : threadTracker.top(TOP_THREADS));
+                threadTracker == null ? List.of() : threadTracker.top(TOP_THREADS), lookback.status());
     }
 
     /** The recorded profiles. */
@@ -205,6 +236,11 @@ public final class CpuProfiler implements AutoCloseable {
 
     public RollingBaseline baseline() {
         return baseline;
+    }
+
+    /** The rolling record of recent stack samples ({@link Lookback#off()} when switched off). */
+    public Lookback lookback() {
+        return lookback;
     }
 
     /** Per-thread CPU time, or null when this JVM cannot measure it. */
@@ -243,6 +279,7 @@ public final class CpuProfiler implements AutoCloseable {
         if (sessions != null) {
             sessions.close();
         }
+        lookback.close();
         sampler.close();
         if (workDirectory != null) {
             deleteRecursively(workDirectory);
@@ -271,6 +308,7 @@ public final class CpuProfiler implements AutoCloseable {
         private ProfileStore profileStore;
         private Path workDirectory;
         private ThreadCpuReader threadCpuReader;
+        private LookbackSource lookbackSource;
 
         private Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -324,6 +362,12 @@ public final class CpuProfiler implements AutoCloseable {
         /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
         public Builder threadCpuReader(ThreadCpuReader threadCpuReader) {
             this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
+            return this;
+        }
+
+        /** Where look-back's samples come from (default: a JFR execution-sample stream). */
+        public Builder lookbackSource(LookbackSource lookbackSource) {
+            this.lookbackSource = Objects.requireNonNull(lookbackSource);
             return this;
         }
 

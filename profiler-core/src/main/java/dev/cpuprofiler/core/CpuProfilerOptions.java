@@ -30,6 +30,8 @@ public final class CpuProfilerOptions {
     private int maxStackDepth = 512;
     private int maxTreeNodes = 200_000;
     private boolean groupByThread = false;
+    private Duration lookback = Duration.ZERO;
+    private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
 
     public CpuProfilerOptions() {
     }
@@ -56,6 +58,8 @@ public final class CpuProfilerOptions {
         c.maxStackDepth = maxStackDepth;
         c.maxTreeNodes = maxTreeNodes;
         c.groupByThread = groupByThread;
+        c.lookback = lookback;
+        c.lookbackSamplingPeriod = lookbackSamplingPeriod;
         return c;
     }
 
@@ -99,6 +103,12 @@ public final class CpuProfilerOptions {
         requireIntBetween("output-retention", outputRetention, 1, 100_000);
         requireIntBetween("max-stack-depth", maxStackDepth, 8, 8192);
         requireIntBetween("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
+        if (lookback == null || !lookback.isZero()) {
+            requireBetween("lookback", lookback, Duration.ofSeconds(1), Duration.ofMinutes(10),
+                    "must be 0 (off) or between PT1S and PT10M");
+        }
+        requireBetween("lookback-sampling-period", lookbackSamplingPeriod, Duration.ofMillis(10),
+                Duration.ofSeconds(1));
         return this;
     }
 
@@ -291,5 +301,26 @@ public final class CpuProfilerOptions {
 
     public void setGroupByThread(boolean groupByThread) {
         this.groupByThread = groupByThread;
+    }
+
+    /**
+     * How far back a CPU-triggered profile reaches before its session starts; zero (the default) turns look-back
+     * off. Only used while the CPU trigger is on.
+     */
+    public Duration getLookback() {
+        return lookback;
+    }
+
+    public void setLookback(Duration lookback) {
+        this.lookback = lookback;
+    }
+
+    /** The period of look-back's own stack sampler, coarser than a session's to stay cheap. */
+    public Duration getLookbackSamplingPeriod() {
+        return lookbackSamplingPeriod;
+    }
+
+    public void setLookbackSamplingPeriod(Duration lookbackSamplingPeriod) {
+        this.lookbackSamplingPeriod = lookbackSamplingPeriod;
     }
 }

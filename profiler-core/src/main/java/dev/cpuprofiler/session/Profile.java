@@ -1,5 +1,7 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyReport;
@@ -28,11 +30,13 @@ import java.util.Objects;
  * @param jfrFile the engine's JFR recording, if one was kept (see the output directory), else null
  * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
  *        or null when thread CPU time cannot be read
+ * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with
+ *        look-back on), or null; {@code tree} holds the session's samples only, {@link #tree(LookbackView)} both
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-        Path jfrFile, ConcurrencyReport concurrency) {
+        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -43,6 +47,11 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         notes = List.copyOf(notes);
     }
 
+    /** The tree a rendering shows: with the look-back part (the default view), without it, or that part only. */
+    public StackTreeSnapshot tree(LookbackView view) {
+        return view.select(tree, lookback);
+    }
+
     public Duration duration() {
         return Duration.between(startedAt, endedAt);
     }
@@ -50,11 +59,12 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     /** A generous estimate of the heap this profile holds, for the store's byte bound. */
     public long estimatedBytes() {
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
-        return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L);
+        return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
+                + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L);
     }
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, file, concurrency);
+                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.StackTreeRenderer;
@@ -60,8 +61,8 @@ public final class ProfileFileWriter {
     public synchronized Profile write(Profile profile) {
         try {
             createDirectory();
-            write(directory.resolve(profile.id() + ".collapsed.txt"), out -> collapsed.render(profile.tree(), out));
-            write(directory.resolve(profile.id() + ".html"), out -> html.render(profile.tree(), out));
+            write(directory.resolve(profile.id() + ".collapsed.txt"), out -> collapsed.render(profile.tree(LookbackView.INCLUDE), out));
+            write(directory.resolve(profile.id() + ".html"), out -> html.render(profile.tree(LookbackView.INCLUDE), out));
             Profile result = profile;
             if (profile.jfrFile() != null && Files.exists(profile.jfrFile())) {
                 Path target = directory.resolve(profile.id() + ".jfr");

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.session.engine.RecordingResult;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
@@ -42,13 +43,15 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final Supplier<Double> cpuPercentSince;
     private final ConcurrencySampler concurrency;
     private final IdleThreadFilter idleThreadFilter;
+    private final LookbackSnapshot lookback;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
-            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, IdleThreadFilter idleThreadFilter) {
+            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, IdleThreadFilter idleThreadFilter,
+            LookbackSnapshot lookback) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -61,6 +64,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.cpuPercentSince = cpuPercentSince;
         this.concurrency = concurrency;
         this.idleThreadFilter = idleThreadFilter;
+        this.lookback = lookback;
     }
 
     @Override
@@ -96,10 +100,12 @@ final class ProfilingSession implements RunningSession, Runnable {
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercent, tree.snapshot(), result.jfrFile(), report);
+                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback);
             store.add(profile);
-            log.info("Profile {} recorded: {} samples by {} ({}) in {}", id, profile.samples(), profile.engine(),
-                    profile.engineDetail(), profile.duration());
+            log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
+                    profile.engineDetail(), profile.duration(), lookback == null ? ""
+                            : ", plus " + lookback.samples() + " look-back samples from the " + lookback.duration()
+                                    + " before");
             finish(new SessionOutcome(SessionStatus.COMPLETED, null, clock.instant(), id));
         } catch (InterruptedException e) {
             stopConcurrency();

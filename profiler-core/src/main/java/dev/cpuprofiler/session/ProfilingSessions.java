@@ -1,5 +1,7 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.lookback.Lookback;
+import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
@@ -15,6 +17,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -40,6 +43,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final Path workDirectory;
     private final Function<Instant, Supplier<Double>> cpuMeter;
     private final Supplier<ConcurrencySampler> concurrencySamplers;
+    private final Lookback lookback;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
 
@@ -47,10 +51,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param workDirectory where engines put their temporary recordings
      * @param cpuMeter given a session's start, a supplier of the average CPU% since then (null if unknown)
      * @param concurrencySamplers a new concurrency sampler per session, or null when thread CPU time is unreadable
+     * @param lookback asked to step aside (and hand over its samples) before each session's engine starts; whoever
+     *        learns that the session ended resumes it ({@link Lookback#off()} when look-back is off)
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory,
-            Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers) {
+            Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
+            Lookback lookback) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
@@ -59,10 +66,16 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
         this.cpuMeter = Objects.requireNonNull(cpuMeter, "cpuMeter");
         this.concurrencySamplers = concurrencySamplers;
+        this.lookback = Objects.requireNonNull(lookback, "lookback");
     }
 
     @Override
     public RunningSession launch(SessionTrigger trigger, Duration duration) {
+        // One engine at a time: the look-back lets go of the engine lock first. Its samples belong to profiles the
+        // CPU trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
+        Optional<LookbackSnapshot> before = lookback.stepAside();
+        LookbackSnapshot lookbackPart = trigger == SessionTrigger.CPU ? before.filter(l -> !l.isEmpty()).orElse(null)
+                : null;
         Instant now = clock.instant();
         String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
                 + sequence.incrementAndGet();
@@ -82,7 +95,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency,
                 // Only jfr-execution samples waiting threads (jdk.NativeMethodSample); the others sample CPU time.
-                JfrExecutionEngine.ID.equals(recording.engineId()) ? sink : null);
+                JfrExecutionEngine.ID.equals(recording.engineId()) ? sink : null, lookbackPart);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

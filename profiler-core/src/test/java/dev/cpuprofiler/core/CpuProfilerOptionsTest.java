@@ -25,6 +25,8 @@ class CpuProfilerOptionsTest {
         assertThat(o.getEngine()).isEqualTo(EngineChoice.AUTO);
         assertThat(o.getStackSamplingPeriod()).isEqualTo(Duration.ofMillis(10));
         assertThat(o.getRetainedProfiles()).isEqualTo(10);
+        assertThat(o.getLookback()).isZero();
+        assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
     }
 
     private static void assertInvalid(Consumer<CpuProfilerOptions> change, String property, String allowedFragment) {
@@ -54,6 +56,22 @@ class CpuProfilerOptionsTest {
         assertInvalid(o -> o.setStackSamplingPeriod(Duration.ofSeconds(5)), "profiler.cpu.stack-sampling-period",
                 "between");
         assertInvalid(o -> o.setRetainedProfiles(0), "profiler.cpu.retained-profiles", "between 1 and 1000");
+        assertInvalid(o -> o.setLookback(Duration.ofMillis(500)), "profiler.cpu.lookback",
+                "0 (off) or between PT1S and PT10M");
+        assertInvalid(o -> o.setLookback(Duration.ofMinutes(11)), "profiler.cpu.lookback", "PT10M");
+        assertInvalid(o -> o.setLookback(Duration.ofSeconds(-1)), "profiler.cpu.lookback", "0 (off)");
+        assertInvalid(o -> o.setLookbackSamplingPeriod(Duration.ofMillis(5)), "profiler.cpu.lookback-sampling-period",
+                "between PT0.01S and PT1S");
+    }
+
+    @Test
+    void lookbackIsOffAtZeroAndCopied() {
+        CpuProfilerOptions o = new CpuProfilerOptions();
+        o.setLookback(Duration.ofSeconds(30));
+        o.setLookbackSamplingPeriod(Duration.ofMillis(50));
+        CpuProfilerOptions c = o.copy().validate();
+        assertThat(c.getLookback()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(50));
     }
 
     @Test
