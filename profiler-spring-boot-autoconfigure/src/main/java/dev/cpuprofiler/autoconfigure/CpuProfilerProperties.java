@@ -162,6 +162,25 @@ public class CpuProfilerProperties {
          */
         private boolean groupByThread = false;
 
+        /**
+         * How far back a CPU-triggered profile reaches: while monitoring, stack samples of the last this long are
+         * kept (a low-rate JFR execution-sample recording into a bounded in-memory ring), so the profile also shows
+         * the burst that raised the average, not only what follows. 0 (the default) is off; otherwise 1s to 10m. A
+         * bare number means seconds. Costs measured on 2 CPUs: about 0.2% of one core idle and 0.5% busy, plus the
+         * 25-40 MB of memory JFR takes once it runs. It pauses while a profile records and during the cooldown
+         * (until one window before it ends). Only used while the CPU trigger is on.
+         */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration lookback = Duration.ZERO;
+
+        /**
+         * Interval between the look-back's stack samples, 10 ms to 1 s; coarser than stack-sampling-period to keep
+         * it cheap. Its samples are weighed to the session's period, so shares compare across both parts. A bare
+         * number means milliseconds.
+         */
+        @DurationUnit(ChronoUnit.MILLIS)
+        private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
+
         /** Copies these values into the core's options. */
         public CpuProfilerOptions toOptions() {
             CpuProfilerOptions o = new CpuProfilerOptions();
@@ -184,6 +203,8 @@ public class CpuProfilerProperties {
             o.setMaxStackDepth(maxStackDepth);
             o.setMaxTreeNodes(maxTreeNodes);
             o.setGroupByThread(groupByThread);
+            o.setLookback(lookback);
+            o.setLookbackSamplingPeriod(lookbackSamplingPeriod);
             return o;
         }
 
@@ -337,6 +358,22 @@ public class CpuProfilerProperties {
 
         public void setGroupByThread(boolean groupByThread) {
             this.groupByThread = groupByThread;
+        }
+
+        public Duration getLookback() {
+            return lookback;
+        }
+
+        public void setLookback(Duration lookback) {
+            this.lookback = lookback;
+        }
+
+        public Duration getLookbackSamplingPeriod() {
+            return lookbackSamplingPeriod;
+        }
+
+        public void setLookbackSamplingPeriod(Duration lookbackSamplingPeriod) {
+            this.lookbackSamplingPeriod = lookbackSamplingPeriod;
         }
     }
 }

@@ -85,7 +85,8 @@ class CpuProfilerAutoConfigurationTest {
                 "profiler.cpu.average-window=2m", "profiler.cpu.source=process", "profiler.cpu.engine=jfr-execution",
                 "profiler.cpu.stack-sampling-period=20", "profiler.cpu.retained-profiles=3",
                 "profiler.cpu.retained-size=8MB", "profiler.cpu.max-stack-depth=128",
-                "profiler.cpu.group-by-thread=true").run(context -> {
+                "profiler.cpu.group-by-thread=true", "profiler.cpu.lookback=45",
+                "profiler.cpu.lookback-sampling-period=50").run(context -> {
                     CpuProfilerOptions o = context.getBean(CpuProfilerOptions.class);
                     assertThat(o.getThreshold()).isEqualTo(65.5);
                     assertThat(o.getCooldown()).isEqualTo(Duration.ofSeconds(90));
@@ -102,6 +103,8 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(o.getRetainedBytes()).isEqualTo(8L * 1024 * 1024);
                     assertThat(o.getMaxStackDepth()).isEqualTo(128);
                     assertThat(o.isGroupByThread()).isTrue();
+                    assertThat(o.getLookback()).isEqualTo(Duration.ofSeconds(45));
+                    assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(50));
                 });
     }
 
@@ -172,6 +175,11 @@ class CpuProfilerAutoConfigurationTest {
                 .hasMessageContaining("rolling-history-size"));
         runner.withPropertyValues("profiler.cpu.engine=perf").run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("profiler.cpu.engine"));
+        runner.withPropertyValues("profiler.cpu.lookback=500ms").run(context -> assertThat(context).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("profiler.cpu.lookback")
+                .hasMessageContaining("must be 0 (off) or between PT1S and PT10M"));
+        runner.withPropertyValues("profiler.cpu.lookback-sampling-period=2s").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("profiler.cpu.lookback-sampling-period"));
     }
 
     @Test

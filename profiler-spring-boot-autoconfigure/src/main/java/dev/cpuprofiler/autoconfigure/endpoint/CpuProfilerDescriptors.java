@@ -6,6 +6,9 @@ import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.CpuStatus;
 import dev.cpuprofiler.core.SessionInfo;
 import dev.cpuprofiler.core.TriggerStatus;
+import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.lookback.LookbackStatus;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.engine.EngineFallback;
@@ -45,7 +48,32 @@ public final class CpuProfilerDescriptors {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
-            List<ThreadDescriptor> threads) implements OperationResponseBody {
+            List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback) implements OperationResponseBody {
+    }
+
+    /** What the look-back does now ({@code OFF} when {@code profiler.cpu.lookback} is 0). */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record LookbackStatusDescriptor(String state, String window, String samplingPeriod, String coveredFrom,
+            String resumesAt, long samples, long footprintBytes, String reason) {
+
+        static LookbackStatusDescriptor of(LookbackStatus l) {
+            return new LookbackStatusDescriptor(l.state().name(), iso(l.window()), iso(l.samplingPeriod()),
+                    iso(l.coveredFrom()), iso(l.resumesAt()), l.samples(), l.footprintBytes(), l.reason());
+        }
+    }
+
+    /**
+     * A profile's look-back part: samples from before its session started. {@code samples} were taken every
+     * {@code samplingPeriod}; in the tree each weighs {@code samplingPeriod / weightUnit}, {@code weight} in all.
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record LookbackDescriptor(String startedAt, String endedAt, String duration, String samplingPeriod,
+            String weightUnit, long samples, long weight, List<String> notes) {
+
+        static LookbackDescriptor of(LookbackSnapshot l) {
+            return l == null ? null : new LookbackDescriptor(iso(l.startedAt()), iso(l.endedAt()), iso(l.duration()),
+                    iso(l.samplingPeriod()), iso(l.weightUnit()), l.samples(), l.weight(), l.notes());
+        }
     }
 
     /** A thread's CPU: % of one core, and whether it is CPU-bound, mixed or mostly waiting. */
@@ -123,17 +151,21 @@ public final class CpuProfilerDescriptors {
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
             String samplingPeriod, long samples, long lostSamples, long truncatedSamples, Double cpuPercent,
-            String jfrFile, ConcurrencyDescriptor concurrency, Double treeMinPercent, @JsonRawValue String tree)
-            implements OperationResponseBody {
+            String jfrFile, ConcurrencyDescriptor concurrency, LookbackDescriptor lookback, String lookbackView,
+            Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
 
-        /** @param minPercent fold frames below this share (0 keeps the whole tree) */
-        static ProfileDescriptor of(Profile p, double minPercent) {
-            StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(p.tree(), minPercent) : p.tree();
+        /**
+         * @param minPercent fold frames below this share (0 keeps the whole tree)
+         * @param view with or without the look-back part
+         */
+        static ProfileDescriptor of(Profile p, double minPercent, LookbackView view) {
+            StackTreeSnapshot full = p.tree(view);
+            StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
             return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
                     p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
                     p.samples(), p.lostSamples(), p.tree().truncatedSamples(), round(p.cpuPercent()),
                     p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
-                    minPercent > 0 ? minPercent : null,
+                    LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,
                     treeJson(tree));
         }
     }
@@ -147,9 +179,10 @@ public final class CpuProfilerDescriptors {
     static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()),
-                s.latestProfile() == null ? null : ProfileDescriptor.of(s.latestProfile(), STATUS_TREE_MIN_PERCENT),
+                s.latestProfile() == null ? null
+                        : ProfileDescriptor.of(s.latestProfile(), STATUS_TREE_MIN_PERCENT, LookbackView.INCLUDE),
                 profiles.stream().map(ProfileSummary::of).toList(),
-                s.threads().stream().map(ThreadDescriptor::of).toList());
+                s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()));
     }
 
     static String treeJson(StackTreeSnapshot tree) {

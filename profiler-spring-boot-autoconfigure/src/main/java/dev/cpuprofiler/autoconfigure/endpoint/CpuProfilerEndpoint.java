@@ -5,6 +5,7 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDesc
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
@@ -26,7 +27,8 @@ import org.springframework.boot.convert.DurationStyle;
 
 /**
  * {@code /actuator/cpuprofiler}: the monitor's status and the latest profile ({@code GET}), one profile in a
- * chosen format ({@code GET /{id}?format=json|text|collapsed|html}, {@code latest} for the newest), and an
+ * chosen format ({@code GET /{id}?format=json|text|collapsed|html}, {@code latest} for the newest; with
+ * {@code lookback=include|exclude|only}, the samples from before a CPU-triggered session too, or not, or alone), and an
  * on-demand profile ({@code POST}, optional {@code duration}). Read-only by default: starting a profile over
  * HTTP needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
  */
@@ -48,11 +50,20 @@ public class CpuProfilerEndpoint {
     }
 
     @ReadOperation(produces = {"application/json", "text/plain", "text/html"})
-    public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format) {
+    public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback) {
         Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
         if (parsed.isEmpty()) {
             return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request",
                     "Unknown format '" + format + "': use json, text, collapsed or html", null);
+        }
+        LookbackView view = LookbackView.INCLUDE;
+        if (lookback != null && !lookback.isBlank()) {
+            try {
+                view = LookbackView.fromId(lookback);
+            } catch (IllegalArgumentException e) {
+                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request",
+                        "Unknown lookback '" + lookback + "': use include, exclude or only", null);
+            }
         }
         Optional<Profile> profile = profiler.profiles().get(id);
         if (profile.isEmpty()) {
@@ -62,18 +73,31 @@ public class CpuProfilerEndpoint {
         Profile p = profile.get();
         ProfileFormat f = parsed.get();
         return switch (f) {
-            case JSON -> new WebEndpointResponse<>(ProfileDescriptor.of(p, 0), WebEndpointResponse.STATUS_OK,
+            case JSON -> new WebEndpointResponse<>(ProfileDescriptor.of(p, 0, view), WebEndpointResponse.STATUS_OK,
                     f.mimeType());
-            case TEXT -> new WebEndpointResponse<>(ProfileTextSummary.of(p)
-                    + new TextTreeRenderer().renderToString(p.tree()), WebEndpointResponse.STATUS_OK, f.mimeType());
-            case COLLAPSED -> text(new CollapsedStacksRenderer(), p, f);
+            case TEXT -> new WebEndpointResponse<>(ProfileTextSummary.of(p, view)
+                    + new TextTreeRenderer().renderToString(p.tree(view)), WebEndpointResponse.STATUS_OK,
+                    f.mimeType());
+            case COLLAPSED -> text(new CollapsedStacksRenderer(), p, view, f);
             case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
-                    + p.engine() + ", " + p.samples() + " samples)", 0), p, f);
+                    + p.engine() + ", " + p.samples() + " samples" + lookbackTitle(p, view) + ")", 0), p, view, f);
         };
     }
 
-    private static WebEndpointResponse<String> text(StackTreeRenderer renderer, Profile p, ProfileFormat f) {
-        return new WebEndpointResponse<>(renderer.renderToString(p.tree()), WebEndpointResponse.STATUS_OK,
+    private static String lookbackTitle(Profile p, LookbackView view) {
+        if (p.lookback() == null) {
+            return "";
+        }
+        return switch (view) {
+            case INCLUDE -> ", with " + p.lookback().samples() + " look-back samples";
+            case EXCLUDE -> ", look-back left out";
+            case ONLY -> ", look-back only";
+        };
+    }
+
+    private static WebEndpointResponse<String> text(StackTreeRenderer renderer, Profile p, LookbackView view,
+            ProfileFormat f) {
+        return new WebEndpointResponse<>(renderer.renderToString(p.tree(view)), WebEndpointResponse.STATUS_OK,
                 f.mimeType());
     }
 

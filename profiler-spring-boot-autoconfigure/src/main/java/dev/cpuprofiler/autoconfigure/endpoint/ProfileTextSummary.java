@@ -1,5 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.threads.ConcurrencyBin;
@@ -13,7 +15,7 @@ final class ProfileTextSummary {
     private ProfileTextSummary() {
     }
 
-    static String of(Profile p) {
+    static String of(Profile p, LookbackView view) {
         StringBuilder b = new StringBuilder();
         b.append("Profile ").append(p.id()).append(" (").append(p.trigger()).append(")  ")
                 .append(p.startedAt()).append(" .. ").append(p.endedAt()).append('\n');
@@ -31,6 +33,21 @@ final class ProfileTextSummary {
         }
         for (String note : p.notes()) {
             b.append("Note: ").append(note).append('\n');
+        }
+        LookbackSnapshot l = p.lookback();
+        if (l != null) {
+            b.append("Look-back: ").append(l.samples()).append(" samples every ")
+                    .append(l.samplingPeriod().toMillis()).append(" ms from ").append(l.startedAt()).append(" .. ")
+                    .append(l.endedAt()).append(", before the session; ").append(switch (view) {
+                        case INCLUDE -> "included below (lookback=exclude leaves them out)";
+                        case EXCLUDE -> "left out below (lookback=include adds them)";
+                        case ONLY -> "only they are below";
+                    }).append('\n');
+            for (String note : l.notes()) {
+                b.append("Look-back note: ").append(note).append('\n');
+            }
+        } else if (view == LookbackView.ONLY) {
+            b.append("Look-back: none in this profile\n");
         }
         ConcurrencyReport c = p.concurrency();
         if (c != null) {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,7 +16,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The whole starter in a real web application over real HTTP: short windows, a CPU-burning thread, and the
- * status going MONITORING → PROFILING → COOLDOWN with a profile that shows the burning method.
+ * status going MONITORING → PROFILING → COOLDOWN with a profile that shows the burning method, before the trigger
+ * (look-back) and after it (the session).
  */
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -27,7 +29,8 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.rolling-history-size=10s",
             "profiler.cpu.polling-interval=200ms",
             "profiler.cpu.duration=3s",
-            "profiler.cpu.cooldown=5s"
+            "profiler.cpu.cooldown=5s",
+            "profiler.cpu.lookback=5s"
         })
 class CpuProfilerEndpointHttpTest {
 
@@ -63,7 +66,8 @@ class CpuProfilerEndpointHttpTest {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             JsonNode s = http.json("/actuator/cpuprofiler");
             return s.path("state").asString().equals("MONITORING") && s.path("cpu").path("averagePercent").isNumber()
-                    && s.path("cpu").path("averagePercent").asDouble() < 12;
+                    && s.path("cpu").path("averagePercent").asDouble() < 12
+                    && s.path("lookback").path("state").asString().equals("RECORDING");
         });
         JsonNode status = http.json("/actuator/cpuprofiler");
         assertThat(status.path("state").asString()).isEqualTo("MONITORING");
@@ -74,6 +78,8 @@ class CpuProfilerEndpointHttpTest {
         assertThat(status.path("trigger").path("cooldown").asString()).isEqualTo("PT5S");
         assertThat(status.path("trigger").path("cooldownUntil").isNull()).isTrue();
         assertThat(status.path("session").isNull()).isTrue();
+        assertThat(status.path("lookback").path("window").asString()).isEqualTo("PT5S");
+        assertThat(status.path("lookback").path("samplingPeriod").asString()).isEqualTo("PT0.02S");
         int profilesBefore = status.path("profiles").size();
         if (profilesBefore == 0) {
             assertThat(status.path("latestProfile").isNull()).isTrue();
@@ -122,7 +128,16 @@ class CpuProfilerEndpointHttpTest {
         assertThat(latest.path("engine").asString()).isIn("jfr-cpu-time", "async-profiler", "jfr-execution");
         assertThat(latest.path("samples").asLong()).isPositive();
         assertThat(latest.path("tree").path("frame").asString()).isEqualTo("all");
-        assertThat(latest.path("tree").path("total").asLong()).isEqualTo(latest.path("samples").asLong());
+        // The burners ran for seconds before the average crossed the threshold: the look-back saw them.
+        JsonNode lookback = latest.path("lookback");
+        assertThat(lookback.path("samples").asLong()).isPositive();
+        assertThat(lookback.path("samplingPeriod").asString()).isEqualTo("PT0.02S");
+        assertThat(lookback.path("weightUnit").asString()).isEqualTo("PT0.01S");
+        assertThat(Instant.parse(lookback.path("endedAt").asString()))
+                .isBeforeOrEqualTo(Instant.parse(latest.path("startedAt").asString()));
+        assertThat(latest.path("lookbackView").asString()).isEqualTo("include");
+        assertThat(latest.path("tree").path("total").asLong())
+                .isEqualTo(latest.path("samples").asLong() + lookback.path("weight").asLong());
         assertThat(treeContains(latest.path("tree"), "burnInTheEndpointTest")).isTrue();
         assertThat(after.path("profiles")).hasSize(profilesBefore + 1);
         JsonNode concurrency = latest.path("concurrency");
@@ -162,6 +177,19 @@ class CpuProfilerEndpointHttpTest {
         assertThat(html.headers().firstValue("Content-Type")).hasValueSatisfying(
                 v -> assertThat(v).startsWith("text/html"));
         assertThat(html.body()).contains("burnInTheEndpointTest").doesNotContain("src=\"http");
+
+        JsonNode withoutLookback = http.json("/actuator/cpuprofiler/" + id + "?lookback=exclude");
+        assertThat(withoutLookback.path("lookbackView").asString()).isEqualTo("exclude");
+        assertThat(withoutLookback.path("tree").path("total").asLong()).isEqualTo(latest.path("samples").asLong());
+        HttpResponse<String> onlyLookback = http.get("/actuator/cpuprofiler/" + id + "?format=collapsed&lookback=only");
+        assertThat(onlyLookback.statusCode()).isEqualTo(200);
+        assertThat(onlyLookback.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest"));
+        assertThat(onlyLookback.body().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum()).isEqualTo(lookback.path("weight").asLong());
+        assertThat(text.body()).contains("Look-back: " + lookback.path("samples").asLong() + " samples every 20 ms");
+        HttpResponse<String> badLookback = http.get("/actuator/cpuprofiler/latest?lookback=sometimes");
+        assertThat(badLookback.statusCode()).isEqualTo(400);
+        assertThat(badLookback.body()).contains("Unknown lookback 'sometimes': use include, exclude or only");
 
         HttpResponse<String> badFormat = http.get("/actuator/cpuprofiler/latest?format=pdf");
         assertThat(badFormat.statusCode()).isEqualTo(400);
