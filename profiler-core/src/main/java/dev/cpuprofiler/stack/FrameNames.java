@@ -14,8 +14,12 @@ public final class FrameNames {
     private static final FrameKind[] SUFFIX_KINDS = {
             FrameKind.JAVA, FrameKind.INLINED, FrameKind.KERNEL, FrameKind.JAVA, FrameKind.JAVA};
 
-    /** A hidden class's address, as {@code Foo/0x0000000801234} (class names) or {@code Foo.0x00000008012} (JFR). */
-    private static final Pattern HIDDEN_CLASS_ADDRESS = Pattern.compile("[./]0x\\p{XDigit}+(?=\\.|$)");
+    /**
+     * A hidden class's address, as {@code Foo/0x0000000801234} (class names), {@code Foo.0x00000008012} (JFR on JDK
+     * 21+) or {@code Foo$$Lambda$14+0x00007f63fc150a08.442125849} (JFR on JDK 17: address and a hash).
+     */
+    private static final Pattern HIDDEN_CLASS_ADDRESS =
+            Pattern.compile("(?:[./]0x\\p{XDigit}+|\\+0x\\p{XDigit}+(?:\\.\\d+)?)(?=\\.|$)");
     /** {@code $$Lambda$123} (JDK 17) and JDK 8's {@code $$Lambda$1/1234567}: the numbers change from run to run. */
     private static final Pattern LAMBDA_NUMBER = Pattern.compile("\\$\\$Lambda(?:\\$\\d+)?(?:/\\d+)?");
     /** Reflection's generated accessors: one class per call site, numbered in creation order. */

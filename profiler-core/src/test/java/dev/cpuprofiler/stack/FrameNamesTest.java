@@ -15,6 +15,7 @@ class FrameNamesTest {
             "app.Foo$$Lambda.0x00007f0001234000.run | app.Foo$$Lambda.run",
             "app.Foo$$Lambda$12/1234567.run | app.Foo$$Lambda.run",
             "app.Foo$$Lambda$12.add | app.Foo$$Lambda.add",
+            "app.Foo$$Lambda$285+0x00007f63fc150a08.442125849.run | app.Foo$$Lambda.run",
             "java.lang.invoke.LambdaForm$MH/0x0000000800c0c400.invoke | java.lang.invoke.LambdaForm$MH.invoke",
             "jdk.internal.reflect.GeneratedMethodAccessor12.invoke | jdk.internal.reflect.GeneratedMethodAccessor.invoke",
             "jdk.internal.reflect.GeneratedConstructorAccessor7.newInstance | "

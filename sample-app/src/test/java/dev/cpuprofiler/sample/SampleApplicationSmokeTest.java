@@ -86,10 +86,17 @@ class SampleApplicationSmokeTest {
         assertThat(workPaths).anySatisfy(path -> assertThat(path)
                 .anyMatch(frame -> frame.startsWith("org.springframework.web.servlet.DispatcherServlet.")));
 
+        // Look-back is on in the sample: the seconds of load before the trigger are in the profile too.
+        assertThat(profile.lookback()).as("the look-back part").isNotNull();
+        assertThat(profile.lookback().samples()).isPositive();
+        assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.startedAt());
+
         // The endpoint shows it over real HTTP.
         JsonNode status = JSON.readTree(get("/actuator/cpuprofiler").body());
         assertThat(status.path("latestProfile").path("trigger").asString()).isEqualTo("CPU");
         assertThat(status.path("profiles").findValuesAsString("id")).contains(profile.id());
+        assertThat(status.path("latestProfile").path("lookback").path("samples").asLong())
+                .isEqualTo(profile.lookback().samples());
         HttpResponse<String> text = get("/actuator/cpuprofiler/latest?format=text");
         assertThat(text.statusCode()).isEqualTo(200);
         assertThat(text.body()).containsAnyOf(WORK_METHODS.toArray(String[]::new));
