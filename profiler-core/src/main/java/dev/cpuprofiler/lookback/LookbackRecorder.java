@@ -131,8 +131,10 @@ public final class LookbackRecorder implements Lookback {
                     + "finest period to all; they are weighed accordingly");
         }
         if (contents.tree().truncatedSamples() > 0) {
-            notes.add(contents.tree().truncatedSamples() + " look-back sample weight was cut to fit its limits"
-                    + " (max-stack-depth " + settings.maxStackDepth() + ", " + settings.maxTreeNodes() + " nodes)");
+            notes.add("look-back stacks of weight " + contents.tree().truncatedSamples() + " were cut (under "
+                    + "[truncated]): deeper than JFR's stack depth (64 frames unless -XX:FlightRecorderOptions:"
+                    + "stackdepth=… raises it) or max-stack-depth " + settings.maxStackDepth()
+                    + ", or beyond the look-back's " + settings.maxTreeNodes() + "-node budget");
         }
         reason = null;
         log.debug("Look-back stepped aside: {} samples from {} to {}", contents.samples(), startedAt, end);

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.lookback.LookbackState;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.SessionTrigger;
 import dev.cpuprofiler.session.SessionOutcome;
@@ -27,6 +28,7 @@ import java.util.OptionalDouble;
  * effective CPUs, 0..1</li>
  * <li>{@code profiler.cpu.bottleneck} — the latest profile's share of time with at least one thread running,
  * 0..1 (near 1 with a low utilization: serialized work)</li>
+ * <li>{@code profiler.lookback.memory} — bytes the look-back's ring holds now (only when look-back is on)</li>
  * </ul>
  */
 public class CpuProfilerMeterBinder implements MeterBinder {
@@ -69,6 +71,12 @@ public class CpuProfilerMeterBinder implements MeterBinder {
                 .description("Latest profile: share of time with at least one thread running (the anti-ratio)")
                 .baseUnit("ratio")
                 .register(registry);
+        if (profiler.lookback().status().state() != LookbackState.OFF) {
+            Gauge.builder("profiler.lookback.memory", profiler, p -> p.lookback().status().footprintBytes())
+                    .description("Heap the look-back's ring of recent stack samples holds")
+                    .baseUnit("bytes")
+                    .register(registry);
+        }
         for (SessionTrigger trigger : SessionTrigger.values()) {
             for (String outcome : new String[] {"completed", "failed"}) {
                 sessions(registry, trigger.name().toLowerCase(Locale.ROOT), outcome);

@@ -205,6 +205,13 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(registry.find("profiler.cpu.bottleneck").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
                             .counter()).isNotNull();
+                    assertThat(registry.find("profiler.lookback.memory").gauge()).isNull();
+                });
+        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class).withPropertyValues("profiler.cpu.lookback=30s").run(context -> {
+                    // Not started in this runner (no ApplicationReadyEvent): the ring is empty.
+                    assertThat(context.getBean(MeterRegistry.class).find("profiler.lookback.memory").gauge().value())
+                            .isZero();
                 });
         runner.run(context -> assertThat(context).doesNotHaveBean(MeterRegistry.class));
         runner.withClassLoader(new FilteredClassLoader(MeterBinder.class))
