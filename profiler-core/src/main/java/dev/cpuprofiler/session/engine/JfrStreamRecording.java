@@ -9,9 +9,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import jdk.jfr.EventSettings;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import jdk.jfr.RecordingState;
 import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +35,8 @@ final class JfrStreamRecording implements EngineRecording {
     private static final Logger log = LoggerFactory.getLogger(JfrStreamRecording.class);
     // JFR converts its ticks to wall time; allow for a little skew against Instant.now() when skipping old chunks.
     private static final Duration CLOCK_TOLERANCE = Duration.ofMillis(50);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration UNKNOWN_START_WAIT = Duration.ofMillis(300);
 
     private final JfrRecordingPlan plan;
     private final EngineSettings settings;
@@ -60,7 +68,10 @@ final class JfrStreamRecording implements EngineRecording {
         Path file = RecordingFiles.create(plan.engineId(), settings);
         RecordingStream stream = null;
         try {
+            Set<Long> existing = recordingIds();
             stream = new RecordingStream();
+            Recording own = FlightRecorder.getFlightRecorder().getRecordings().stream()
+                    .filter(r -> !existing.contains(r.getId())).reduce((a, b) -> b).orElse(null);
             for (Map.Entry<String, Map<String, String>> event : plan.eventSettings().entrySet()) {
                 EventSettings eventSettings = stream.enable(event.getKey());
                 event.getValue().forEach(eventSettings::with);
@@ -72,9 +83,7 @@ final class JfrStreamRecording implements EngineRecording {
             for (String sampleEvent : plan.sampleEvents()) {
                 stream.onEvent(sampleEvent, e -> recording.streamed.incrementAndGet());
             }
-            // startAsync starts the recording synchronously, so no sample is missed and failures surface here;
-            // JFR runs the consumer on its own daemon thread.
-            stream.startAsync();
+            startOnDaemonThread(stream, own, plan.engineId());
             log.debug("{} recording started: {} into {}", plan.engineId(), plan.eventSettings(), file);
             return recording;
         } catch (RuntimeException e) {
@@ -84,6 +93,51 @@ final class JfrStreamRecording implements EngineRecording {
             RecordingFiles.deleteQuietly(file);
             throw new EngineUnavailableException(plan.engineId(), "JFR could not start the recording: " + e, e);
         }
+    }
+
+    /**
+     * Runs the stream on a daemon thread of ours: {@code startAsync()} would start JFR's "JFR Event Stream" thread,
+     * which is not a daemon (JDK 17 and 25), and keep an application whose work is done alive until the session
+     * ends. Returns once the recording runs, so no sample is missed and a failure to start surfaces here.
+     */
+    private static void startOnDaemonThread(RecordingStream stream, Recording own, String engineId) {
+        AtomicReference<Throwable> failed = new AtomicReference<>();
+        Thread thread = new Thread(() -> {
+            try {
+                stream.start();  // returns when the stream is closed
+            } catch (RuntimeException | Error e) {
+                failed.set(e);
+            }
+        }, "cpuprofiler-jfr-stream");
+        thread.setDaemon(true);
+        thread.start();
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < START_TIMEOUT.toNanos()) {
+            Throwable e = failed.get();
+            if (e != null) {
+                throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
+            }
+            if (own == null) {
+                if (System.nanoTime() - start > UNKNOWN_START_WAIT.toNanos()) {
+                    return;  // could not tell which recording is ours; it has had time to start
+                }
+            } else if (own.getState() == RecordingState.RUNNING) {
+                return;
+            } else if (own.getState() == RecordingState.CLOSED) {
+                throw new IllegalStateException("the JFR recording closed as it started");
+            }
+            LockSupport.parkNanos(2_000_000);
+        }
+        stream.close();
+        throw new IllegalStateException(engineId + ": the JFR recording did not start within " + START_TIMEOUT);
+    }
+
+    private static Set<Long> recordingIds() {
+        Set<Long> ids = new HashSet<>();
+        for (Recording r : FlightRecorder.getFlightRecorder().getRecordings()) {
+            ids.add(r.getId());
+        }
+        return ids;
     }
 
     @Override
