@@ -12,9 +12,10 @@ import jdk.jfr.consumer.RecordedStackTrace;
 /**
  * Turns a JFR stack trace (leaf first) into root-first {@link Frame}s. Reads the JDK's own events and async-profiler's
  * JFR output alike: both name the frame type ({@code Interpreted}, {@code JIT compiled}, {@code Inlined},
- * {@code Native}, and from async-profiler also {@code C1 compiled}, {@code C++}, {@code Kernel}).
+ * {@code Native}, and from async-profiler also {@code C1 compiled}, {@code C++}, {@code Kernel}). Public so that
+ * every reader of JFR stacks (the engines, look-back) names frames the same way and their trees merge.
  */
-final class JfrStackConverter {
+public final class JfrStackConverter {
 
     /** Root of a stack whose outer frames were cut off, so a cut stack never poses as a complete one. */
     static final Frame TRUNCATED = new Frame("[truncated]", FrameKind.UNKNOWN);
@@ -32,13 +33,13 @@ final class JfrStackConverter {
      * @param nativeSymbolsOnly name native and kernel frames by symbol alone: async-profiler puts the library name
      *     ({@code libjvm.so}) where the JDK puts a class name
      */
-    JfrStackConverter(int maxStackDepth, boolean nativeSymbolsOnly) {
+    public JfrStackConverter(int maxStackDepth, boolean nativeSymbolsOnly) {
         this.maxStackDepth = maxStackDepth;
         this.nativeSymbolsOnly = nativeSymbolsOnly;
     }
 
     /** The stack root-first; whether it was cut is told by a {@link #TRUNCATED} first frame. */
-    List<Frame> rootFirst(RecordedStackTrace trace) {
+    public List<Frame> rootFirst(RecordedStackTrace trace) {
         if (trace == null || trace.getFrames().isEmpty()) {
             return List.of(NO_STACK);
         }
