@@ -610,6 +610,11 @@ final class OverheadSection {
         } else if (allMet) {
             verdict = Report.Verdict.MET;
             why = "every median above 0.99 by more than its pairs' scatter";
+        } else if (Double.isNaN(worstMedian)) {
+            verdict = Report.Verdict.UNCLEAR;
+            why = Proc.fmt("no engine had two undisturbed pairs (other processes used more than %.0f%% of the machine "
+                    + "during the others): no verdict from this run; the pairs over all measurements are in the "
+                    + "overhead section", DISTURBED);
         } else {
             verdict = Report.Verdict.UNCLEAR;
             why = (anyUnmeasured ? "some engines lack two undisturbed pairs; " : "")
