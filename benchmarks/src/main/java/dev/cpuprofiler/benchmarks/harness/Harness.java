@@ -17,7 +17,7 @@ import java.util.Set;
  * Started by {@code benchmarks/run.sh [--quick] [--only=section,...]}.
  *
  * <pre>
- * --quick                 about 8-10 minutes instead of 25-30 (one measurement each, shorter phases)
+ * --quick                 about 8-12 minutes instead of 25-30 (one measurement each, shorter phases)
  * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection
  * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)

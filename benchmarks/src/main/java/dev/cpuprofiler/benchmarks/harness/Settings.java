@@ -2,7 +2,7 @@ package dev.cpuprofiler.benchmarks.harness;
 
 /**
  * Durations of one run. {@code full} is designed for about 25 to 30 minutes on a 2-CPU machine, {@code quick} for
- * about 8 to 10 (quick validates the harness; its overhead figures are too short to mean much). {@code repeats}:
+ * about 8 to 12 (quick validates the harness; its overhead figures are too short to mean much). {@code repeats}:
  * measurements per overhead JVM (sessions per session JVM). {@code warmWrk} / {@code warmWrkMax}: the shortest and
  * longest HTTP warm-up per overhead JVM, in seconds; {@code warmCycles}: the most warm-up measurement cycles.
  */
