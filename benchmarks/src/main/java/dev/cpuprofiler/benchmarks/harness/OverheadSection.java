@@ -612,9 +612,10 @@ final class OverheadSection {
             why = "every median above 0.99 by more than its pairs' scatter";
         } else if (Double.isNaN(worstMedian)) {
             verdict = Report.Verdict.UNCLEAR;
-            why = Proc.fmt("no engine had two undisturbed pairs (other processes used more than %.0f%% of the machine "
-                    + "during the others): no verdict from this run; the pairs over all measurements are in the "
-                    + "overhead section", DISTURBED);
+            why = (ctx.settings.repeats() < 2 ? "one session per engine in this run, so no engine has two pairs"
+                    : Proc.fmt("no engine had two undisturbed pairs (other processes used more than %.0f%% of the "
+                            + "machine during the others)", DISTURBED))
+                    + ": no verdict from this run; the pairs over all measurements are in the overhead section";
         } else {
             verdict = Report.Verdict.UNCLEAR;
             why = (anyUnmeasured ? "some engines lack two undisturbed pairs; " : "")
