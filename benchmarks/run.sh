@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark harness, in one command (see BENCHMARKS.md):
 #
-#   benchmarks/run.sh            # everything, about 20 minutes on a 2-CPU machine
-#   benchmarks/run.sh --quick    # everything, shorter, about 6 minutes (validates the harness)
+#   benchmarks/run.sh            # everything, about 25-30 minutes on a 2-CPU machine
+#   benchmarks/run.sh --quick    # everything, shorter, about 8-12 minutes (validates the harness)
 #   benchmarks/run.sh --only=jmh,fidelity [--quick] [--repeats=N]
 #
 # Needs a JDK 17+ and Maven. Builds the benchmarks module and what it depends on (no tests, nothing installed),

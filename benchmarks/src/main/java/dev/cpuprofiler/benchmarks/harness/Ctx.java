@@ -20,6 +20,8 @@ final class Ctx {
     private final long deadline;
     /** Sampler tick cost in µs per CPU source, from JMH (for the monitoring-cost goal). */
     volatile java.util.Map<String, Double> sharedTickMicros = java.util.Map.of();
+    /** One thread-tracking tick over 500 threads with the product's back-off, in µs, from JMH; NaN if not run. */
+    volatile double sharedTrackingMicros = Double.NaN;
     private String wrk;
     private String wrkMissing;
     private Path agentLibrary;

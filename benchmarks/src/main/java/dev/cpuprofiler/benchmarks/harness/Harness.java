@@ -17,7 +17,7 @@ import java.util.Set;
  * Started by {@code benchmarks/run.sh [--quick] [--only=section,...]}.
  *
  * <pre>
- * --quick                 about 6 minutes instead of about 20 (one measurement each, shorter phases)
+ * --quick                 about 8-12 minutes instead of 25-30 (one measurement each, shorter phases)
  * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection
  * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)
@@ -54,11 +54,7 @@ public final class Harness {
             }
         }
         if (rounds != null) { // --repeats
-            Settings s = settings;
-            settings = new Settings(s.mode(), s.jmhWarmups(), s.jmhIterations(), s.jmhSeconds(), rounds, s.warmWrk(),
-                    s.measureCpu(), s.measureWrk(), s.wrkConnections(), s.attempts(), s.idleSettle(), s.idleMeasure(),
-                    s.fidelityPhase(), s.fidelitySkip(), s.attributionSeconds(), s.attributionRuns(),
-                    s.shortDetections(), s.defaultDetection(), s.budgetMinutes() + 2 * (rounds - s.repeats()));
+            settings = settings.withRepeats(rounds);
         }
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             System.out.println("[harness] this harness reads /proc and /sys/fs/cgroup: it runs on Linux only");

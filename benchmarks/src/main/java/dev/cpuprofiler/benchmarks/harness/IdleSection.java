@@ -6,70 +6,135 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The idle app's CPU time per minute without the profiler and with it monitoring (defaults: sampler every 1 s,
- * policy every 5 s, trigger on), both running side by side over the same minute: the whole process from
- * {@code /proc/<pid>/stat} (utime + stime, 10 ms resolution) and the profiler's own threads ({@code cpuprofiler-*},
- * from each thread's {@code schedstat}, ns resolution).
+ * The idle app's CPU time per minute without the profiler, with it monitoring (defaults: sampler every 1 s, policy
+ * every 5 s, trigger on) and with it monitoring plus look-back ({@code profiler.cpu.lookback=30s}, its default 20 ms
+ * period), all three running side by side over the same span: the whole process from {@code /proc/<pid>/stat}
+ * (utime + stime, 10 ms resolution), the profiler's own threads ({@code cpuprofiler-*}, from each thread's
+ * {@code schedstat}, ns resolution), JFR's threads (look-back samples through JFR), and each one's resident set.
  */
 final class IdleSection {
 
+    /** Look-back's threads: {@code cpuprofiler-lookback} and {@code cpuprofiler-lookback-stream}, as /proc cuts them. */
+    static final String LOOKBACK_THREADS = "cpuprofiler-loo";
+    static final String LOOKBACK_PROPS = "profiler.cpu.lookback=30s";
+
     private IdleSection() {
+    }
+
+    /** One reading of one app. */
+    private record Snap(long cpu, long[] profiler, long[] lookback, long[] jfr, Map<String, Long> groups) {
+
+        static Snap of(App app) {
+            long pid = app.pid();
+            return new Snap(Proc.cpuNanos(pid), Proc.threadsCpuNanos(pid, "cpuprofiler-"),
+                    Proc.threadsCpuNanos(pid, LOOKBACK_THREADS), Proc.threadsCpuNanos(pid, "JFR "),
+                    Proc.cpuByThreadGroup(pid));
+        }
+    }
+
+    /** One app's figures over the span, in ms per minute; threads = how many profiler threads were live. */
+    private record Idle(String label, double processMs, double profilerMs, long profilerThreads, double lookbackMs,
+            double jfrMs, long rss, Map<String, Double> groupsMs) {
+
+        static Idle of(String label, Snap a, Snap b, long rss, double perMinute) {
+            Map<String, Double> groups = new java.util.TreeMap<>();
+            for (String g : List.of("profiler", "JFR", "JIT", "GC", "VM", "other")) {
+                groups.put(g, (b.groups().getOrDefault(g, 0L) - a.groups().getOrDefault(g, 0L)) / 1e6 * perMinute);
+            }
+            return new Idle(label, (b.cpu() - a.cpu()) / 1e6 * perMinute,
+                    (b.profiler()[0] - a.profiler()[0]) / 1e6 * perMinute, b.profiler()[1],
+                    (b.lookback()[0] - a.lookback()[0]) / 1e6 * perMinute, (b.jfr()[0] - a.jfr()[0]) / 1e6 * perMinute,
+                    rss, groups);
+        }
     }
 
     static void run(Ctx ctx) throws Exception {
         Settings s = ctx.settings;
         String load = Proc.loadAverage();
         try (App none = App.start(ctx, "idle-none", false, false, List.of(), List.of("profiler.enabled=false"));
-                App monitor = App.start(ctx, "idle-monitor", false, false, List.of(), List.of("profiler.enabled=true"))) {
+                App monitor = App.start(ctx, "idle-monitor", false, false, List.of(), List.of("profiler.enabled=true"));
+                App lookback = App.start(ctx, "idle-lookback", false, false, List.of(),
+                        List.of("profiler.enabled=true", LOOKBACK_PROPS))) {
             Thread.sleep((long) (s.idleSettle() * 1000)); // start-up work (JIT, class loading) dies down
             long[] m0 = Proc.machineJiffies();
-            long n0 = Proc.cpuNanos(none.pid());
-            long p0 = Proc.cpuNanos(monitor.pid());
-            long[] t0 = Proc.threadsCpuNanos(monitor.pid(), "cpuprofiler-");
-            Map<String, Long> g0None = Proc.cpuByThreadGroup(none.pid());
-            Map<String, Long> g0Mon = Proc.cpuByThreadGroup(monitor.pid());
             long w0 = System.nanoTime();
+            Snap n0 = Snap.of(none);
+            Snap p0 = Snap.of(monitor);
+            Snap l0 = Snap.of(lookback);
             Thread.sleep((long) (s.idleMeasure() * 1000));
+            Snap n1 = Snap.of(none);
+            Snap p1 = Snap.of(monitor);
+            Snap l1 = Snap.of(lookback);
             long wall = System.nanoTime() - w0;
-            long n1 = Proc.cpuNanos(none.pid());
-            long p1 = Proc.cpuNanos(monitor.pid());
-            long[] t1 = Proc.threadsCpuNanos(monitor.pid(), "cpuprofiler-");
-            Map<String, Long> g1None = Proc.cpuByThreadGroup(none.pid());
-            Map<String, Long> g1Mon = Proc.cpuByThreadGroup(monitor.pid());
-            double others = Proc.externalPercent(m0, Proc.machineJiffies(), (n1 - n0) + (p1 - p0), wall, ctx.cpus);
+            double others = Proc.externalPercent(m0, Proc.machineJiffies(),
+                    (n1.cpu() - n0.cpu()) + (p1.cpu() - p0.cpu()) + (l1.cpu() - l0.cpu()), wall, ctx.cpus);
             double perMinute = 60e9 / wall;
-            double noneMs = (n1 - n0) / 1e6 * perMinute;
-            double monitorMs = (p1 - p0) / 1e6 * perMinute;
-            double threadsMs = (t1[0] - t0[0]) / 1e6 * perMinute;
+            Idle idleNone = Idle.of("no profiler", n0, n1, Proc.rssBytes(none.pid()), perMinute);
+            Idle idleMon = Idle.of("starter, monitoring (defaults)", p0, p1, Proc.rssBytes(monitor.pid()), perMinute);
+            Idle idleLb = Idle.of("starter, monitoring + look-back (`" + LOOKBACK_PROPS + "`, 20 ms)", l0, l1,
+                    Proc.rssBytes(lookback.pid()), perMinute);
+            LookbackProbe probe = LookbackProbe.of(lookback);
 
             StringBuilder md = new StringBuilder("## Idle CPU cost of monitoring\n\n");
-            md.append(Proc.fmt("Two idle apps side by side (no requests), %.0f s after start-up, measured over the same "
-                            + "%.0f s; load average before: %s; others' CPU during it: %.0f%% of the machine.\n\n",
+            md.append(Proc.fmt("Three idle apps side by side (no requests), %.0f s after start-up, measured over the same "
+                            + "%.0f s; load average before: %s; others' CPU during it: %.0f%% of the machine. "
+                            + "Profiler threads: `cpuprofiler-*` (sampler, policy; with look-back also "
+                            + "`cpuprofiler-lookback` and `cpuprofiler-lookback-stream`); JFR threads: the JVM's own "
+                            + "`JFR *` (thread sampler, recorder, periodic tasks), which look-back's sampling runs on. "
+                            + "RSS: `VmRSS` of `/proc/<pid>/status` at the end; it includes however much of the "
+                            + "512 MB heap each JVM has touched so far, which differs by tens of MB between otherwise "
+                            + "identical JVMs.%n%n",
                     s.idleSettle(), s.idleMeasure(), load, others));
             md.append("| app | CPU ms per minute (whole process, /proc/<pid>/stat) | profiler threads, ms per minute "
-                    + "(schedstat) | % of one core |\n|---|---|---|---|\n");
-            md.append(Proc.fmt("| no profiler | %s | – | %s |%n", num(noneMs, 1), num(noneMs / 600, 4)));
-            md.append(Proc.fmt("| starter, monitoring (defaults) | %s | %s (%d threads: sampler, policy) | %s (threads: %s) |%n",
-                    num(monitorMs, 1), num(threadsMs, 2), t1[1], num(monitorMs / 600, 4), num(threadsMs / 600, 5)));
-            md.append(Proc.fmt("%nWhole-process difference: %s ms per minute (%s%% of one core); its resolution is 10 ms "
-                    + "ticks and both JVMs' own background work (GC, JIT, Tomcat) varies by more than that, so the "
-                    + "profiler threads' own CPU time is the precise figure.%n", num(monitorMs - noneMs, 1),
-                    num((monitorMs - noneMs) / 600, 4)));
+                    + "(schedstat) | JFR threads, ms per minute | RSS MB | % of one core (whole process / profiler "
+                    + "threads) |\n|---|---|---|---|---|---|\n");
+            for (Idle i : List.of(idleNone, idleMon, idleLb)) {
+                boolean profiler = i != idleNone;
+                md.append("| ").append(i.label())
+                        .append(" | ").append(num(i.processMs(), 1))
+                        .append(" | ").append(profiler ? num(i.profilerMs(), 2) + " (" + i.profilerThreads()
+                                + " threads" + (i == idleLb ? "; look-back's: " + num(i.lookbackMs(), 2) : "") + ")"
+                                : "–")
+                        .append(" | ").append(num(i.jfrMs(), 2))
+                        .append(" | ").append(i.rss() < 0 ? "–" : num(i.rss() / 1048576.0, 0))
+                        .append(" | ").append(num(i.processMs() / 600, 4)).append(" / ")
+                        .append(profiler ? num(i.profilerMs() / 600, 5) : "–")
+                        .append(" |\n");
+            }
+            md.append(Proc.fmt("%nWhole-process difference, monitoring − no profiler: %s ms per minute (%s%% of one "
+                    + "core); its resolution is 10 ms ticks and each JVM's own background work (GC, JIT, Tomcat) varies "
+                    + "by more than that, so the profiler threads' own CPU time is the precise figure.%n",
+                    num(idleMon.processMs() - idleNone.processMs(), 1),
+                    num((idleMon.processMs() - idleNone.processMs()) / 600, 4)));
+            double lookbackOwn = idleLb.lookbackMs() + idleLb.jfrMs();
+            double lookbackWhole = idleLb.processMs() - idleMon.processMs();
+            double rssDelta = idleLb.rss() < 0 || idleMon.rss() < 0 ? Double.NaN
+                    : (idleLb.rss() - idleMon.rss()) / 1048576.0;
+            if (probe.present()) {
+                md.append(Proc.fmt("%n**Look-back** (`%s`): its threads and JFR's used %s ms per minute (%s%% of one "
+                                + "core); whole-process difference, look-back − monitoring: %s ms per minute; resident "
+                                + "set %s MB. Its status at the end: %s.%s%n",
+                        LOOKBACK_PROPS, num(lookbackOwn, 2), num(lookbackOwn / 600, 4), num(lookbackWhole, 1),
+                        signed(rssDelta), probe.text(), probe.recording() ? ""
+                                : " **It was not recording**: these figures may not show its cost."));
+            } else {
+                md.append(Proc.fmt("%n**Look-back**: %s (the app's status has no `lookback` field). `%s` was passed "
+                        + "and ignored, so the third app ran as the monitoring app does and its row shows no "
+                        + "look-back.%n", probe.text(), LOOKBACK_PROPS));
+            }
             md.append("\nWhere the idle CPU went, by thread group (live threads' schedstat, ms per minute):\n\n"
-                    + "| app | profiler | JIT compiler | GC | VM | other (Tomcat, app, ...) |\n|---|---|---|---|---|---|\n");
-            for (int i = 0; i < 2; i++) {
-                Map<String, Long> a = i == 0 ? g0None : g0Mon;
-                Map<String, Long> b = i == 0 ? g1None : g1Mon;
-                md.append(i == 0 ? "| no profiler" : "| starter, monitoring");
-                for (String g : List.of("profiler", "JIT", "GC", "VM", "other")) {
-                    long d = b.getOrDefault(g, 0L) - a.getOrDefault(g, 0L);
-                    md.append(" | ").append(num(d / 1e6 * perMinute, 2));
+                    + "| app | profiler | JFR | JIT compiler | GC | VM | other (Tomcat, app, ...) |\n"
+                    + "|---|---|---|---|---|---|---|\n");
+            for (Idle i : List.of(idleNone, idleMon, idleLb)) {
+                md.append("| ").append(i.label());
+                for (String g : List.of("profiler", "JFR", "JIT", "GC", "VM", "other")) {
+                    md.append(" | ").append(num(i.groupsMs().get(g), 2));
                 }
                 md.append(" |\n");
             }
             md.append("\nA JVM's first minutes include JIT compilation of whatever code runs; code that runs once a "
                     + "second (the sampler) or once every 5 s (the policy) stays interpreted for minutes, so the "
-                    + "profiler threads cost more early on than the compiled figure from JMH below.\n");
+                    + "profiler threads cost more early on than the compiled figures of the JMH section.\n");
             Map<String, Double> tick = ctx.sharedTickMicros;
             if (!tick.isEmpty()) {
                 md.append("Cross-check from JMH: one sampler tick costs ");
@@ -78,14 +143,36 @@ final class IdleSection {
                 tick.forEach((k, v) -> md.append(num(v * 60 / 1000, 3)).append(" ms per minute (").append(k).append(") "));
                 md.append(".\n");
             }
+            if (!Double.isNaN(ctx.sharedTrackingMicros)) {
+                md.append(Proc.fmt("Per-thread CPU tracking, which runs on the same tick, costs %s µs per tick with 500 "
+                        + "threads (JMH) = %s ms per minute; the idle app has far fewer threads.%n",
+                        num(ctx.sharedTrackingMicros, 1), num(ctx.sharedTrackingMicros * 60 / 1000, 2)));
+            }
             ctx.report.section(md.toString());
-            double pct = threadsMs / 600;
+            double pct = idleMon.profilerMs() / 600;
             ctx.report.goal("Monitoring cost (idle app)", "≤ 0.1% of one core (≤ 60 ms CPU per minute)",
                     Proc.fmt("profiler threads %s ms/min = %s%% of one core; whole-process difference %s ms/min",
-                            num(threadsMs, 2), num(pct, 4), num(monitorMs - noneMs, 1)),
-                    t1[1] == 0 ? Report.Verdict.NOT_MEASURED : pct <= 0.1 ? Report.Verdict.MET : Report.Verdict.MISSED,
-                    t1[1] == 0 ? "no cpuprofiler-* threads found in the monitoring app"
+                            num(idleMon.profilerMs(), 2), num(pct, 4),
+                            num(idleMon.processMs() - idleNone.processMs(), 1)),
+                    idleMon.profilerThreads() == 0 ? Report.Verdict.NOT_MEASURED
+                            : pct <= 0.1 ? Report.Verdict.MET : Report.Verdict.MISSED,
+                    idleMon.profilerThreads() == 0 ? "no cpuprofiler-* threads found in the monitoring app"
                             : "measured on the profiler's own threads; the whole-process difference is within the noise of two idle JVMs");
+            ctx.report.goal("Look-back cost (idle app)", "none in the issue (the product's note: ~0.2% of one core idle)",
+                    probe.present()
+                            ? Proc.fmt("look-back's and JFR's threads %s ms/min = %s%% of one core; whole-process "
+                                    + "difference vs monitoring %s ms/min; RSS %s MB", num(lookbackOwn, 2),
+                                    num(lookbackOwn / 600, 4), num(lookbackWhole, 1), signed(rssDelta))
+                            : LookbackProbe.NOT_PRESENT,
+                    probe.present() ? Report.Verdict.INFO : Report.Verdict.NOT_MEASURED,
+                    !probe.present() ? "the app's status has no `lookback` field: the property was ignored"
+                            : probe.recording() ? "look-back recording (" + probe.text() + ")"
+                            : "look-back was not recording at the end (" + probe.text() + "): the figure may not show "
+                                    + "its cost");
         }
+    }
+
+    private static String signed(double v) {
+        return Double.isNaN(v) ? "–" : (v >= 0 ? "+" : "") + num(v, 0);
     }
 }

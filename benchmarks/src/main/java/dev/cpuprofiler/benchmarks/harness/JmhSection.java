@@ -3,6 +3,7 @@ package dev.cpuprofiler.benchmarks.harness;
 import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
 import dev.cpuprofiler.benchmarks.RenderBenchmark;
+import dev.cpuprofiler.benchmarks.ThreadTrackingBenchmark;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.JsonTreeRenderer;
@@ -17,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
 
-/** JMH: sampler tick per source, merge rate, each rendering of a 100 000-node tree. */
+/**
+ * JMH: sampler tick per source, per-thread CPU tracking over 500 threads, merge rate, each rendering of a 100 000-node
+ * tree.
+ */
 final class JmhSection {
 
     private JmhSection() {
@@ -26,7 +30,7 @@ final class JmhSection {
     static void run(Ctx ctx) throws Exception {
         Settings s = ctx.settings;
         Path json = ctx.work.resolve("jmh.json");
-        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|StackTreeMergeBenchmark|RenderBenchmark)\\.",
+        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|ThreadTrackingBenchmark|StackTreeMergeBenchmark|RenderBenchmark)\\.",
                 "-f", "1", "-wi", Integer.toString(s.jmhWarmups()), "-w", s.jmhSeconds() + "s", "-i",
                 Integer.toString(s.jmhIterations()), "-r", s.jmhSeconds() + "s", "-rf", "json", "-rff", json.toString(),
                 "-jvmArgs", "-Xms1g -Xmx1g");
@@ -98,6 +102,18 @@ final class JmhSection {
                 shownError = num(error / 1e6, 2);
                 shownUnit = "M frames/s";
                 meaning = "baseline: rebuilding frames with new name Strings, no merge";
+            } else if (bench.endsWith("ThreadTrackingBenchmark.tick")) {
+                shownScore = num(score, 1);
+                shownError = num(error, 1);
+                JsonNode aux = r.path("secondaryMetrics");
+                double reads = aux.path("reads").path("score").asDouble(Double.NaN)
+                        / aux.path("ticks").path("score").asDouble(Double.NaN);
+                String backOff = r.path("params").path("backOff").asString("");
+                if ("product".equals(backOff)) {
+                    ctx.sharedTrackingMicros = score;
+                }
+                meaning = Proc.fmt("%s thread reads per tick; at one tick a second (the default sampler interval) "
+                        + "%s%% of one core", num(reads, 1), num(score / 1e6 * 100, 4));
             } else if (bench.endsWith("SamplerTickBenchmark.tick")) {
                 shownScore = num(score, 2);
                 shownError = num(error, 2);
@@ -117,6 +133,12 @@ final class JmhSection {
         }
         md.append('\n').append(Proc.fmt("Render benchmarks: a tree of %d nodes (realistic stacks grouped by 40 "
                 + "threads), rendered in full into a counting sink.\n", renderNodes));
+        md.append(Proc.fmt("Thread tracking: one `ThreadCpuTracker` tick (list the threads, read the due ones' CPU "
+                + "time in one bulk call, names of new busy ones) with the real `ManagementThreadCpuReader`, in a JVM "
+                + "running %d threads of its own (%d parked, %d busy at nice 19) besides JMH's; the tracker's clock "
+                + "advances 1 s per tick as in the product. `backOff=product`: idle threads are read at 1, 2, 4, … up "
+                + "to every 32nd tick (the defaults); `off`: every thread every tick.%n", ThreadTrackingBenchmark.THREADS,
+                ThreadTrackingBenchmark.PARKED, ThreadTrackingBenchmark.BUSY));
         md.append("Merge: `tree=session` builds a new tree per 300 000-frame batch (a 30 s session of two busy threads "
                 + "at 10 ms), `steady` merges into a tree that already holds every stack; `names=shared` reuses the "
                 + "same Frame objects (hashes cached), `names=fresh` rebuilds each sample's frames with new name "

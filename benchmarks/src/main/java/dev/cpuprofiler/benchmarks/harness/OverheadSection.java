@@ -22,8 +22,12 @@ import tools.jackson.databind.JsonNode;
  * with the mean of the A before and the A after it, so slow drifts (JIT, the machine) cancel; monitoring alone costs a
  * few hundredths of a percent of one core, so A stands for "no profiler" (the across-JVM table checks it against the
  * no-profiler JVM). The goal is judged on these pairs.</li>
- * <li>Other variants are measured the same number of times; across-JVM ratios are medians over a variant's
- * measurements divided by the no-profiler JVM's (same JDK).</li>
+ * <li>Other variants are measured the same number of times (the user's alternatives, which are context and not a
+ * goal, one time fewer); across-JVM ratios are medians over a variant's measurements divided by the no-profiler JVM's
+ * (same JDK).</li>
+ * <li>Look-back ({@code profiler.cpu.lookback}) records only while the CPU trigger is on, so its JVM keeps the
+ * trigger on with a threshold it can never pass (100: the trigger needs strictly more), next to a JVM with the same
+ * settings and look-back off: their ratio is look-back's own cost across JVMs.</li>
  * </ul>
  */
 final class OverheadSection {
@@ -34,7 +38,18 @@ final class OverheadSection {
     /** One configuration of the app. */
     record Variant(String id, String label, String baseline, boolean jdk25, boolean asyncOnClasspath,
             List<String> jvmFlags, List<String> props, String sessionEngine) {
+
+        /** The user's alternatives (async-profiler's agent, a JFR recording): context, measured one time fewer. */
+        boolean alternative() {
+            return id.startsWith("agent:") || id.startsWith("jfr:");
+        }
+
+        boolean lookback() {
+            return props.stream().anyMatch(p -> p.startsWith(LOOKBACK + "="));
+        }
     }
+
+    static final String LOOKBACK = "profiler.cpu.lookback";
 
     /**
      * One measurement of both workloads. {@code cpuPerCpuSecond} and {@code requestsPerCpuSecond} divide the work done
@@ -50,11 +65,8 @@ final class OverheadSection {
      * A B A B ... A for session variants.
      */
     record Run(Variant variant, List<Phase> plain, List<Phase> session, List<Long> sessionSamples, String engine,
-            String note, String warmUp) {
+            String note, String warmUp, LookbackProbe lookback) {
     }
-
-    /** The longest HTTP warm-up, in multiples of the minimum, before measuring anyway (reported as "not settled"). */
-    static final double MAX_WARMUP_FACTOR = 4;
 
     private OverheadSection() {
     }
@@ -62,8 +74,17 @@ final class OverheadSection {
     static List<Variant> variants(Ctx ctx, List<String> skipped) {
         List<String> off = List.of("profiler.enabled=false");
         List<String> monitor = List.of("profiler.enabled=true", "profiler.cpu.enabled=false");
+        // Look-back records only while the trigger is on (profiler.cpu.enabled=false turns it off too): keep the
+        // trigger on with a threshold it cannot pass (CPU% is at most 100 and the trigger needs strictly more).
+        List<String> triggerNever = List.of("profiler.enabled=true", "profiler.cpu.enabled=true",
+                "profiler.cpu.threshold=100");
         List<Variant> v = new ArrayList<>();
         v.add(new Variant("none", "no profiler (`profiler.enabled=false`)", null, false, false, List.of(), off, null));
+        v.add(new Variant("monitor", "`monitor`: starter, monitoring only, trigger on at threshold 100 (never fires)",
+                "none", false, false, List.of(), triggerNever, null));
+        v.add(new Variant("monitor+lookback", "`monitor+lookback`: as `monitor`, with look-back 30 s at 20 ms (`"
+                + LOOKBACK + "=30s`)", "none", false, false, List.of(),
+                with(with(triggerNever, LOOKBACK + "=30s"), LOOKBACK + "-sampling-period=20ms"), null));
         v.add(new Variant("session:jfr-execution", "starter, session: jfr-execution", "none", false, false, List.of(),
                 with(monitor, "profiler.cpu.engine=jfr-execution"), "jfr-execution"));
         v.add(new Variant("session:async-profiler", "starter, session: async-profiler", "none", false, true,
@@ -124,7 +145,7 @@ final class OverheadSection {
 
     private static Run measure(Ctx ctx, String wrk, Variant v) throws Exception {
         Settings s = ctx.settings;
-        String name = "overhead-" + v.id().replace(':', '-').replace('@', '-');
+        String name = "overhead-" + v.id().replace(':', '-').replace('@', '-').replace('+', '-');
         try (App app = App.start(ctx, name, v.jdk25(), v.asyncOnClasspath(), v.jvmFlags(), v.props())) {
             String url = app.base + "/api/quote?items=20";
             String note = "";
@@ -144,16 +165,23 @@ final class OverheadSection {
             String engine = "";
             if (v.sessionEngine() == null) {
                 int retried = 0;
-                for (int i = 1; i <= s.repeats(); i++) {
+                int repeats = repeats(s, v);
+                for (int i = 1; i <= repeats; i++) {
                     Phase p = phase(ctx, app, wrk, url, name + "-" + i, s.attempts());
                     plain.add(p);
                     retried += p.attempts() > 1 ? 1 : 0;
                 }
                 if (retried > 0) {
-                    note = (note.isEmpty() ? "" : note + "; ") + retried + " of " + s.repeats()
+                    note = (note.isEmpty() ? "" : note + "; ") + retried + " of " + repeats
                             + " measurements repeated (disturbed)";
                 }
-                return new Run(v, plain, session, samples, engine, note, warm);
+                LookbackProbe lookback = null;
+                if (v.lookback()) {
+                    lookback = LookbackProbe.of(app);
+                    note = (note.isEmpty() ? "" : note + "; ") + (lookback.present() && !lookback.recording()
+                            ? "look-back NOT recording at the end: " : "") + lookback.text();
+                }
+                return new Run(v, plain, session, samples, engine, note, warm, lookback);
             }
             awaitNoSession(app, 20);
             double sessionSeconds = Math.ceil(s.measureCpu() + s.measureWrk() + 6);
@@ -177,15 +205,21 @@ final class OverheadSection {
                 awaitNoSession(app, sessionSeconds + 20);
                 plain.add(phase(ctx, app, wrk, url, name + "-a" + (i + 1), 1));
             }
-            return new Run(v, plain, session, samples, engine, note, warm);
+            return new Run(v, plain, session, samples, engine, note, warm, null);
         }
+    }
+
+    /** Measurements in a JVM without sessions: the user's alternatives one fewer (they are context, not a goal). */
+    static int repeats(Settings s, Variant v) {
+        return v.alternative() ? Math.max(1, s.repeats() - 1) : s.repeats();
     }
 
     /**
      * Two stages. First wrk in 5 s chunks until two consecutive chunks agree within 3% (at least {@code warmWrk}
-     * seconds, at most {@value #MAX_WARMUP_FACTOR} times that): the bulk of the JIT's work on the web stack. Then
+     * seconds, at most {@code warmWrkMax}): the bulk of the JIT's work on the web stack. Then
      * whole measurement cycles (CPU-bound, then wrk: the workloads disturb each other's compiled code the first times
-     * they alternate) until two consecutive cycles agree within 5% on both (2 to 4 cycles). Returns what happened.
+     * they alternate) until two consecutive cycles agree within 5% on both (2 to {@code warmCycles} cycles; full: 4).
+     * Returns what happened.
      */
     private static String warmUp(Ctx ctx, App app, String wrk, String url, String name) throws Exception {
         Settings s = ctx.settings;
@@ -203,7 +237,7 @@ final class OverheadSection {
                 rates.add(num(rps, 0));
                 double elapsed = (System.nanoTime() - t0) / 1e9;
                 settled = !Double.isNaN(previous) && Math.abs(rps - previous) <= 0.03 * Math.max(rps, previous);
-                if ((settled && elapsed >= s.warmWrk()) || elapsed >= MAX_WARMUP_FACTOR * s.warmWrk()) {
+                if ((settled && elapsed >= s.warmWrk()) || elapsed >= s.warmWrkMax()) {
                     break;
                 }
                 previous = rps;
@@ -215,7 +249,7 @@ final class OverheadSection {
         List<String> cycles = new ArrayList<>();
         boolean settled = false;
         int cycle = 0;
-        while (cycle < 4) {
+        while (cycle < s.warmCycles()) {
             cycle++;
             Phase p = phase(ctx, app, wrk, url, name + "-warm-cycle-" + cycle, 1);
             cycles.add(num(p.cpuOps(), 0) + (wrk == null ? "" : "/" + num(p.rps(), 0)));
@@ -309,7 +343,8 @@ final class OverheadSection {
                         + " one JVM per variant; %.1f min. Warm-up: wrk in 5 s chunks until two consecutive chunks agree "
                         + "within 3%% (at least %.0f s, at most %.0f s: the web stack needs 40 s or more of load on 2 "
                         + "CPUs before the JIT has compiled it), then whole measurement cycles until two agree within "
-                        + "5%% (the two workloads disturb each other's compiled code the first times they alternate)."
+                        + "5%% (at most %d cycles; the two workloads disturb each other's compiled code the first "
+                        + "times they alternate)."
                         + " **CPU-bound**: %d worker "
                         + "threads (as many as CPUs) run a fixed kernel (sort 512 ints, CRC32 4 KB, a string) for %.0f s;"
                         + " **HTTP**: `wrk -t1 -c%d -d%.0fs --latency` on `GET /api/quote?items=20` (BigDecimal "
@@ -317,13 +352,17 @@ final class OverheadSection {
                         + "A B A B … A (sessions per JVM: %d): A = monitoring only, B = during an on-demand session "
                         + "(`POST /actuator/cpuprofiler {\"duration\":\"%.0fs\"}`, 10 ms, the default period), after a "
                         + "2 s session during warm-up so the measured ones do not pay the one-off start-up. "
-                        + "Measurements per other JVM: %d.%n%n"
+                        + "Measurements per other JVM: %d (the user's alternatives, async-profiler's agent and a JFR "
+                        + "recording: %d). `monitor` and `monitor+lookback` keep the trigger on with threshold 100, "
+                        + "which it never passes (look-back records only while the trigger is on; every other starter "
+                        + "variant has it off, `profiler.cpu.enabled=false`).%n%n"
                         + "*Others' CPU* is the share of the whole machine used by processes other than the app and wrk "
                         + "during a measurement (`/proc/stat`); above %.0f%% a measurement counts as disturbed (outside "
                         + "the A/B sequences it is then repeated, at most %d attempts in all, the least disturbed kept). It "
                         + "cannot see other virtual machines on the same host.%n%n",
-                minutes, s.warmWrk(), MAX_WARMUP_FACTOR * s.warmWrk(), ctx.cpus, s.measureCpu(), s.wrkConnections(), s.measureWrk(),
-                s.repeats(), Math.ceil(s.measureCpu() + s.measureWrk() + 6), s.repeats(), DISTURBED, s.attempts()));
+                minutes, s.warmWrk(), s.warmWrkMax(), s.warmCycles(), ctx.cpus, s.measureCpu(), s.wrkConnections(), s.measureWrk(),
+                s.repeats(), Math.ceil(s.measureCpu() + s.measureWrk() + 6), s.repeats(), Math.max(1, s.repeats() - 1),
+                DISTURBED, s.attempts()));
         md.append("Load average when each JVM started: ").append(String.join("; ", loads)).append(".\n\n");
         md.append("Warm-up per JVM: ").append(String.join("; ",
                 runs.stream().map(r -> r.variant().id() + " " + r.warmUp()).toList())).append(".\n\n");
@@ -380,8 +419,9 @@ final class OverheadSection {
 
         // Across JVMs.
         md.append("\n### Across JVMs (vs the no-profiler JVM on the same JDK)\n\nMedians over each row's "
-                + "measurements; the ratio divides them by the no-profiler JVM's. \"Monitoring only\" rows are the A "
-                + "measurements of the session JVMs. JVM-to-JVM differences (JIT decisions, memory layout) add a few "
+                + "measurements; the ratio divides them by the no-profiler JVM's. \"Monitoring only, trigger off\" "
+                + "rows are the A measurements of the session JVMs; `monitor` and `monitor+lookback` are JVMs of their "
+                + "own, measured like the no-profiler JVM. JVM-to-JVM differences (JIT decisions, memory layout) add a few "
                 + "percent of noise here that the within-JVM pairs above do not have. *Per CPU-s* = work per second "
                 + "of CPU time the app's process consumed: the profiler's costs lower it, CPU taken by other processes "
                 + "does not directly.\n\n"
@@ -409,8 +449,8 @@ final class OverheadSection {
                 if (r.variant().baseline() == null) {
                     row(md, r.variant().label(), r.plain(), null, http, r.note());
                     if (!monitoring.isEmpty()) {
-                        row(md, "starter, monitoring only" + (jdk25 ? ", JDK 25" : "") + " (A measurements)",
-                                monitoring, base, http, "");
+                        row(md, "starter, monitoring only, trigger off" + (jdk25 ? ", JDK 25" : "")
+                                + " (A measurements of the session JVMs)", monitoring, base, http, "");
                     }
                 } else if (!r.session().isEmpty()) {
                     row(md, r.variant().label() + " (B measurements)", r.session(), base, http, r.note());
@@ -419,6 +459,8 @@ final class OverheadSection {
                 }
             }
         }
+
+        lookback(md, runs, http);
 
         md.append("\nEvery measurement (session JVMs in order A1 B1 A2 B2 …):\n\n| JVM | ops/s | ops per CPU-s | req/s | "
                 + "req per CPU-s | p50 ms | p99 ms | others' CPU % (cpu / http) |\n|---|---|---|---|---|---|---|---|\n");
@@ -442,6 +484,55 @@ final class OverheadSection {
         }
         ctx.report.section(md.toString());
         goal(ctx, paired, http);
+    }
+
+    /**
+     * Look-back's own cost across JVMs: {@code monitor+lookback} over {@code monitor} (the same settings but
+     * look-back), and both over the no-profiler JVM.
+     */
+    private static void lookback(StringBuilder md, List<Run> runs, boolean http) {
+        Run lb = find(runs, "monitor+lookback");
+        if (lb == null) {
+            return;
+        }
+        Run mon = find(runs, "monitor");
+        Run none = find(runs, "none");
+        md.append("\n### Look-back, across JVMs\n\n");
+        LookbackProbe p = lb.lookback();
+        if (p == null || !p.present()) {
+            md.append("**").append(p == null ? "look-back status not read" : p.text()).append("**: `").append(LOOKBACK)
+                    .append("` was passed and ignored, so `monitor+lookback` ran the same configuration as `monitor` "
+                            + "and these ratios show only JVM-to-JVM noise.\n\n");
+        } else {
+            md.append("Look-back's status at the end of its JVM: ").append(p.text()).append(".")
+                    .append(p.recording() ? "" : " **It was not recording**: the ratios may not show its cost.")
+                    .append("\n\n");
+        }
+        md.append("Ratios of the rows' medians (≥ 1 for throughput, ≤ 1 for p99: no cost). Look-back is expected to "
+                + "cost a few tenths of a percent of one core, below the few percent JVM-to-JVM noise of these "
+                + "ratios: read them as an upper bound, and the idle section's thread figures as the precise one.\n\n"
+                + "| comparison | CPU-bound throughput | ops per CPU-s | HTTP req/s | req per CPU-s | HTTP p99 |\n"
+                + "|---|---|---|---|---|---|\n");
+        ratioRow(md, "`monitor+lookback` / `monitor`: look-back's own", lb, mon, http);
+        ratioRow(md, "`monitor+lookback` / `none`", lb, none, http);
+        ratioRow(md, "`monitor` / `none`: monitoring with the trigger on", mon, none, http);
+    }
+
+    private static Run find(List<Run> runs, String id) {
+        return runs.stream().filter(r -> r.variant().id().equals(id)).findFirst().orElse(null);
+    }
+
+    private static void ratioRow(StringBuilder md, String label, Run a, Run b, boolean http) {
+        List<Phase> x = a == null ? null : a.plain();
+        List<Phase> y = b == null ? null : b.plain();
+        md.append("| ").append(label)
+                .append(" | ").append(num(median(x, Phase::cpuOps) / median(y, Phase::cpuOps), 3))
+                .append(" | ").append(num(median(x, Phase::cpuPerCpuSecond) / median(y, Phase::cpuPerCpuSecond), 3))
+                .append(" | ").append(http ? num(median(x, Phase::rps) / median(y, Phase::rps), 3) : "–")
+                .append(" | ").append(http ? num(median(x, Phase::requestsPerCpuSecond)
+                        / median(y, Phase::requestsPerCpuSecond), 3) : "–")
+                .append(" | ").append(http ? num(median(x, Phase::p99) / median(y, Phase::p99), 3) : "–")
+                .append(" |\n");
     }
 
     private static void row(StringBuilder md, String label, List<Phase> phases, List<Phase> base, boolean http,
@@ -519,6 +610,12 @@ final class OverheadSection {
         } else if (allMet) {
             verdict = Report.Verdict.MET;
             why = "every median above 0.99 by more than its pairs' scatter";
+        } else if (Double.isNaN(worstMedian)) {
+            verdict = Report.Verdict.UNCLEAR;
+            why = (ctx.settings.repeats() < 2 ? "one session per engine in this run, so no engine has two pairs"
+                    : Proc.fmt("no engine had two undisturbed pairs (other processes used more than %.0f%% of the "
+                            + "machine during the others)", DISTURBED))
+                    + ": no verdict from this run; the pairs over all measurements are in the overhead section";
         } else {
             verdict = Report.Verdict.UNCLEAR;
             why = (anyUnmeasured ? "some engines lack two undisturbed pairs; " : "")

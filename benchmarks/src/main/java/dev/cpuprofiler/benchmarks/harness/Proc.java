@@ -83,6 +83,9 @@ final class Proc {
         if (comm.startsWith("cpuprofiler-")) {
             return "profiler";
         }
+        if (comm.startsWith("JFR ")) { // JFR's own: Thread Sampler, Recorder Thread, Periodic Tasks, ...
+            return "JFR";
+        }
         if (comm.contains("CompilerThre") || comm.startsWith("C1 ") || comm.startsWith("C2 ")) {
             return "JIT";
         }
@@ -114,6 +117,20 @@ final class Proc {
             // process gone
         }
         return out;
+    }
+
+    /** The resident set of a process ({@code VmRSS} in {@code /proc/<pid>/status}), in bytes; -1 if unknown. */
+    static long rssBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D", "")) * 1024; // "VmRSS:   123456 kB"
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // process gone
+        }
+        return -1;
     }
 
     /** Busy and total jiffies of the whole machine from /proc/stat ({@code cpu} line). */

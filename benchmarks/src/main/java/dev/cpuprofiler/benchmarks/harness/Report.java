@@ -7,7 +7,9 @@ import java.util.List;
 final class Report {
 
     enum Verdict {
-        MET("met"), MISSED("**missed**"), UNCLEAR("unclear (noise)"), NOT_MEASURED("not measured");
+        MET("met"), MISSED("**missed**"), UNCLEAR("unclear (noise)"), NOT_MEASURED("not measured"),
+        /** A figure reported for information: no goal to meet. */
+        INFO("informational");
 
         final String text;
 
