@@ -65,7 +65,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         List<String> notes = new ArrayList<>();
         new DebugNonSafepointsCheck().note().ifPresent(notes::add);
-        return JfrStreamRecording.start(plan, settings, sink, notes);
+        return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 
     private synchronized void ensureSamplerWorks(EngineSettings settings) throws EngineUnavailableException {

@@ -38,6 +38,6 @@ public final class JfrExecutionEngine implements ProfilingEngine {
                 List.of(SAMPLER_NOTE));
         List<String> notes = new ArrayList<>();
         new DebugNonSafepointsCheck().note().ifPresent(notes::add);
-        return JfrStreamRecording.start(plan, settings, sink, notes);
+        return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 }

@@ -41,7 +41,7 @@ class EngineLifecycleTest {
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
-        Thread.sleep(2_500); // JFR streams flush about once a second
+        Thread.sleep(2_500); // JFR writes its buffers out about once a second
         long soFar = recording.samplesSoFar();
         RecordingResult first = recording.stop();
         long delivered = sink.totalWeight();
