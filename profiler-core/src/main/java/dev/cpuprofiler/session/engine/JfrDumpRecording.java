@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * while it records: a {@code RecordingStream} would parse every chunk as it is written, which cost 1.1-1.3% of one
  * core on JDK 17 with two busy threads at 10 ms (measured, with or without event handlers), a good part of this
  * engine's overhead. {@link #samplesSoFar()} is counted from a dump when someone asks (the status endpoint), at most
- * once a second, so the cost of a live count is paid only while someone watches.
+ * once a second and at most 5% of the time, so the cost of a live count is paid only while someone watches.
  */
 final class JfrDumpRecording implements EngineRecording {
 
@@ -45,6 +45,7 @@ final class JfrDumpRecording implements EngineRecording {
     private boolean cancelled;
     private long liveCount;
     private long liveCountAt;
+    private long liveCountCost;
     private boolean liveCountFailed;
 
     private JfrDumpRecording(JfrRecordingPlan plan, EngineSettings settings, StackSink sink, Recording recording,
@@ -100,13 +101,16 @@ final class JfrDumpRecording implements EngineRecording {
             return liveCount;
         }
         long now = System.nanoTime();
-        if (liveCountAt != 0 && now - liveCountAt < LIVE_COUNT_MAX_AGE.toNanos()) {
+        // A long session's dump grows: count at most once a second, and never spend more than 5% of the time on it.
+        long maxAge = Math.max(LIVE_COUNT_MAX_AGE.toNanos(), 20 * liveCountCost);
+        if (liveCountAt != 0 && now - liveCountAt < maxAge) {
             return liveCount;
         }
         try {
             recording.dump(liveFile);
             liveCount = countSamples(liveFile);
             liveCountAt = System.nanoTime();
+            liveCountCost = liveCountAt - now;
         } catch (IOException | RuntimeException e) {
             // Only the live figure is lost; the profile is read from the final dump.
             liveCountFailed = true;
