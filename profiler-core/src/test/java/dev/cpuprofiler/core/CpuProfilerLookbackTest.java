@@ -10,14 +10,11 @@ import dev.cpuprofiler.session.SessionTrigger;
 import dev.cpuprofiler.session.engine.JfrExecutionEngine;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.testing.FakeCgroupV2Container;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,7 +68,7 @@ class CpuProfilerLookbackTest {
 
     @Test
     void anOnDemandProfileHasNoLookbackPartAndTheLookbackRecordsAgainRightAfter() throws Exception {
-        fakeContainer();
+        FakeCgroupV2Container.create(root, "max 100000", "0-1");
         CpuProfilerOptions o = new CpuProfilerOptions();
         o.setLookback(Duration.ofSeconds(10));
         try (CpuProfiler profiler = CpuProfiler.builder(o).fsRoot(root)
@@ -97,17 +94,8 @@ class CpuProfilerLookbackTest {
         }
     }
 
-    private void fakeContainer() throws IOException {
-        write("proc/self/cgroup", "0::/\n");
-        write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n");
-        write("proc/self/status", "Name:\tjava\nCpus_allowed_list:\t0-1\n");
-        write("sys/fs/cgroup/cgroup.type", "domain\n");
-        write("sys/fs/cgroup/cpu.max", "max 100000\n");
-        container(0);
-    }
-
     private Profile runBurstThenTrigger(Duration lookback) throws Exception {
-        fakeContainer();
+        FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "max 100000", "0-1");
 
         CpuProfilerOptions o = new CpuProfilerOptions();
         o.setThreshold(50);
@@ -130,9 +118,9 @@ class CpuProfilerLookbackTest {
                 usage += containerBusy.get() ? (now - last) / 1000 * 19 / 10 : 0;  // 95% of 2 CPUs
                 last = now;
                 try {
-                    container(usage);
+                    container.usage(usage);
                     Thread.sleep(5);
-                } catch (IOException | InterruptedException e) {
+                } catch (InterruptedException e) {
                     return;
                 }
             }
@@ -212,26 +200,4 @@ class CpuProfilerLookbackTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    /**
-     * Rewrites cpu.stat in place with fixed-width numbers, in one write and without truncating: the source keeps the
-     * file open, as it does the kernel's, and must never catch it empty (a failed read at start-up would make it
-     * fall back to the process's own CPU, which a JVM warming up can push past the threshold).
-     */
-    private void container(long usageUsec) throws IOException {
-        String n = String.format("%015d", usageUsec);
-        byte[] content = ("usage_usec " + n + "\nuser_usec " + n
-                + "\nsystem_usec 0\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n")
-                .getBytes(StandardCharsets.US_ASCII);
-        Path p = root.resolve("sys/fs/cgroup/cpu.stat");
-        Files.createDirectories(p.getParent());
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(content), 0);
-        }
-    }
-
-    private void write(String relative, String content) throws IOException {
-        Path p = root.resolve(relative);
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, content);
-    }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.testing.FakeCgroupV2Container;
 import dev.cpuprofiler.testing.FakeSession;
 import dev.cpuprofiler.trigger.TriggerState;
 import java.io.IOException;
@@ -30,11 +31,6 @@ class CpuProfilerTest {
         Files.writeString(p, content);
     }
 
-    private void container(long usageUsec) throws IOException {
-        write("sys/fs/cgroup/cpu.stat", "usage_usec " + usageUsec + "\nuser_usec " + usageUsec
-                + "\nsystem_usec 0\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n");
-    }
-
     private CpuProfilerOptions fastOptions() {
         CpuProfilerOptions o = new CpuProfilerOptions();
         o.setThreshold(50);
@@ -50,12 +46,7 @@ class CpuProfilerTest {
     @Test
     void monitorsTheContainersCgroupAndTriggersWhenItsCpuStaysHigh() throws Exception {
         // A cgroup namespace: the process sees its own cgroup as "/", mounted at /sys/fs/cgroup.
-        write("proc/self/cgroup", "0::/\n");
-        write("proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n");
-        write("proc/self/status", "Name:\tjava\nCpus_allowed_list:\t0-3\n");
-        write("sys/fs/cgroup/cgroup.type", "domain\n");
-        write("sys/fs/cgroup/cpu.max", "150000 100000\n");
-        container(0);
+        FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "150000 100000", "0-3");
 
         List<FakeSession> launched = new CopyOnWriteArrayList<>();
         List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -88,9 +79,9 @@ class CpuProfilerTest {
         Thread load = new Thread(() -> {
             while (burning.get()) {
                 try {
-                    container((long) ((System.nanoTime() - start) / 1000 * 1.35));
+                    container.usage((long) ((System.nanoTime() - start) / 1000 * 1.35));
                     Thread.sleep(5);
-                } catch (IOException | InterruptedException e) {
+                } catch (InterruptedException e) {
                     return;
                 }
             }

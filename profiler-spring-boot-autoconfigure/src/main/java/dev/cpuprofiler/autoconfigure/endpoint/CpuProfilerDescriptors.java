@@ -176,13 +176,17 @@ public final class CpuProfilerDescriptors {
             implements OperationResponseBody {
     }
 
-    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles) {
+    /** @param latest the latest profile as the status shows it (folded), or null before the first */
+    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
-                SessionDescriptor.of(s.session()),
-                s.latestProfile() == null ? null
-                        : ProfileDescriptor.of(s.latestProfile(), STATUS_TREE_MIN_PERCENT, LookbackView.INCLUDE),
+                SessionDescriptor.of(s.session()), latest,
                 profiles.stream().map(ProfileSummary::of).toList(),
                 s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()));
+    }
+
+    /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */
+    static ProfileDescriptor statusView(Profile p) {
+        return ProfileDescriptor.of(p, STATUS_TREE_MIN_PERCENT, LookbackView.INCLUDE);
     }
 
     static String treeJson(StackTreeSnapshot tree) {

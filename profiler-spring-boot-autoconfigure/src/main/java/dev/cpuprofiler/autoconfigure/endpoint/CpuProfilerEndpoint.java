@@ -5,6 +5,7 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDesc
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
@@ -39,6 +40,7 @@ public class CpuProfilerEndpoint {
     private static final Duration MAX_DURATION = Duration.ofHours(1);
 
     private final CpuProfiler profiler;
+    private volatile LatestView latestView;
 
     public CpuProfilerEndpoint(CpuProfiler profiler) {
         this.profiler = profiler;
@@ -46,7 +48,28 @@ public class CpuProfilerEndpoint {
 
     @ReadOperation
     public StatusDescriptor status() {
-        return CpuProfilerDescriptors.status(profiler.status(), profiler.profiles().list());
+        CpuProfilerStatus s = profiler.status();
+        return CpuProfilerDescriptors.status(s, profiler.profiles().list(), latestView(s.latestProfile()));
+    }
+
+    /**
+     * Profiles never change once stored, so the status's folded view of the latest one (merging its look-back part,
+     * pruning, rendering a tree of up to max-tree-nodes) is built once per profile, not on every poll.
+     */
+    private ProfileDescriptor latestView(Profile latest) {
+        if (latest == null) {
+            return null;
+        }
+        LatestView cached = latestView;
+        if (cached != null && cached.profile() == latest) {
+            return cached.view();
+        }
+        ProfileDescriptor view = CpuProfilerDescriptors.statusView(latest);
+        latestView = new LatestView(latest, view);
+        return view;
+    }
+
+    private record LatestView(Profile profile, ProfileDescriptor view) {
     }
 
     @ReadOperation(produces = {"application/json", "text/plain", "text/html"})
