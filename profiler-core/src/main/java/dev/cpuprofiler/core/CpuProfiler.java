@@ -19,6 +19,7 @@ import dev.cpuprofiler.session.SessionLauncher;
 import dev.cpuprofiler.session.SessionSettings;
 import dev.cpuprofiler.session.engine.EngineLock;
 import dev.cpuprofiler.session.engine.EngineSelector;
+import dev.cpuprofiler.session.engine.JfrStackDepth;
 import dev.cpuprofiler.session.engine.ProfilingEngine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -104,11 +105,14 @@ public final class CpuProfiler implements AutoCloseable {
             launcher = b.sessionLauncher;
         } else {
             this.workDirectory = b.workDirectory != null ? b.workDirectory : createWorkDirectory();
+            // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
+            b.jfrStackDepth.ensure(options.getMaxStackDepth());
             SessionSettings sessionSettings = SessionSettings.from(options);
             // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
             EngineLock engineLock = new EngineLock();
             this.lookback = lookbackFor(b, sessionSettings, engineLock);
-            this.sessions = new ProfilingSessions(new EngineSelector(b.engines, engineLock),
+            this.sessions = new ProfilingSessions(new EngineSelector(
+                    b.engines != null ? b.engines : EngineSelector.standardEngines(b.jfrStackDepth), engineLock),
                     sessionSettings, profiles, clock,
                     new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
                         long[] reading = sampler.reading();
@@ -304,7 +308,8 @@ public final class CpuProfiler implements AutoCloseable {
         private ThreadFactory threadFactory = Thread::new;
         private DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
         private SessionLauncher sessionLauncher;
-        private List<ProfilingEngine> engines = EngineSelector.standardEngines();
+        private List<ProfilingEngine> engines;
+        private JfrStackDepth jfrStackDepth = new JfrStackDepth();
         private ProfileStore profileStore;
         private Path workDirectory;
         private ThreadCpuReader threadCpuReader;
@@ -350,6 +355,12 @@ public final class CpuProfiler implements AutoCloseable {
         /** The engines {@code auto} tries, in order (default: jfr-cpu-time, async-profiler, jfr-execution). */
         public Builder engines(List<ProfilingEngine> engines) {
             this.engines = List.copyOf(engines);
+            return this;
+        }
+
+        /** Raises JFR's stack depth to max-stack-depth when the profiler is built (tests script it). */
+        public Builder jfrStackDepth(JfrStackDepth jfrStackDepth) {
+            this.jfrStackDepth = Objects.requireNonNull(jfrStackDepth);
             return this;
         }
 

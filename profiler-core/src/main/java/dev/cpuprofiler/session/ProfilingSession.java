@@ -6,9 +6,6 @@ import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencyReport;
 import dev.cpuprofiler.threads.ConcurrencySampler;
-import dev.cpuprofiler.threads.ThreadCpu;
-import java.util.HashSet;
-import java.util.Set;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,7 +39,6 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final Clock clock;
     private final Supplier<Double> cpuPercentSince;
     private final ConcurrencySampler concurrency;
-    private final IdleThreadFilter idleThreadFilter;
     private final LookbackSnapshot lookback;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
@@ -50,8 +46,7 @@ final class ProfilingSession implements RunningSession, Runnable {
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
-            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, IdleThreadFilter idleThreadFilter,
-            LookbackSnapshot lookback) {
+            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -63,7 +58,6 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.clock = clock;
         this.cpuPercentSince = cpuPercentSince;
         this.concurrency = concurrency;
-        this.idleThreadFilter = idleThreadFilter;
         this.lookback = lookback;
     }
 
@@ -81,19 +75,8 @@ final class ProfilingSession implements RunningSession, Runnable {
             Instant endedAt = clock.instant();
             Double cpuPercent = cpuPercentSince.get();
             ConcurrencyReport report = stopConcurrency();
-            if (idleThreadFilter != null && report != null) {
-                Set<String> busy = new HashSet<>();
-                for (ThreadCpu t : report.threads()) {
-                    busy.add(t.name());
-                }
-                idleThreadFilter.keepOnly(busy);
-            }
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
-            if (idleThreadFilter != null && idleThreadFilter.dropped() > 0) {
-                notes.add(idleThreadFilter.dropped() + " samples of threads that used no CPU while it recorded "
-                        + "(waiting in native calls) were left out");
-            }
             if (tree.truncatedSamples() > 0) {
                 notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
                         + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");

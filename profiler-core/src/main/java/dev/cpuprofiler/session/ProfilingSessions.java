@@ -5,7 +5,6 @@ import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
-import dev.cpuprofiler.session.engine.JfrExecutionEngine;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencySampler;
@@ -80,11 +79,10 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
                 + sequence.incrementAndGet();
         StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
-        IdleThreadFilter sink = new IdleThreadFilter(tree);
         SelectedRecording recording;
         try {
             recording = selector.start(settings.engine(),
-                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id), sink);
+                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id), tree);
         } catch (EngineUnavailableException e) {
             throw new SessionStartException("no profiling engine could record: " + e.getMessage(), e);
         }
@@ -93,9 +91,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
-                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency,
-                // Only jfr-execution samples waiting threads (jdk.NativeMethodSample); the others sample CPU time.
-                JfrExecutionEngine.ID.equals(recording.engineId()) ? sink : null, lookbackPart);
+                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

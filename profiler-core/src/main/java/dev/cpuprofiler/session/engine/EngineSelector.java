@@ -36,7 +36,13 @@ public final class EngineSelector {
 
     /** New instances of the three engines in {@code auto} order: jfr-cpu-time, async-profiler, jfr-execution. */
     public static List<ProfilingEngine> standardEngines() {
-        return List.of(new JfrCpuTimeEngine(), new AsyncProfilerEngine(), new JfrExecutionEngine());
+        return standardEngines(new JfrStackDepth());
+    }
+
+    /** As {@link #standardEngines()}, the JFR engines sharing one stack-depth setting. */
+    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth) {
+        return List.of(new JfrCpuTimeEngine(jfrStackDepth), new AsyncProfilerEngine(),
+                new JfrExecutionEngine(jfrStackDepth));
     }
 
     /**

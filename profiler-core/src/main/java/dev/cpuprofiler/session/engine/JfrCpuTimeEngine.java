@@ -24,17 +24,29 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
 
     private final CpuTimeSamplerProbe probe;
     private final String osName;
+    private final JfrStackDepth stackDepth;
     // Whether the sampler works is settled for the JVM's lifetime by the first probe (see CpuTimeSamplerProbe).
     private Boolean samplerWorks;
     private String samplerProblem;
 
+    /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrCpuTimeEngine() {
-        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"));
+        this(new JfrStackDepth());
+    }
+
+    /** @param stackDepth shared by everything in this profiler that records through JFR */
+    public JfrCpuTimeEngine(JfrStackDepth stackDepth) {
+        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth);
     }
 
     JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName) {
+        this(probe, osName, new JfrStackDepth());
+    }
+
+    JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrStackDepth stackDepth) {
         this.probe = probe;
         this.osName = osName;
+        this.stackDepth = stackDepth;
     }
 
     @Override
@@ -51,6 +63,9 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         if (noJfr != null) {
             throw new EngineUnavailableException(ID, noJfr);
         }
+        // Before anything below initialises JFR (the event-type lookup, the probe).
+        List<String> notes = new ArrayList<>();
+        stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
         // The event type decides, not the version number: a JDK may have it backported, or lack it.
         if (!JfrAvailability.hasEventType(JfrSampleReader.CPU_TIME_SAMPLE)) {
             throw new EngineUnavailableException(ID, "this JVM (Java " + JfrAvailability.javaVersion()
@@ -63,7 +78,6 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                                 "stackTrace", "true"),
                         JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
-        List<String> notes = new ArrayList<>();
         new DebugNonSafepointsCheck().note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);
     }

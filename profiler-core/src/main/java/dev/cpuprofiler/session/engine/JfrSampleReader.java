@@ -22,7 +22,6 @@ final class JfrSampleReader {
     static final String CPU_TIME_SAMPLE = "jdk.CPUTimeSample";
     static final String CPU_TIME_SAMPLES_LOST = "jdk.CPUTimeSamplesLost";
     static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
-    static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
     static final String ACTIVE_SETTING = "jdk.ActiveSetting";
 
     /**
