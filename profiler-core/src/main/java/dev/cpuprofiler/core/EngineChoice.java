@@ -10,7 +10,7 @@ public enum EngineChoice {
     JFR_CPU_TIME("jfr-cpu-time"),
     /** async-profiler with {@code event=cpu}, when {@code tools.profiler:async-profiler} is on the classpath. */
     ASYNC_PROFILER("async-profiler"),
-    /** JFR {@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample} (every JDK 17+). */
+    /** JFR {@code jdk.ExecutionSample}: threads running Java code (every JDK 17+). */
     JFR_EXECUTION("jfr-execution");
 
     private final String id;

@@ -147,7 +147,9 @@ public class CpuProfilerProperties {
         private int outputRetention = 20;
 
         /**
-         * Deepest stack kept in a profile's tree; deeper frames are cut and counted, 8 to 8192.
+         * Deepest stack kept in a profile's tree, 8 to 8192; deeper stacks are cut and counted. Every engine records
+         * this deep: async-profiler's jstackdepth, and JFR's own stack depth (at most 2048), which the profiler raises
+         * when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it).
          */
         private int maxStackDepth = 512;
 

@@ -12,7 +12,10 @@ import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.engine.EngineFallback;
+import dev.cpuprofiler.stack.HotMethod;
+import dev.cpuprofiler.stack.HotMethods;
 import dev.cpuprofiler.stack.JsonTreeRenderer;
+import dev.cpuprofiler.stack.RootCut;
 import dev.cpuprofiler.stack.StackTreePruner;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyBin;
@@ -146,12 +149,17 @@ public final class CpuProfilerDescriptors {
         }
     }
 
-    /** {@code GET /actuator/cpuprofiler/{id}} and {@code latestProfile} in the status. */
+    /**
+     * {@code GET /actuator/cpuprofiler/{id}} and {@code latestProfile} in the status. {@code cutSamples} and
+     * {@code cutPercent} count samples whose stacks the engine cut at the root (their callers unknown);
+     * {@code hotMethods} are the top methods by self time, from the whole tree even when {@code tree} is folded.
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
-            String samplingPeriod, long samples, long lostSamples, long truncatedSamples, Double cpuPercent,
-            String jfrFile, ConcurrencyDescriptor concurrency, LookbackDescriptor lookback, String lookbackView,
+            String samplingPeriod, long samples, long lostSamples, long truncatedSamples, long cutSamples,
+            double cutPercent, Double cpuPercent, List<HotMethod> hotMethods, String jfrFile,
+            ConcurrencyDescriptor concurrency, LookbackDescriptor lookback, String lookbackView,
             Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
 
         /**
@@ -163,7 +171,8 @@ public final class CpuProfilerDescriptors {
             StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
             return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
                     p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
-                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), round(p.cpuPercent()),
+                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), RootCut.samples(full),
+                    RootCut.percent(full), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
                     p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
                     LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,
                     treeJson(tree));

@@ -4,9 +4,14 @@ import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.engine.EngineFallback;
+import dev.cpuprofiler.stack.HotMethod;
+import dev.cpuprofiler.stack.HotMethods;
+import dev.cpuprofiler.stack.RootCut;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyBin;
 import dev.cpuprofiler.threads.ConcurrencyReport;
 import dev.cpuprofiler.threads.ThreadCpu;
+import java.util.List;
 import java.util.Locale;
 
 /** The few lines above a profile's text tree: what recorded it, and what CPU% alone would hide. */
@@ -28,6 +33,18 @@ final class ProfileTextSummary {
             b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpuPercent()));
         }
         b.append('\n');
+        StackTreeSnapshot tree = p.tree(view);
+        long cut = RootCut.samples(tree);
+        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(), cut,
+                RootCut.percent(tree), cut > 0 ? " (their callers are unknown: see the notes)" : ""));
+        List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
+        if (!hot.isEmpty()) {
+            b.append("Hot methods (self time; total = samples through it):\n");
+            for (HotMethod h : hot) {
+                b.append(String.format(Locale.ROOT, "  %6.2f%% self  %6.2f%% total  %8d  %s%n", h.selfPercent(),
+                        h.totalPercent(), h.samples(), h.method()));
+            }
+        }
         for (EngineFallback f : p.fallbacks()) {
             b.append("Skipped ").append(f.engineId()).append(": ").append(f.reason()).append('\n');
         }

@@ -140,6 +140,17 @@ class CpuProfilerEndpointHttpTest {
                 .isEqualTo(latest.path("samples").asLong() + lookback.path("weight").asLong());
         assertThat(treeContains(latest.path("tree"), "burnInTheEndpointTest")).isTrue();
         assertThat(after.path("profiles")).hasSize(profilesBefore + 1);
+        // Four burners spinning in one method: it leads the hot methods, whole stacks, no cut.
+        JsonNode hot = latest.path("hotMethods");
+        assertThat(hot.isArray()).isTrue();
+        assertThat(hot.size()).isBetween(1, 20);
+        assertThat(hot.get(0).path("method").asString()).endsWith("CpuProfilerEndpointHttpTest.burnInTheEndpointTest");
+        assertThat(hot.get(0).path("selfPercent").asDouble()).isBetween(30.0, 100.0);
+        assertThat(hot.get(0).path("totalPercent").asDouble())
+                .isGreaterThanOrEqualTo(hot.get(0).path("selfPercent").asDouble());
+        assertThat(hot.get(0).path("samples").asLong()).isPositive();
+        assertThat(latest.path("cutPercent").asDouble()).isLessThan(5.0);
+        assertThat(latest.path("cutSamples").isNumber()).isTrue();
         JsonNode concurrency = latest.path("concurrency");
         assertThat(concurrency.path("utilization").asDouble()).isBetween(0.1, 1.0);
         assertThat(concurrency.path("bottleneck").asDouble()).isBetween(
@@ -166,7 +177,9 @@ class CpuProfilerEndpointHttpTest {
         assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(
                 v -> assertThat(v).startsWith("text/plain"));
         assertThat(text.body()).contains("burnInTheEndpointTest").contains("Utilization").contains("bottleneck")
-                .contains("Engine: ");
+                .contains("Engine: ").contains("Hot methods (self time");
+        // The hot methods come before the tree, so a reader sees them first.
+        assertThat(text.body().indexOf("Hot methods")).isLessThan(text.body().indexOf("100.00%  all"));
 
         HttpResponse<String> collapsed = http.get("/actuator/cpuprofiler/latest?format=collapsed");
         assertThat(collapsed.statusCode()).isEqualTo(200);
