@@ -12,14 +12,21 @@ import java.util.Map;
  * <p>A thread only in the end snapshot started during the session: all its CPU time counts. One only in the start
  * snapshot ended during it: its time since the start is unknown, but the process's CPU time includes it, so the
  * process's delta less the threads' is shown as unattributed. The snapshots are not atomic (hundreds of files read
- * while threads run), so a gap within {@value #TOLERANCE} of the process's time is read skew, not lost threads: the
- * groups are then scaled to the process's time, as they are when they add up to more than it (tick-rounded
- * {@code stat} values). Either way the groups add up to the process's CPU time exactly.
+ * while threads run; the process's time in 10 ms ticks), so a gap within {@value #TOLERANCE} of the process's time
+ * or {@value #TOLERANCE_NANOS} ns is read skew, not lost threads: the groups are then scaled to the process's time,
+ * as they are when they add up to more than it (tick-rounded {@code stat} values). Either way the groups add up to
+ * the process's CPU time exactly (all unattributed when no thread was seen using CPU).
  */
 final class CpuBreakdownCalculator {
 
     /** A gap up to this share of the process's CPU time is spread over the groups rather than shown. */
     static final double TOLERANCE = 0.005;
+
+    /**
+     * ... or up to this many nanoseconds: on Linux the JDK reads the process's CPU time with times(2), in clock ticks
+     * (10 ms), so each of the two reads may be up to a tick short.
+     */
+    static final long TOLERANCE_NANOS = 20_000_000;
 
     private static final CpuGroup[] ALWAYS_SHOWN = {
             CpuGroup.APPLICATION, CpuGroup.GC, CpuGroup.JIT, CpuGroup.PROFILER, CpuGroup.JVM_OTHER};
@@ -44,7 +51,7 @@ final class CpuBreakdownCalculator {
         }
         long process = processNanos < 0 ? threads : processNanos;
         long[] fitted = new long[byGroup.length];
-        if (process - threads > TOLERANCE * process) {
+        if (threads == 0 || process - threads > Math.max(TOLERANCE * process, TOLERANCE_NANOS)) {
             System.arraycopy(byGroup, 0, fitted, 0, byGroup.length);
             fitted[CpuGroup.UNATTRIBUTED.ordinal()] = process - threads;
         } else if (threads > 0) {

@@ -60,6 +60,18 @@ class CpuBreakdownCalculatorTest {
     }
 
     @Test
+    void aGapWithinTheProcessClocksTicksIsNotShown() {
+        // The JDK reads the process's CPU time in 10 ms ticks: 15 ms short of 600 ms is rounding, not a lost thread.
+        TaskCpuSnapshot start = snapshot(1, "java", 0);
+        TaskCpuSnapshot end = snapshot(1, "java", 585 * MS);
+
+        CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 600 * MS);
+
+        assertThat(b.group("unattributed")).isEmpty();
+        assertThat(b.percentOf("application")).isEqualTo(100);
+    }
+
+    @Test
     void threadsAddingUpToMoreThanTheProcessAreScaledDown() {
         // Tick-rounded stat values may sum past the process's nanosecond clock.
         TaskCpuSnapshot start = snapshot(1, "java", 0, 2, "G1 Conc#0", 0);
