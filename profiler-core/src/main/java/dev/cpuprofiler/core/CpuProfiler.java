@@ -3,6 +3,7 @@ package dev.cpuprofiler.core;
 import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
+import dev.cpuprofiler.cpu.ProcessCpuSource;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
 import dev.cpuprofiler.lookback.JfrExecutionSampleSource;
 import dev.cpuprofiler.lookback.Lookback;
@@ -29,6 +30,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import dev.cpuprofiler.threads.ConcurrencySampler;
+import dev.cpuprofiler.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.threads.ThreadCpuReader;
 import dev.cpuprofiler.threads.ThreadCpuTracker;
@@ -119,7 +121,8 @@ public final class CpuProfiler implements AutoCloseable {
                         return () -> sampler.percentSince(reading);
                     }, threadTracker == null ? null : () -> new ConcurrencySampler(threadReader, threadTracker,
                             selected.effectiveCpus(), b.ticker,
-                            new NamedThreadFactory(threadFactory, "cpuprofiler-concurrency")), lookback);
+                            new NamedThreadFactory(threadFactory, "cpuprofiler-concurrency")), lookback,
+                    new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader));
             launcher = sessions;
         }
         this.policy = new CpuTriggerPolicy(TriggerSettings.from(options), baseline::average, launcher, clock);

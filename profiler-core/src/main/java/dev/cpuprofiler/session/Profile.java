@@ -5,6 +5,7 @@ import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.CpuBreakdown;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,11 +33,13 @@ import java.util.Objects;
  *        or null when thread CPU time cannot be read
  * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with
  *        look-back on), or null; {@code tree} holds the session's samples only, {@link #tree(LookbackView)} both
+ * @param cpuBreakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
+ *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback) {
+        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -65,6 +68,6 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback);
+                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown);
     }
 }

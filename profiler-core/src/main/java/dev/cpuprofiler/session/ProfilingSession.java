@@ -6,6 +6,8 @@ import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencyReport;
 import dev.cpuprofiler.threads.ConcurrencySampler;
+import dev.cpuprofiler.threads.CpuBreakdown;
+import dev.cpuprofiler.threads.CpuBreakdownProbe;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,13 +42,15 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final Supplier<Double> cpuPercentSince;
     private final ConcurrencySampler concurrency;
     private final LookbackSnapshot lookback;
+    private final CpuBreakdownProbe.Measurement breakdown;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
-            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback) {
+            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback,
+            CpuBreakdownProbe.Measurement breakdown) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -59,6 +63,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.cpuPercentSince = cpuPercentSince;
         this.concurrency = concurrency;
         this.lookback = lookback;
+        this.breakdown = breakdown;
     }
 
     @Override
@@ -74,6 +79,8 @@ final class ProfilingSession implements RunningSession, Runnable {
             // The recording ends when stop() is called; reading it back afterwards adds no samples.
             Instant endedAt = clock.instant();
             Double cpuPercent = cpuPercentSince.get();
+            // Before the engine stops: a thread that ends before the second snapshot loses its share.
+            CpuBreakdown cpuBreakdown = breakdown == null ? null : breakdown.finish().orElse(null);
             ConcurrencyReport report = stopConcurrency();
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
@@ -83,7 +90,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback);
+                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown);
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration(), lookback == null ? ""

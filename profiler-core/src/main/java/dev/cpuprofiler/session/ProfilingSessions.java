@@ -8,6 +8,7 @@ import dev.cpuprofiler.session.engine.EngineUnavailableException;
 import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencySampler;
+import dev.cpuprofiler.threads.CpuBreakdownProbe;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +44,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final Function<Instant, Supplier<Double>> cpuMeter;
     private final Supplier<ConcurrencySampler> concurrencySamplers;
     private final Lookback lookback;
+    private final CpuBreakdownProbe breakdown;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
 
@@ -52,11 +54,12 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param concurrencySamplers a new concurrency sampler per session, or null when thread CPU time is unreadable
      * @param lookback asked to step aside (and hand over its samples) before each session's engine starts; whoever
      *        learns that the session ended resumes it ({@link Lookback#off()} when look-back is off)
+     * @param breakdown measures where the CPU went during each session, or null for no breakdown
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
-            Lookback lookback) {
+            Lookback lookback, CpuBreakdownProbe breakdown) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
@@ -66,6 +69,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.cpuMeter = Objects.requireNonNull(cpuMeter, "cpuMeter");
         this.concurrencySamplers = concurrencySamplers;
         this.lookback = Objects.requireNonNull(lookback, "lookback");
+        this.breakdown = breakdown;
     }
 
     @Override
@@ -87,11 +91,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
             throw new SessionStartException("no profiling engine could record: " + e.getMessage(), e);
         }
         ConcurrencySampler concurrency = startConcurrency();
+        CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null ? null : breakdown.start();
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
-                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart);
+                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
+                cpuBreakdown);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

@@ -33,7 +33,7 @@ class ProfileStoreTest {
         Instant start = Instant.parse("2026-11-22T02:00:00Z").plusSeconds(seq++);
         String id = String.format("20261122T02%04dZ-cpu-%d", seq, seq);
         return new Profile(id, SessionTrigger.CPU, "jfr-execution", "jfr", List.of(), List.of(), start,
-                start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, 85.0, tree.snapshot(), jfr, null, null);
+                start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, 85.0, tree.snapshot(), jfr, null, null, null);
     }
 
     @Test

@@ -14,6 +14,8 @@ import dev.cpuprofiler.session.engine.EngineUnavailableException;
 import dev.cpuprofiler.session.engine.ProfilingEngine;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.threads.CpuBreakdown;
+import dev.cpuprofiler.threads.GroupCpu;
 import dev.cpuprofiler.trigger.TriggerState;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +108,14 @@ class ProfilingSessionsTest {
             assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
             assertThat(containsFrame(profile.tree().toNode(), "ProfilingSessionsTest.burnDistinctively")).isTrue();
             assertThat(profile.duration()).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
+            // Where the CPU went: the burner is an application thread, and the groups add up to the process.
+            CpuBreakdown breakdown = profile.cpuBreakdown();
+            assertThat(breakdown).isNotNull();
+            assertThat(breakdown.processCpuTime()).isPositive();
+            assertThat(breakdown.groups()).extracting(GroupCpu::group)
+                    .startsWith("application", "gc", "jit", "profiler", "jvm-other");
+            assertThat(breakdown.groups().stream().mapToDouble(GroupCpu::percent).sum()).isBetween(95.0, 105.0);
+            assertThat(breakdown.percentOf("application")).isGreaterThan(50.0);
             assertThat(profiler.profiles().get("latest")).contains(profile);
             assertThat(profiler.profiles().get(profile.id())).contains(profile);
         }

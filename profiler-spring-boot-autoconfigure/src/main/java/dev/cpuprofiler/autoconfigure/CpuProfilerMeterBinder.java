@@ -3,8 +3,9 @@ package dev.cpuprofiler.autoconfigure;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.lookback.LookbackState;
 import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionTrigger;
 import dev.cpuprofiler.session.SessionOutcome;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.threads.CpuGroup;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,6 +30,8 @@ import java.util.OptionalDouble;
  * <li>{@code profiler.cpu.bottleneck} — the latest profile's share of time with at least one thread running,
  * 0..1 (near 1 with a low utilization: serialized work)</li>
  * <li>{@code profiler.lookback.memory} — bytes the look-back's ring holds now (only when look-back is on)</li>
+ * <li>{@code profiler.cpu.breakdown} — the latest profile's share of the process's CPU time per {@code group}
+ * (application, gc, jit, profiler, jvm-other, unattributed), 0..1; NaN before the first profile</li>
  * </ul>
  */
 public class CpuProfilerMeterBinder implements MeterBinder {
@@ -75,6 +78,14 @@ public class CpuProfilerMeterBinder implements MeterBinder {
             Gauge.builder("profiler.lookback.memory", profiler, p -> p.lookback().status().footprintBytes())
                     .description("Heap the look-back's ring of recent stack samples holds")
                     .baseUnit("bytes")
+                    .register(registry);
+        }
+        for (CpuGroup group : CpuGroup.values()) {
+            Gauge.builder("profiler.cpu.breakdown", profiler, p -> p.profiles().latest().map(Profile::cpuBreakdown)
+                    .map(b -> b.ratio(group.id())).orElse(Double.NaN))
+                    .description("Latest profile: share of the process's CPU time used by this group of threads")
+                    .tag("group", group.id())
+                    .baseUnit("ratio")
                     .register(registry);
         }
         for (SessionTrigger trigger : SessionTrigger.values()) {

@@ -203,6 +203,10 @@ class CpuProfilerAutoConfigurationTest {
                     // No profile yet: the ratios of the latest profile are unknown.
                     assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.cpu.bottleneck").gauge().value()).isNaN();
+                    assertThat(registry.find("profiler.cpu.breakdown").gauges()).extracting(g -> g.getId().getTag("group"))
+                            .containsExactlyInAnyOrder("application", "gc", "jit", "profiler", "jvm-other",
+                                    "unattributed");
+                    assertThat(registry.find("profiler.cpu.breakdown").tag("group", "gc").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
                             .counter()).isNotNull();
                     assertThat(registry.find("profiler.lookback.memory").gauge()).isNull();

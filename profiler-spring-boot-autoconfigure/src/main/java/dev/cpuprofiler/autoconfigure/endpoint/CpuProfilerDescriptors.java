@@ -20,6 +20,7 @@ import dev.cpuprofiler.stack.StackTreePruner;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyBin;
 import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.CpuBreakdown;
 import dev.cpuprofiler.threads.ThreadCpu;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -77,6 +78,27 @@ public final class CpuProfilerDescriptors {
             return l == null ? null : new LookbackDescriptor(iso(l.startedAt()), iso(l.endedAt()), iso(l.duration()),
                     iso(l.samplingPeriod()), iso(l.weightUnit()), l.samples(), l.weight(), l.notes());
         }
+    }
+
+    /**
+     * Where the process's CPU time went while a profile recorded: application threads, GC, JIT, the profiler (its
+     * own threads and the engine's) and the rest of the JVM; {@code unattributed} (threads that ended meanwhile, or
+     * the GC and JIT where only Java threads can be read) appears only when not zero. {@code source} is
+     * {@code proc} (the kernel's per-thread accounting) or {@code jvm} (Java threads only).
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record CpuBreakdownDescriptor(String processCpuTime, String source, List<GroupDescriptor> groups) {
+
+        static CpuBreakdownDescriptor of(CpuBreakdown b) {
+            return b == null ? null : new CpuBreakdownDescriptor(iso(b.processCpuTime()), b.source(),
+                    b.groups().stream().map(g -> new GroupDescriptor(g.group(), iso(g.cpuTime()),
+                            round(g.percent()))).toList());
+        }
+    }
+
+    /** One group of threads' CPU time and its share (0..100) of the process's. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record GroupDescriptor(String group, String cpuTime, double percent) {
     }
 
     /** A thread's CPU: % of one core, and whether it is CPU-bound, mixed or mostly waiting. */
@@ -158,7 +180,8 @@ public final class CpuProfilerDescriptors {
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
             String samplingPeriod, long samples, long lostSamples, long truncatedSamples, long cutSamples,
-            double cutPercent, Double cpuPercent, List<HotMethod> hotMethods, String jfrFile,
+            double cutPercent, Double cpuPercent, List<HotMethod> hotMethods, CpuBreakdownDescriptor cpuBreakdown,
+            String jfrFile,
             ConcurrencyDescriptor concurrency, LookbackDescriptor lookback, String lookbackView,
             Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
 
@@ -173,6 +196,7 @@ public final class CpuProfilerDescriptors {
                     p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
                     p.samples(), p.lostSamples(), p.tree().truncatedSamples(), RootCut.samples(full),
                     RootCut.percent(full), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
+                    CpuBreakdownDescriptor.of(p.cpuBreakdown()),
                     p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
                     LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,
                     treeJson(tree));
@@ -210,6 +234,10 @@ public final class CpuProfilerDescriptors {
 
     private static double ratio(double r) {
         return Math.round(r * 10000.0) / 10000.0;
+    }
+
+    private static double round(double percent) {
+        return Math.round(percent * 100.0) / 100.0;
     }
 
     private static Double round(Double percent) {

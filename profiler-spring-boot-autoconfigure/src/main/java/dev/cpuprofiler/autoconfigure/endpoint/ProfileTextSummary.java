@@ -10,6 +10,8 @@ import dev.cpuprofiler.stack.RootCut;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyBin;
 import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.CpuBreakdown;
+import dev.cpuprofiler.threads.GroupCpu;
 import dev.cpuprofiler.threads.ThreadCpu;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +46,15 @@ final class ProfileTextSummary {
                 b.append(String.format(Locale.ROOT, "  %6.2f%% self  %6.2f%% total  %8d  %s%n", h.selfPercent(),
                         h.totalPercent(), h.samples(), h.method()));
             }
+        }
+        CpuBreakdown breakdown = p.cpuBreakdown();
+        if (breakdown != null) {
+            b.append(String.format(Locale.ROOT, "Where the CPU went: %.1fs of process CPU time;",
+                    breakdown.processCpuTime().toNanos() / 1e9));
+            for (GroupCpu g : breakdown.groups()) {
+                b.append(String.format(Locale.ROOT, "  %s %.1f%%", g.group(), g.percent()));
+            }
+            b.append('\n');
         }
         for (EngineFallback f : p.fallbacks()) {
             b.append("Skipped ").append(f.engineId()).append(": ").append(f.reason()).append('\n');

@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
@@ -36,6 +38,9 @@ class CpuProfilerEndpointHttpTest {
 
     @LocalServerPort
     int port;
+
+    @Autowired
+    MeterRegistry registry;
 
     static long burnInTheEndpointTest(long seed) {
         long x = seed;
@@ -151,6 +156,21 @@ class CpuProfilerEndpointHttpTest {
         assertThat(hot.get(0).path("samples").asLong()).isPositive();
         assertThat(latest.path("cutPercent").asDouble()).isLessThan(5.0);
         assertThat(latest.path("cutSamples").isNumber()).isTrue();
+        // Where the CPU went: the burners are application threads; the groups add up.
+        JsonNode breakdown = latest.path("cpuBreakdown");
+        assertThat(breakdown.path("processCpuTime").asString()).startsWith("PT");
+        assertThat(breakdown.path("source").asString()).isIn("proc", "jvm");
+        List<String> groups = new ArrayList<>();
+        double sum = 0;
+        for (JsonNode g : breakdown.path("groups")) {
+            groups.add(g.path("group").asString());
+            sum += g.path("percent").asDouble();
+        }
+        assertThat(groups).startsWith("application", "gc", "jit", "profiler", "jvm-other");
+        assertThat(sum).isBetween(95.0, 105.0);
+        assertThat(breakdown.path("groups").get(0).path("percent").asDouble()).isGreaterThan(50.0);
+        assertThat(registry.find("profiler.cpu.breakdown").tag("group", "application").gauge().value())
+                .isBetween(0.5, 1.0);
         JsonNode concurrency = latest.path("concurrency");
         assertThat(concurrency.path("utilization").asDouble()).isBetween(0.1, 1.0);
         assertThat(concurrency.path("bottleneck").asDouble()).isBetween(
@@ -177,7 +197,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(
                 v -> assertThat(v).startsWith("text/plain"));
         assertThat(text.body()).contains("burnInTheEndpointTest").contains("Utilization").contains("bottleneck")
-                .contains("Engine: ").contains("Hot methods (self time");
+                .contains("Engine: ").contains("Hot methods (self time").contains("Where the CPU went: ");
         // The hot methods come before the tree, so a reader sees them first.
         assertThat(text.body().indexOf("Hot methods")).isLessThan(text.body().indexOf("100.00%  all"));
 
