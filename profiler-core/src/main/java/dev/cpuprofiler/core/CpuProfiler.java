@@ -71,6 +71,7 @@ public final class CpuProfiler implements AutoCloseable {
     private final ThreadCpuTracker threadTracker;
     private final ProfilingSessions sessions;
     private final Lookback lookback;
+    private final EngineSelector engineSelector;
     private final Path workDirectory;
     private ScheduledExecutorService policyExecutor;
     private boolean closed;
@@ -103,6 +104,7 @@ public final class CpuProfiler implements AutoCloseable {
         if (b.sessionLauncher != null) {
             this.workDirectory = null;
             this.sessions = null;
+            this.engineSelector = null;
             this.lookback = Lookback.off();
             launcher = b.sessionLauncher;
         } else {
@@ -113,8 +115,9 @@ public final class CpuProfiler implements AutoCloseable {
             // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
             EngineLock engineLock = new EngineLock();
             this.lookback = lookbackFor(b, sessionSettings, engineLock);
-            this.sessions = new ProfilingSessions(new EngineSelector(
-                    b.engines != null ? b.engines : EngineSelector.standardEngines(b.jfrStackDepth), engineLock),
+            this.engineSelector = new EngineSelector(
+                    b.engines != null ? b.engines : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
+            this.sessions = new ProfilingSessions(engineSelector,
                     sessionSettings, profiles, clock,
                     new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
                         long[] reading = sampler.reading();
@@ -187,6 +190,10 @@ public final class CpuProfiler implements AutoCloseable {
         }
         if (policyExecutor != null) {
             return;
+        }
+        if (engineSelector != null) {
+            // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
+            engineSelector.prepare(options.getEngine());
         }
         debugNonSafepoints.warning().ifPresent(log::warn);
         sampler.start();

@@ -2,6 +2,7 @@ package dev.cpuprofiler.session.engine;
 
 import dev.cpuprofiler.stack.StackSink;
 import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +22,8 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     private final String event;
     private final AsyncProfilerLoader loader;
+    private final BooleanSupplier nativeAccessQuiet;
+    private final DebugNonSafepointsCheck debugNonSafepoints;
     // The library loads once per JVM; a failure to load is just as final, so both outcomes are kept.
     private AsyncProfilerAccess profiler;
     private String loadFailure;
@@ -35,14 +38,30 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
      *     directory is mounted noexec); {@code null} for the jar's copy
      */
     public AsyncProfilerEngine(Path libraryPath) {
+        this(libraryPath, new DebugNonSafepointsCheck());
+    }
+
+    /**
+     * @param libraryPath as above, or null
+     * @param debugNonSafepoints told when loading the library turned {@code DebugNonSafepoints} on
+     */
+    public AsyncProfilerEngine(Path libraryPath, DebugNonSafepointsCheck debugNonSafepoints) {
         // A lambda, so AsyncProfilerBridge (and with it one.profiler) is resolved only when load() first runs.
-        this("cpu", () -> AsyncProfilerBridge.load(libraryPath));
+        this("cpu", () -> AsyncProfilerBridge.load(libraryPath), AsyncProfilerEngine::nativeAccessIsQuiet,
+                debugNonSafepoints);
     }
 
     /** For tests: another event ({@code ctimer}, {@code itimer}) or a fake library. */
     AsyncProfilerEngine(String event, AsyncProfilerLoader loader) {
+        this(event, loader, AsyncProfilerEngine::nativeAccessIsQuiet, new DebugNonSafepointsCheck());
+    }
+
+    AsyncProfilerEngine(String event, AsyncProfilerLoader loader, BooleanSupplier nativeAccessQuiet,
+            DebugNonSafepointsCheck debugNonSafepoints) {
         this.event = event;
         this.loader = loader;
+        this.nativeAccessQuiet = nativeAccessQuiet;
+        this.debugNonSafepoints = debugNonSafepoints;
     }
 
     @Override
@@ -73,6 +92,41 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         }
     }
 
+    /**
+     * Loads the native library now rather than at the first session. Loading it turns on the JVM's
+     * {@code DebugNonSafepoints}, and only code the JIT compiles afterwards carries the debug information that
+     * attributes a sample to a method the JIT inlined (else it lands on the caller, and a hot small method vanishes).
+     * Done at start-up, that covers nearly all of the application's hot code, for every engine. Skipped on JDK 24+
+     * unless native access is enabled: there loading a library prints the JVM's restricted-method warning.
+     */
+    @Override
+    public void prepare() {
+        if (!nativeAccessQuiet.getAsBoolean()) {
+            log.debug("async-profiler not loaded ahead: on this JDK it would print a restricted-method warning "
+                    + "(--enable-native-access=ALL-UNNAMED allows it)");
+            return;
+        }
+        try {
+            loadProfiler();
+            log.debug("async-profiler loaded ahead of the first profile");
+        } catch (EngineUnavailableException e) {
+            log.debug("async-profiler not loaded ahead: {}", e.reason());
+        }
+    }
+
+    /** Whether loading a native library stays silent: before JDK 24, or with native access enabled for us. */
+    static boolean nativeAccessIsQuiet() {
+        if (Runtime.version().feature() < 24) {
+            return true;
+        }
+        try {
+            Module module = AsyncProfilerEngine.class.getModule();
+            return (Boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(module);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
+    }
+
     private synchronized AsyncProfilerAccess loadProfiler() throws EngineUnavailableException {
         if (profiler != null) {
             return profiler;
@@ -84,6 +138,8 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
             } else {
                 try {
                     profiler = loader.load();
+                    // async-profiler turns the flag on as it loads, for its own stack walks; every engine gains.
+                    debugNonSafepoints.turnedOnBy("async-profiler's library");
                     return profiler;
                 } catch (VirtualMachineError e) {
                     throw e;

@@ -16,6 +16,9 @@ public final class DebugNonSafepointsCheck {
     static final String FLAGS = "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints";
 
     private final Function<String, Optional<String>> vmOption;
+    // Set when something this profiler did turned the flag on (loading async-profiler does): without
+    // -XX:+UnlockDiagnosticVMOptions the flag itself cannot be read back.
+    private volatile String turnedOnBy;
 
     /** Reads the flag from the running JVM. */
     public DebugNonSafepointsCheck() {
@@ -27,8 +30,16 @@ public final class DebugNonSafepointsCheck {
         this.vmOption = Objects.requireNonNull(vmOption, "vmOption");
     }
 
+    /** Records that the flag is on now, and by what (e.g. loading async-profiler's library). */
+    public void turnedOnBy(String cause) {
+        this.turnedOnBy = Objects.requireNonNull(cause, "cause");
+    }
+
     /** The warning to log once, or empty when the flag is on. */
     public Optional<String> warning() {
+        if (turnedOnBy != null) {
+            return Optional.empty();
+        }
         Optional<String> value = vmOption.apply("DebugNonSafepoints");
         if (value.isPresent() && Boolean.parseBoolean(value.get())) {
             return Optional.empty();

@@ -36,13 +36,18 @@ public final class EngineSelector {
 
     /** New instances of the three engines in {@code auto} order: jfr-cpu-time, async-profiler, jfr-execution. */
     public static List<ProfilingEngine> standardEngines() {
-        return standardEngines(new JfrStackDepth());
+        return standardEngines(new JfrStackDepth(), new DebugNonSafepointsCheck());
     }
 
-    /** As {@link #standardEngines()}, the JFR engines sharing one stack-depth setting. */
-    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth) {
-        return List.of(new JfrCpuTimeEngine(jfrStackDepth), new AsyncProfilerEngine(),
-                new JfrExecutionEngine(jfrStackDepth));
+    /**
+     * As {@link #standardEngines()}, sharing one JFR stack-depth setting and one view of {@code DebugNonSafepoints}
+     * (which loading async-profiler turns on for all of them).
+     */
+    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
+            DebugNonSafepointsCheck debugNonSafepoints) {
+        return List.of(new JfrCpuTimeEngine(jfrStackDepth, debugNonSafepoints),
+                new AsyncProfilerEngine(null, debugNonSafepoints),
+                new JfrExecutionEngine(jfrStackDepth, debugNonSafepoints));
     }
 
     /**
@@ -61,6 +66,19 @@ public final class EngineSelector {
         } catch (EngineUnavailableException | RuntimeException | Error e) {
             lease.release();
             throw e;
+        }
+    }
+
+    /** Lets the engines this choice may use get ready (see {@link ProfilingEngine#prepare()}). Never throws. */
+    public void prepare(EngineChoice choice) {
+        for (ProfilingEngine engine : engines) {
+            if (choice == EngineChoice.AUTO || choice.id().equals(engine.id())) {
+                try {
+                    engine.prepare();
+                } catch (RuntimeException | LinkageError e) {
+                    log.debug("Engine {} could not get ready: {}", engine.id(), e.toString());
+                }
+            }
         }
     }
 

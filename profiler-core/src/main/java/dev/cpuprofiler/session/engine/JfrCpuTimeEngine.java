@@ -25,28 +25,34 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
     private final CpuTimeSamplerProbe probe;
     private final String osName;
     private final JfrStackDepth stackDepth;
+    private final DebugNonSafepointsCheck debugNonSafepoints;
     // Whether the sampler works is settled for the JVM's lifetime by the first probe (see CpuTimeSamplerProbe).
     private Boolean samplerWorks;
     private String samplerProblem;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrCpuTimeEngine() {
-        this(new JfrStackDepth());
+        this(new JfrStackDepth(), new DebugNonSafepointsCheck());
     }
 
-    /** @param stackDepth shared by everything in this profiler that records through JFR */
-    public JfrCpuTimeEngine(JfrStackDepth stackDepth) {
-        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth);
+    /**
+     * @param stackDepth shared by everything in this profiler that records through JFR
+     * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
+     */
+    public JfrCpuTimeEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
+        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth, debugNonSafepoints);
     }
 
     JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName) {
-        this(probe, osName, new JfrStackDepth());
+        this(probe, osName, new JfrStackDepth(), new DebugNonSafepointsCheck());
     }
 
-    JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrStackDepth stackDepth) {
+    JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrStackDepth stackDepth,
+            DebugNonSafepointsCheck debugNonSafepoints) {
         this.probe = probe;
         this.osName = osName;
         this.stackDepth = stackDepth;
+        this.debugNonSafepoints = debugNonSafepoints;
     }
 
     @Override
@@ -78,7 +84,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                                 "stackTrace", "true"),
                         JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
-        new DebugNonSafepointsCheck().note().ifPresent(notes::add);
+        debugNonSafepoints.note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 

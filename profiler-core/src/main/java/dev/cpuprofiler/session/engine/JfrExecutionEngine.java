@@ -25,15 +25,20 @@ public final class JfrExecutionEngine implements ProfilingEngine {
             + "5 per period); CPU spent in native code (JNI, the JVM, the kernel) is not sampled";
 
     private final JfrStackDepth stackDepth;
+    private final DebugNonSafepointsCheck debugNonSafepoints;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrExecutionEngine() {
-        this(new JfrStackDepth());
+        this(new JfrStackDepth(), new DebugNonSafepointsCheck());
     }
 
-    /** @param stackDepth shared by everything in this profiler that records through JFR */
-    public JfrExecutionEngine(JfrStackDepth stackDepth) {
+    /**
+     * @param stackDepth shared by everything in this profiler that records through JFR
+     * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
+     */
+    public JfrExecutionEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
         this.stackDepth = stackDepth;
+        this.debugNonSafepoints = debugNonSafepoints;
     }
 
     @Override
@@ -53,7 +58,7 @@ public final class JfrExecutionEngine implements ProfilingEngine {
         JfrRecordingPlan plan = new JfrRecordingPlan(ID, DETAIL,
                 Map.of(JfrSampleReader.EXECUTION_SAMPLE, Map.of("enabled", "true", "period", period)),
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), List.of(SAMPLER_NOTE));
-        new DebugNonSafepointsCheck().note().ifPresent(notes::add);
+        debugNonSafepoints.note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 }

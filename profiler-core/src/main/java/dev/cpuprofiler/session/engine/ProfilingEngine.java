@@ -21,4 +21,11 @@ public interface ProfilingEngine {
      * @throws EngineUnavailableException if this engine cannot record here; the reason says why
      */
     EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException;
+
+    /**
+     * Gets ready when the profiler starts, long before the first recording, for what only helps if done early
+     * (see {@link AsyncProfilerEngine#prepare()}). Never throws; most engines need nothing.
+     */
+    default void prepare() {
+    }
 }

@@ -7,8 +7,10 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,6 +56,47 @@ class AsyncProfilerEngineTest {
 
         assertThat(result.engineDetail()).isEqualTo("ctimer");
         assertThat(result.notes()).anyMatch(n -> n.contains("ctimer") && n.contains("no kernel frames"));
+    }
+
+    @Test
+    void prepareLoadsTheLibraryAheadOnlyWhereThatStaysSilentAndNeverThrows() throws Exception {
+        AtomicInteger loads = new AtomicInteger();
+        AsyncProfilerLoader counting = () -> {
+            loads.incrementAndGet();
+            throw new UnsatisfiedLinkError("no library for this platform");
+        };
+
+        new AsyncProfilerEngine("cpu", counting, () -> false, new DebugNonSafepointsCheck()).prepare();
+        assertThat(loads).as("JDK 24+ without native access: would warn, so not loaded").hasValue(0);
+
+        AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", counting, () -> true,
+                new DebugNonSafepointsCheck());
+        engine.prepare(); // a library that fails to load costs nothing at start-up
+        assertThat(loads).hasValue(1);
+        // The failure is remembered: the first session gets the reason without loading again.
+        assertThatThrownBy(() -> engine.start(EngineSettings.of(Duration.ofMillis(10), 64, workDirectory),
+                (frames, thread, weight) -> { }))
+                .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("no library for this platform");
+        assertThat(loads).hasValue(1);
+    }
+
+    @Test
+    void loadingTheRealLibraryTurnsOnDebugNonSafepoints() throws Exception {
+        EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
+        // The surefire JVM already runs with the flag; a fresh JVM without it shows the effect.
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        // Unlocked (not enabled) so the child can read the real flag back.
+        Process process = new ProcessBuilder(java, "-XX:+UnlockDiagnosticVMOptions", "-cp",
+                System.getProperty("java.class.path"), PrepareMain.class.getName()).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        System.out.println("[async-profiler prepare] " + out.lines().filter(l -> l.startsWith("FLAG")).toList());
+        assertThat(out).contains("FLAG before false false");
+        if (out.contains("quiet=true")) {
+            assertThat(out).contains("FLAG after true true"); // the JVM's flag, and what the profiler believes
+        } else { // JDK 24+ without --enable-native-access: loading would print a warning, so it is left alone
+            assertThat(out).contains("FLAG after false false quiet=false");
+        }
     }
 
     @Test
