@@ -8,10 +8,10 @@
 # JVM with --profiler.cpu.engine=<engine> and no JVM flag, loads it over loopback HTTP, records one 15 s on-demand
 # profile and compares its figures with one run of async-profiler's own agent (ProfileFigures), then measures
 # requests/s in equal windows with and without a session (pairs in alternating order); finally the start-up time and
-# heap of an idle app with and without async-profiler on the classpath. About 8 minutes (JDK 17) to 11 (JDK 25) on 2 CPUs.
+# heap of an idle app with and without async-profiler on the classpath. About 9 minutes (JDK 17) to 12 (JDK 25) on 2 CPUs.
 #
 # Options, as -D system properties in $REALISTIC_OPTS: realistic.engines=a,b  realistic.rounds=4
-# realistic.sessionSeconds=10  realistic.startup=false  realistic.startupRepeats=3  realistic.warmUpSeconds=30 (the test's is 10:
+# realistic.sessionSeconds=10  realistic.startup=false  realistic.startupRepeats=2  realistic.warmUpSeconds=60 (the test's is 10:
 # the shop's JIT keeps compiling for about a minute on 2 CPUs)
 # realistic.windowSeconds=15  realistic.clients=4.
 # Results: printed, and written to realistic-app/target/realistic/realistic-<jdk>-<time>.md.
@@ -32,6 +32,6 @@ exec "$JAVA" -cp "$APP/test-classes:$APP/classes:$(cat "$APP/test-classpath.txt"
   -Drealistic.runtimeClasspathFile="$APP/runtime-classpath.txt" \
   -Drealistic.agentJar="$APP/agent/async-profiler.jar" \
   -Drealistic.workDirectory="$APP/realistic" \
-  -Drealistic.warmUpSeconds=30 \
+  -Drealistic.warmUpSeconds=60 \
   ${REALISTIC_OPTS:-} \
   dev.cpuprofiler.realistic.RealisticBenchmark
