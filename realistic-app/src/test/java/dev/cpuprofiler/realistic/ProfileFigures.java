@@ -140,7 +140,8 @@ public record ProfileFigures(long samples, long javaSamples, double idleWaitPerc
         return new ProfileFigures(samples, javaSamples, percent(idle, samples), percent(cut, samples),
                 percent(dispatch, javaSamples), top == null ? "-" : top.getKey(),
                 top == null ? 0 : percent(top.getValue(), javaSamples), quantile(requestDepths, dispatch, 0.5),
-                quantile(requestDepths, dispatch, 0.9), requestDepths.keySet().stream().mapToInt(i -> i).max().orElse(0),
+                quantile(requestDepths, dispatch, 0.9),
+                requestDepths.keySet().stream().mapToInt(i -> i).max().orElse(0),
                 percent(deep, dispatch), idleLeaves);
     }
 

@@ -22,10 +22,11 @@ import java.util.regex.Pattern;
  * async-profiler's agent, and the throughput with and without a session running; then the start-up time and heap
  * of an idle app with and without async-profiler on its classpath. Prints Markdown.
  *
- * <p>Throughput: after the warm-up (60 s from realistic.sh: the shop is still getting faster a minute in) and the figures' profile, {@code rounds} pairs of equal windows of
- * {@code session + 3 s}, one starting with a POST of a session (so it holds the session and the dump and parse
- * that end it), one with no session; the pairs alternate their order (on-off, off-on, ...) so the JIT's drift
- * does not favour one side. The ratio is the sum of requests in the "on" windows over those in the "off" ones.
+ * <p>Throughput: after the warm-up (60 s from realistic.sh: the shop is still getting faster a minute in) and the
+ * figures' profile, {@code rounds} pairs of equal windows of {@code session + 3 s}, one starting with a POST of a
+ * session (so it holds the session and the dump and parse that end it), one with no session; the pairs alternate
+ * their order (on-off, off-on, ...) so the JIT's drift does not favour one side. The ratio is the sum of requests
+ * in the "on" windows over those in the "off" ones.
  */
 public final class RealisticBenchmark {
 

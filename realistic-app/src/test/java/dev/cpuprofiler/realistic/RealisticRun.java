@@ -153,7 +153,7 @@ final class RealisticRun {
                 file);
     }
 
-    /** The truth: the same app with the starter off, the same load and warm-up, async-profiler's agent for the window. */
+    /** The truth: the same app, starter off, the same load and warm-up, async-profiler's agent for the window. */
     Result truth(String name) throws Exception {
         AsyncProfilerAgent agent;
         try {
@@ -232,7 +232,8 @@ final class RealisticRun {
         row(b, "top self (of Java)", o.topSelfMethod() + " " + ProfileFigures.pct(o.topSelfPercent()),
                 t.topSelfMethod() + " " + ProfileFigures.pct(t.topSelfPercent()), "");
         row(b, "request depth p50/p90/max", o.requestDepthMedian() + "/" + o.requestDepthP90() + "/"
-                + o.requestDepthMax(), t.requestDepthMedian() + "/" + t.requestDepthP90() + "/" + t.requestDepthMax(), "");
+                + o.requestDepthMax(),
+                t.requestDepthMedian() + "/" + t.requestDepthP90() + "/" + t.requestDepthMax(), "");
         row(b, "requests >= 80 frames", ProfileFigures.pct(o.deepRequestPercent()),
                 ProfileFigures.pct(t.deepRequestPercent()), "");
         row(b, "requests/s in the window", String.format(Locale.ROOT, "%.0f (%d failed)", ours.requestsPerSecond(),

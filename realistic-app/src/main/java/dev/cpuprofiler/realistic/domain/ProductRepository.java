@@ -9,7 +9,9 @@ import org.springframework.data.repository.query.Param;
 
 public interface ProductRepository extends JpaRepository<Product, Long> {
 
-    @Query("select p from Product p join fetch p.category c where c.id = :categoryId or c.parent.id = :categoryId order by p.name")
+    /** A category's products, or those of its sub-categories for a department. */
+    @Query("select p from Product p join fetch p.category c where c.id = :categoryId or c.parent.id = :categoryId"
+            + " order by p.name")
     Slice<Product> findPageInCategory(@Param("categoryId") long categoryId, Pageable page);
 
     List<Product> findTop40ByNameContainingIgnoreCaseOrderByNameAsc(String text);
