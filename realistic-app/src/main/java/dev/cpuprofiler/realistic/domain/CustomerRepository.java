@@ -1,0 +1,6 @@
+package dev.cpuprofiler.realistic.domain;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface CustomerRepository extends JpaRepository<Customer, Long> {
+}

@@ -1,0 +1,61 @@
+package dev.cpuprofiler.realistic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The starter as a user installs it (the dependency, no JVM flag, every profiler.cpu.* at its default but the CPU
+ * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 15 s is
+ * compared with what async-profiler's own agent records over the same 15 s of the same load in a twin JVM with the
+ * starter off. Three figures must agree with the truth: no cut stacks, no idle waits blamed for CPU, and the share
+ * of Java CPU under {@code DispatcherServlet.doDispatch}. See {@link ProfileFigures} for their exact definitions.
+ *
+ * <p>{@code -Drealistic.engine=async-profiler} (or another engine id) forces the starter's engine, to check the
+ * harness against an engine that walks deep stacks; the async-profiler jar is then added to the child's classpath.
+ */
+class RealisticProfileTest {
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void defaultInstallProfilesLikeAsyncProfilersOwnAgent() throws Exception {
+        Assumptions.assumeTrue(AsyncProfilerAgent.libraryEntry() != null, () -> "skipped: async-profiler has no "
+                + "native library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties());
+        String engine = RealisticRun.Settings.property("realistic.engine", "");
+
+        RealisticRun.Result truth;
+        try {
+            truth = run.truth("truth");
+        } catch (RealisticRun.TruthUnavailable e) {
+            System.out.println("RealisticProfileTest skipped: " + e.getMessage());
+            Assumptions.abort(e.getMessage());
+            return;
+        }
+        RealisticRun.Result ours = run.profiled("starter", engine.isEmpty() ? null : engine);
+        System.out.println(RealisticRun.table(ours, truth));
+
+        ProfileFigures o = ours.figures();
+        ProfileFigures t = truth.figures();
+        // The truth itself must be sound, or nothing below means anything.
+        assertThat(t.javaSamples()).as("the agent's Java samples").isGreaterThanOrEqualTo(200);
+        assertThat(t.dispatchPercent()).as("the agent's dispatch share (is the load running?)").isGreaterThan(20);
+
+        SoftAssertions soft = new SoftAssertions();
+        soft.assertThat(ours.engine()).as("the profile's engine").isNotNull();
+        soft.assertThat(o.samples()).as("samples in the starter's profile").isGreaterThanOrEqualTo(200);
+        soft.assertThat(o.rootCutPercent()).as("%% of samples with a cut root (truth %.1f%%)", t.rootCutPercent())
+                .isLessThanOrEqualTo(5.0);
+        double idleBound = t.idleWaitPercent() < 1 ? 2.0 : t.idleWaitPercent() + 2;
+        soft.assertThat(o.idleWaitPercent()).as("%% of samples in idle waits (truth %.1f%%; %s)",
+                t.idleWaitPercent(), o.idleLeavesSummary()).isLessThanOrEqualTo(idleBound);
+        soft.assertThat(Math.abs(o.dispatchPercent() - t.dispatchPercent()))
+                .as("|dispatch %% - truth| (%.1f%% vs %.1f%%)", o.dispatchPercent(), t.dispatchPercent())
+                .isLessThanOrEqualTo(7.0);
+        soft.assertAll();
+    }
+}
