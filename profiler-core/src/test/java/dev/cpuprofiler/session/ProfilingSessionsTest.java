@@ -158,8 +158,8 @@ class ProfilingSessionsTest {
                 StackNode tree = profile.tree().toNode();
                 assertThat(tree.children()).extracting(StackNode::frame)
                         .anyMatch(f -> f.contains("session-test-burner"));
+                // Net.accept's Java part runs for each connection (real CPU); its native accept0 only waits.
                 assertThat(containsFrame(tree, "accept0")).as("a native accept() is waiting, not CPU").isFalse();
-                assertThat(containsFrame(tree, "Net.accept")).isFalse();
                 assertThat(profile.notes()).anyMatch(n -> n.contains("native code") && n.contains("not sampled"));
 
                 assertThat(profile.concurrency()).isNotNull();

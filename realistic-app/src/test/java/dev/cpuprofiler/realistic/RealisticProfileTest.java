@@ -7,6 +7,7 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The starter as a user installs it (the dependency, no JVM flag, every profiler.cpu.* at its default but the CPU
@@ -56,6 +57,26 @@ class RealisticProfileTest {
         soft.assertThat(Math.abs(o.dispatchPercent() - t.dispatchPercent()))
                 .as("|dispatch %% - truth| (%.1f%% vs %.1f%%)", o.dispatchPercent(), t.dispatchPercent())
                 .isLessThanOrEqualTo(7.0);
+        // The first thing a user reads: the top hot method is the one that truly burns most, with its true share.
+        JsonNode hot = ours.profile().path("hotMethods");
+        soft.assertThat(hot.size()).as("hotMethods entries").isBetween(1, 20);
+        double truthTopOfAll = t.topSelfPercent() * t.javaSamples() / t.samples();
+        soft.assertThat(hot.path(0).path("method").asString()).as("top hot method (truth %s)", t.topSelfMethod())
+                .isEqualTo(t.topSelfMethod());
+        soft.assertThat(Math.abs(hot.path(0).path("selfPercent").asDouble() - truthTopOfAll))
+                .as("|top self %% - truth| (%.1f%% vs %.1f%% of all samples)", hot.path(0).path("selfPercent")
+                        .asDouble(), truthTopOfAll).isLessThanOrEqualTo(7.0);
+        // Where the CPU went: present, adding up, and mostly the application under this load.
+        JsonNode breakdown = ours.profile().path("cpuBreakdown");
+        double sum = 0;
+        for (JsonNode g : breakdown.path("groups")) {
+            sum += g.path("percent").asDouble();
+        }
+        System.out.println("cpuBreakdown " + breakdown);
+        soft.assertThat(sum).as("cpuBreakdown percents add up").isBetween(95.0, 105.0);
+        soft.assertThat(breakdown.path("groups").path(0).path("group").asString()).isEqualTo("application");
+        soft.assertThat(breakdown.path("groups").path(0).path("percent").asDouble()).as("application share")
+                .isGreaterThan(50.0);
         soft.assertAll();
     }
 }

@@ -68,7 +68,8 @@ final class RealisticRun {
 
     /** What one side measured. */
     record Result(String side, String engine, String engineDetail, long reportedSamples, long truncatedSamples,
-            String notes, ProfileFigures figures, double requestsPerSecond, long failedRequests, Path collapsed) {
+            String notes, ProfileFigures figures, double requestsPerSecond, long failedRequests, Path collapsed,
+            JsonNode profile) {
     }
 
     /** The truth could not be taken on this machine (no library for it, attach refused...). */
@@ -150,7 +151,7 @@ final class RealisticRun {
         return new Result("starter" + (engine == null || engine.isBlank() ? " (default)" : " (" + engine + ")"),
                 text(profile.path("engine")), text(profile.path("engineDetail")), profile.path("samples").asLong(),
                 profile.path("truncatedSamples").asLong(), notes, ProfileFigures.of(collapsed.body()), rps, failed,
-                file);
+                file, profile);
     }
 
     /** The truth: the same app, starter off, the same load and warm-up, async-profiler's agent for the window. */
@@ -181,7 +182,7 @@ final class RealisticRun {
             long failed = load.failed() - failedBefore;
             String collapsed = Files.readString(file, StandardCharsets.UTF_8);
             return new Result("async-profiler agent (truth)", "agent", "event=cpu", -1, -1, "",
-                    ProfileFigures.of(collapsed), rps, failed, file);
+                    ProfileFigures.of(collapsed), rps, failed, file, null);
         }
     }
 
