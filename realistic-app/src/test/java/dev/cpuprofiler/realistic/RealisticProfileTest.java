@@ -60,12 +60,15 @@ class RealisticProfileTest {
         // The first thing a user reads: the top hot method is the one that truly burns most, with its true share.
         JsonNode hot = ours.profile().path("hotMethods");
         soft.assertThat(hot.size()).as("hotMethods entries").isBetween(1, 20);
-        double truthTopOfAll = t.topSelfPercent() * t.javaSamples() / t.samples();
+        // On the profile's own basis: all CPU where the engine sees every thread (async-profiler), Java CPU where it
+        // samples Java threads only (the JFR engines), so the JIT's and GC's share does not count as a difference.
+        boolean javaOnly = o.javaSamples() >= o.samples() * 0.98;
+        double truthTopOfAll = javaOnly ? t.topSelfPercent() : t.topSelfPercent() * t.javaSamples() / t.samples();
         soft.assertThat(hot.path(0).path("method").asString()).as("top hot method (truth %s)", t.topSelfMethod())
                 .isEqualTo(t.topSelfMethod());
         soft.assertThat(Math.abs(hot.path(0).path("selfPercent").asDouble() - truthTopOfAll))
-                .as("|top self %% - truth| (%.1f%% vs %.1f%% of all samples)", hot.path(0).path("selfPercent")
-                        .asDouble(), truthTopOfAll).isLessThanOrEqualTo(7.0);
+                .as("|top self %% - truth| (%.1f%% vs %.1f%% of %s samples)", hot.path(0).path("selfPercent")
+                        .asDouble(), truthTopOfAll, javaOnly ? "Java" : "all").isLessThanOrEqualTo(7.0);
         // Where the CPU went: present, adding up, and mostly the application under this load.
         JsonNode breakdown = ours.profile().path("cpuBreakdown");
         double sum = 0;

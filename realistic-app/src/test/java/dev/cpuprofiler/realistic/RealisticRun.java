@@ -35,7 +35,7 @@ final class RealisticRun {
                     classes.toAbsolutePath() + File.pathSeparator + runtime,
                     Path.of(property("realistic.agentJar", "target/agent/async-profiler.jar")).toAbsolutePath(),
                     Path.of(property("realistic.workDirectory", "target/realistic")).toAbsolutePath(),
-                    Duration.ofSeconds(Long.parseLong(property("realistic.warmUpSeconds", "10"))),
+                    Duration.ofSeconds(Long.parseLong(property("realistic.warmUpSeconds", "20"))),
                     Duration.ofSeconds(Long.parseLong(property("realistic.windowSeconds", "15"))),
                     Integer.parseInt(property("realistic.clients", "4")));
         }

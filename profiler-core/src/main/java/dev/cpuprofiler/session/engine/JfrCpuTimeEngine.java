@@ -72,8 +72,11 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         // Before anything below initialises JFR (the event-type lookup, the probe).
         List<String> notes = new ArrayList<>();
         stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
-        // The event type decides, not the version number: a JDK may have it backported, or lack it.
-        if (!JfrAvailability.hasEventType(JfrSampleReader.CPU_TIME_SAMPLE)) {
+        // The event type decides, not the version number: a JDK may have it backported, or lack it. The bundled
+        // settings are read first because they do not initialise JFR (see JfrAvailability): on JDK 17-24, where
+        // another engine records, JFR then stays untouched.
+        if (!JfrAvailability.listedInDefaultSettings(JfrSampleReader.CPU_TIME_SAMPLE)
+                || !JfrAvailability.hasEventType(JfrSampleReader.CPU_TIME_SAMPLE)) {
             throw new EngineUnavailableException(ID, "this JVM (Java " + JfrAvailability.javaVersion()
                     + ") has no JFR event jdk.CPUTimeSample; it needs JDK 25 or later");
         }

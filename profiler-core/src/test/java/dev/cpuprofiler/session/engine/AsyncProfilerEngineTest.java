@@ -100,6 +100,26 @@ class AsyncProfilerEngineTest {
     }
 
     @Test
+    void autoDoesNotInitialiseJfrWhenAsyncProfilerRecords() throws Exception {
+        EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
+        // Initialising JFR instruments the JDK's I/O classes and throws away the JIT's code that inlined them: a
+        // warming web app lost a third of its throughput. Only an engine that records with JFR may initialise it.
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                AutoLeavesJfrAloneMain.class.getName()).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String line = out.lines().filter(l -> l.startsWith("ENGINE")).findFirst().orElseThrow(() ->
+                new AssertionError(out));
+        System.out.println("[auto and JFR] " + line);
+        if (line.startsWith("ENGINE async-profiler")) {
+            assertThat(line).contains("JFR-INITIALIZED false");
+        } else {
+            assertThat(line).startsWith("ENGINE jfr-cpu-time"); // JDK 25: JFR records, so it is initialised
+        }
+    }
+
+    @Test
     void aNativeLibraryThatFailsToLoadMakesTheEngineUnavailableWithTheReason() {
         AtomicInteger attempts = new AtomicInteger();
         AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", () -> {
