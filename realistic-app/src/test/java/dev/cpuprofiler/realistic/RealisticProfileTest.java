@@ -14,7 +14,9 @@ import tools.jackson.databind.JsonNode;
  * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 15 s is
  * compared with what async-profiler's own agent records over the same 15 s of the same load in a twin JVM with the
  * starter off. Three figures must agree with the truth: no cut stacks, no idle waits blamed for CPU, and the share
- * of Java CPU under {@code DispatcherServlet.doDispatch}. See {@link ProfileFigures} for their exact definitions.
+ * of Java CPU under {@code DispatcherServlet.doDispatch} (see {@link ProfileFigures} for their exact definitions);
+ * and what a user reads first must be right: the top of {@code hotMethods} is the truth's hottest method with about
+ * its share, and {@code cpuBreakdown} adds up.
  *
  * <p>{@code -Drealistic.engine=async-profiler} (or another engine id) forces the starter's engine, to check the
  * harness against an engine that walks deep stacks; the async-profiler jar is then added to the child's classpath.
@@ -68,7 +70,10 @@ class RealisticProfileTest {
                 .isEqualTo(t.topSelfMethod());
         soft.assertThat(Math.abs(hot.path(0).path("selfPercent").asDouble() - truthTopOfAll))
                 .as("|top self %% - truth| (%.1f%% vs %.1f%% of %s samples)", hot.path(0).path("selfPercent")
-                        .asDouble(), truthTopOfAll, javaOnly ? "Java" : "all").isLessThanOrEqualTo(7.0);
+                        .asDouble(), truthTopOfAll, javaOnly ? "Java" : "all")
+                // Two JVMs 20 s into their warm-up differ by up to ~8 points in this share (the JIT is still at
+                // work); after 60 s the benchmark finds 1.5. Generous here, so the test is not flaky.
+                .isLessThanOrEqualTo(10.0);
         // Where the CPU went: present, adding up, and mostly the application under this load.
         JsonNode breakdown = ours.profile().path("cpuBreakdown");
         double sum = 0;
