@@ -115,8 +115,8 @@ public final class CpuProfiler implements AutoCloseable {
             // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
             EngineLock engineLock = new EngineLock();
             this.lookback = lookbackFor(b, sessionSettings, engineLock);
-            this.engineSelector = new EngineSelector(
-                    b.engines != null ? b.engines : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
+            this.engineSelector = new EngineSelector(b.engines != null ? b.engines
+                    : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
             this.sessions = new ProfilingSessions(engineSelector,
                     sessionSettings, profiles, clock,
                     new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {

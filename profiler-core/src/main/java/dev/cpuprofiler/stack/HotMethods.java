@@ -70,8 +70,7 @@ public final class HotMethods {
     /** Structure rather than code: the cut-stack marker and, at the first level, a thread group. */
     private static boolean isMarker(StackTreeSnapshot tree, int node, String name) {
         return StackTree.TRUNCATED.equals(name) || StackTree.NO_STACK.equals(name)
-                || (tree.depth(node) == 1 && name.startsWith("[") && name.endsWith("]")
-                        && tree.kind(node) == FrameKind.UNKNOWN && tree.self(node) == 0);
+                || ThreadNames.isGroupNode(tree, node);
     }
 
     private static double percent(long part, long all) {

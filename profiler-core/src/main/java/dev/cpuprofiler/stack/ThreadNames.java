@@ -49,6 +49,16 @@ public final class ThreadNames {
         return "[" + FrameNames.sanitize(fold(threadName)) + "]";
     }
 
+    /**
+     * Whether a node is a thread group: a first-level, bracketed, kind-less node that no sample ends in (a frame
+     * such as {@code [unknown]} that samples end in is code, not a group).
+     */
+    static boolean isGroupNode(StackTreeSnapshot tree, int node) {
+        String name = tree.frame(node);
+        return tree.depth(node) == 1 && tree.kind(node) == FrameKind.UNKNOWN && tree.self(node) == 0
+                && name.startsWith("[") && name.endsWith("]");
+    }
+
     private static int digitsBefore(String s, int end) {
         int i = end;
         while (i > 0 && Character.isDigit(s.charAt(i - 1))) {

@@ -28,6 +28,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
     private final DebugNonSafepointsCheck debugNonSafepoints;
     // Whether the sampler works is settled for the JVM's lifetime by the first probe (see CpuTimeSamplerProbe).
     private Boolean samplerWorks;
+    private Boolean eventExists;
     private String samplerProblem;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
@@ -75,8 +76,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         // The event type decides, not the version number: a JDK may have it backported, or lack it. The bundled
         // settings are read first because they do not initialise JFR (see JfrAvailability): on JDK 17-24, where
         // another engine records, JFR then stays untouched.
-        if (!JfrAvailability.listedInDefaultSettings(JfrSampleReader.CPU_TIME_SAMPLE)
-                || !JfrAvailability.hasEventType(JfrSampleReader.CPU_TIME_SAMPLE)) {
+        if (!hasEvent()) {
             throw new EngineUnavailableException(ID, "this JVM (Java " + JfrAvailability.javaVersion()
                     + ") has no JFR event jdk.CPUTimeSample; it needs JDK 25 or later");
         }
@@ -89,6 +89,15 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         debugNonSafepoints.note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);
+    }
+
+    /** Whether the event exists: settled once per JVM, so JDK 17-24 do not re-read the settings every session. */
+    private synchronized boolean hasEvent() {
+        if (eventExists == null) {
+            eventExists = JfrAvailability.listedInDefaultSettings(JfrSampleReader.CPU_TIME_SAMPLE)
+                    && JfrAvailability.hasEventType(JfrSampleReader.CPU_TIME_SAMPLE);
+        }
+        return eventExists;
     }
 
     private synchronized void ensureSamplerWorks(EngineSettings settings) throws EngineUnavailableException {

@@ -192,10 +192,11 @@ public final class CpuProfilerDescriptors {
         static ProfileDescriptor of(Profile p, double minPercent, LookbackView view) {
             StackTreeSnapshot full = p.tree(view);
             StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
+            RootCut cut = RootCut.of(full);
             return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
                     p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
-                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), RootCut.samples(full),
-                    RootCut.percent(full), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
+                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), cut.samples(),
+                    cut.percent(), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
                     CpuBreakdownDescriptor.of(p.cpuBreakdown()),
                     p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
                     LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,

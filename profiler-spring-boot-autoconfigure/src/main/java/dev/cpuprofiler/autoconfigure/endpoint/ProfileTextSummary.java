@@ -36,9 +36,9 @@ final class ProfileTextSummary {
         }
         b.append('\n');
         StackTreeSnapshot tree = p.tree(view);
-        long cut = RootCut.samples(tree);
-        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(), cut,
-                RootCut.percent(tree), cut > 0 ? " (their callers are unknown: see the notes)" : ""));
+        RootCut cut = RootCut.of(tree);
+        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(),
+                cut.samples(), cut.percent(), cut.samples() > 0 ? " (their callers are unknown: see the notes)" : ""));
         List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
         if (!hot.isEmpty()) {
             b.append("Hot methods (self time; total = samples through it):\n");
