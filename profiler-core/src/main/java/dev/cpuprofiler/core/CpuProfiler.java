@@ -11,6 +11,7 @@ import dev.cpuprofiler.lookback.LookbackRecorder;
 import dev.cpuprofiler.lookback.LookbackSettings;
 import dev.cpuprofiler.lookback.LookbackSource;
 import dev.cpuprofiler.session.engine.DebugNonSafepointsCheck;
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.ProfileFileWriter;
 import dev.cpuprofiler.session.ProfileStore;
@@ -23,7 +24,8 @@ import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.JfrStackDepth;
 import dev.cpuprofiler.session.engine.ProfilingEngine;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
@@ -73,6 +75,7 @@ public final class CpuProfiler implements AutoCloseable {
     private final Lookback lookback;
     private final EngineSelector engineSelector;
     private final Path workDirectory;
+    private final DiskSpaceGuard diskSpace;
     private ScheduledExecutorService policyExecutor;
     private boolean closed;
 
@@ -81,6 +84,7 @@ public final class CpuProfiler implements AutoCloseable {
         this.clock = b.clock;
         this.threadFactory = b.threadFactory;
         this.debugNonSafepoints = b.debugNonSafepoints;
+        this.diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
         this.selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
@@ -99,7 +103,7 @@ public final class CpuProfiler implements AutoCloseable {
         }
         this.profiles = b.profileStore != null ? b.profileStore : new ProfileStore(options.getRetainedProfiles(),
                 options.getRetainedBytes(), options.getOutputDirectory() == null ? null
-                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention()));
+                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace));
         SessionLauncher launcher;
         if (b.sessionLauncher != null) {
             this.workDirectory = null;
@@ -119,7 +123,7 @@ public final class CpuProfiler implements AutoCloseable {
                     : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
             this.sessions = new ProfilingSessions(engineSelector,
                     sessionSettings, profiles, clock,
-                    new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, start -> {
+                    new NamedThreadFactory(threadFactory, "cpuprofiler-session"), workDirectory, diskSpace, start -> {
                         long[] reading = sampler.reading();
                         return () -> sampler.percentSince(reading);
                     }, threadTracker == null ? null : () -> new ConcurrencySampler(threadReader, threadTracker,
@@ -144,12 +148,16 @@ public final class CpuProfiler implements AutoCloseable {
                 options.getLookbackSamplingPeriod(), sessionSettings);
         LookbackSource source = b.lookbackSource != null ? b.lookbackSource
                 : new JfrExecutionSampleSource(settings.maxStackDepth(),
-                        new NamedThreadFactory(threadFactory, "cpuprofiler-lookback-stream"));
+                        new NamedThreadFactory(threadFactory, "cpuprofiler-lookback-stream"), diskSpace);
         return new LookbackRecorder(settings, source, engineLock, clock,
                 new NamedThreadFactory(threadFactory, "cpuprofiler-lookback"));
     }
 
-    /** A private temp directory for engine recordings, removed on close. */
+    /**
+     * A private temp directory for engine recordings, removed on close. A temp directory that cannot be written (full,
+     * read-only) must not stop the application from starting: then a name is chosen and the engines create it when
+     * they first record, or say why they cannot.
+     */
     private static Path createWorkDirectory() {
         try {
             return Files.createTempDirectory("cpuprofiler-",
@@ -157,12 +165,20 @@ public final class CpuProfiler implements AutoCloseable {
         } catch (UnsupportedOperationException e) {
             try {
                 return Files.createTempDirectory("cpuprofiler-");
-            } catch (IOException io) {
-                throw new UncheckedIOException(io);
+            } catch (IOException | RuntimeException io) {
+                return unwritableWorkDirectory(io);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a temporary directory for recordings", e);
+        } catch (IOException | RuntimeException e) {
+            return unwritableWorkDirectory(e);
         }
+    }
+
+    private static Path unwritableWorkDirectory(Exception e) {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "cpuprofiler-" + ProcessHandle.current().pid() + "-"
+                + Long.toUnsignedString(new SecureRandom().nextLong(), 36));
+        log.warn("Cannot create the profiler's work directory under {} ({}); profiles need it and will say why they "
+                + "cannot record until it can be created", System.getProperty("java.io.tmpdir"), e.toString());
+        return dir;
     }
 
     private static void deleteRecursively(Path dir) {
@@ -228,7 +244,31 @@ public final class CpuProfiler implements AutoCloseable {
                 policy.cooldownUntil().orElse(null), policy.cooldownRemaining().orElse(null));
         SessionInfo session = policy.activeSession().map(s -> SessionInfo.of(s, clock)).orElse(null);
         return new CpuProfilerStatus(policy.state(), cpu, trigger, session, profiles.latest().orElse(null),
-                threadTracker == null ? List.of() : threadTracker.top(TOP_THREADS), lookback.status());
+                threadTracker == null ? List.of() : threadTracker.top(TOP_THREADS), lookback.status(), diskStatus());
+    }
+
+    /** The free space where the profiler writes: a few statvfs calls, cheap enough for every status request. */
+    private DiskStatus diskStatus() {
+        List<DiskStatus.Place> places = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        if (engineSelector != null) {
+            addPlace(places, problems, "jfr-repository", diskSpace.jfrRepository(), "JFR's repository");
+            addPlace(places, problems, "work-directory", workDirectory, "the profiler's work directory");
+        }
+        if (options.getOutputDirectory() != null) {
+            addPlace(places, problems, "output-directory", options.getOutputDirectory(),
+                    "profiler.cpu.output-directory");
+        }
+        return new DiskStatus(places, problems.isEmpty() ? null : problems.get(0));
+    }
+
+    private void addPlace(List<DiskStatus.Place> places, List<String> problems, String role, Path path, String what) {
+        diskSpace.check(path).ifPresent(c -> {
+            places.add(new DiskStatus.Place(role, path.toString(), c.usableBytes(), c.floorBytes()));
+            if (!c.ok()) {
+                problems.add(c.describe(what));
+            }
+        });
     }
 
     /** The recorded profiles. */
@@ -324,6 +364,7 @@ public final class CpuProfiler implements AutoCloseable {
         private Path workDirectory;
         private ThreadCpuReader threadCpuReader;
         private LookbackSource lookbackSource;
+        private DiskSpaceGuard diskSpace;
 
         private Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -389,6 +430,12 @@ public final class CpuProfiler implements AutoCloseable {
         /** Where look-back's samples come from (default: a JFR execution-sample stream). */
         public Builder lookbackSource(LookbackSource lookbackSource) {
             this.lookbackSource = Objects.requireNonNull(lookbackSource);
+            return this;
+        }
+
+        /** How free space is judged where the profiler writes (default: from min-free-disk-space). */
+        public Builder diskSpaceGuard(DiskSpaceGuard diskSpace) {
+            this.diskSpace = Objects.requireNonNull(diskSpace);
             return this;
         }
 

@@ -10,6 +10,8 @@ import java.time.Duration;
 public final class CpuProfilerOptions {
 
     public static final String PREFIX = "profiler.cpu.";
+    /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
+    public static final long AUTO_FREE_DISK_SPACE = -1;
 
     private boolean enabled = true;
     private double threshold = 80;
@@ -32,6 +34,7 @@ public final class CpuProfilerOptions {
     private boolean groupByThread = false;
     private Duration lookback = Duration.ZERO;
     private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
+    private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
 
     public CpuProfilerOptions() {
     }
@@ -60,6 +63,7 @@ public final class CpuProfilerOptions {
         c.groupByThread = groupByThread;
         c.lookback = lookback;
         c.lookbackSamplingPeriod = lookbackSamplingPeriod;
+        c.minFreeDiskSpace = minFreeDiskSpace;
         return c;
     }
 
@@ -109,6 +113,11 @@ public final class CpuProfilerOptions {
         }
         requireBetween("lookback-sampling-period", lookbackSamplingPeriod, Duration.ofMillis(10),
                 Duration.ofSeconds(1));
+        if (minFreeDiskSpace < 0 && minFreeDiskSpace != AUTO_FREE_DISK_SPACE) {
+            throw new InvalidOptionException(PREFIX + "min-free-disk-space", minFreeDiskSpace + "B",
+                    "must be at least 0B (0 turns the check off); leave it unset for 5% of each filesystem, "
+                            + "between 64MB and 512MB");
+        }
         return this;
     }
 
@@ -322,5 +331,14 @@ public final class CpuProfilerOptions {
 
     public void setLookbackSamplingPeriod(Duration lookbackSamplingPeriod) {
         this.lookbackSamplingPeriod = lookbackSamplingPeriod;
+    }
+
+    /** Bytes kept free on every filesystem the profiler writes to, or {@link #AUTO_FREE_DISK_SPACE}. */
+    public long getMinFreeDiskSpace() {
+        return minFreeDiskSpace;
+    }
+
+    public void setMinFreeDiskSpace(long minFreeDiskSpace) {
+        this.minFreeDiskSpace = minFreeDiskSpace;
     }
 }

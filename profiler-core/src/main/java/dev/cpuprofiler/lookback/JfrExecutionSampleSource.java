@@ -1,7 +1,9 @@
 package dev.cpuprofiler.lookback;
 
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordingStream;
@@ -33,14 +35,23 @@ public final class JfrExecutionSampleSource implements LookbackSource {
 
     private final int maxStackDepth;
     private final ThreadFactory threadFactory;
+    private final DiskSpaceGuard diskSpace;
+
+    /** With the automatic free-space floor under JFR's repository. */
+    public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory) {
+        this(maxStackDepth, threadFactory, DiskSpaceGuard.auto());
+    }
 
     /**
      * @param maxStackDepth frames kept per sample (JFR itself keeps 64 unless {@code stackdepth} says more)
      * @param threadFactory makes the thread each stream runs on (made a daemon here)
+     * @param diskSpace the free space kept under JFR's repository: the stream writes there all the time, and JFR
+     *        stops the JVM when it cannot; the stream does not start below the floor and ends when it gets there
      */
-    public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory) {
+    public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory, DiskSpaceGuard diskSpace) {
         this.maxStackDepth = maxStackDepth;
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
     }
 
     @Override
@@ -58,6 +69,10 @@ public final class JfrExecutionSampleSource implements LookbackSource {
         } catch (LinkageError e) {
             throw new LookbackUnavailableException("the jdk.jfr module is missing from this runtime: " + e, e);
         }
+        Optional<String> full = diskSpace.jfrRefusal(null);
+        if (full.isPresent()) {
+            throw new LookbackUnavailableException(full.get());
+        }
         RecordingStream stream;
         try {
             stream = new RecordingStream();
@@ -70,7 +85,7 @@ public final class JfrExecutionSampleSource implements LookbackSource {
             stream.setOrdered(false);
             stream.setMaxAge(DISK_RETENTION);
             JfrSampleStream recording = new JfrSampleStream(stream, new JfrFrames(maxStackDepth), sink, period,
-                    new JfrEffectivePeriod(EVENT), FLUSH_WAIT);
+                    new JfrEffectivePeriod(EVENT), FLUSH_WAIT, () -> diskSpace.jfrRefusal(null));
             stream.onEvent(EVENT, recording::deliver);
             stream.onFlush(recording::flushed);
             Thread thread = threadFactory.newThread(recording::run);

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
@@ -23,6 +24,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private final Duration requested;
     private final JfrEffectivePeriod effective;
     private final Duration flushWait;
+    private final Supplier<Optional<String>> diskCheck;
     // Guards the sink: once closed, a callback still under way on JFR's thread delivers nothing.
     private final Object delivery = new Object();
     private boolean open = true;
@@ -33,13 +35,14 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private volatile String failure;
 
     JfrSampleStream(RecordingStream stream, JfrFrames frames, TimedStackSink sink, Duration requested,
-            JfrEffectivePeriod effective, Duration flushWait) {
+            JfrEffectivePeriod effective, Duration flushWait, Supplier<Optional<String>> diskCheck) {
         this.stream = stream;
         this.frames = frames;
         this.sink = sink;
         this.requested = requested;
         this.effective = effective;
         this.flushWait = flushWait;
+        this.diskCheck = diskCheck;
     }
 
     /** The stream's own thread: starts the recording and dispatches its events until it is closed. */
@@ -58,9 +61,13 @@ final class JfrSampleStream implements LookbackSource.Recording {
         }
     }
 
+    /** The stream's end, or the disk under JFR's repository down to the floor (checked on each call). */
     @Override
     public Optional<String> failure() {
-        return Optional.ofNullable(failure);
+        if (failure != null) {
+            return Optional.of(failure);
+        }
+        return diskCheck.get();
     }
 
     /** On the stream's thread. Never throws: an exception would end the stream. */

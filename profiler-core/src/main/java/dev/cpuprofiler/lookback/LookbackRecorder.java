@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -36,6 +34,8 @@ public final class LookbackRecorder implements Lookback {
 
     private static final Logger log = LoggerFactory.getLogger(LookbackRecorder.class);
     static final Duration TICK = Duration.ofSeconds(1);
+    // A reason to be unavailable may pass (a disk that was full gets space again): try again this often.
+    static final Duration RETRY_UNAVAILABLE = Duration.ofMinutes(1);
 
     private final LookbackSettings settings;
     private final LookbackSource source;
@@ -45,8 +45,8 @@ public final class LookbackRecorder implements Lookback {
     private final Duration tick;
     private final LookbackRing ring;
     private final String leaseName;
-    // Why it could not record, said once per reason (a permanent one would otherwise repeat after every session).
-    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+    // Said once until it records again: a permanent reason would otherwise repeat after every session and retry.
+    private boolean unavailableReported;
 
     // Guarded by this.
     private ScheduledExecutorService ticker;
@@ -60,6 +60,7 @@ public final class LookbackRecorder implements Lookback {
     private volatile Instant recordingSince;
     private volatile String reason;
     private volatile Instant resumeAt;
+    private Instant unavailableSince;
 
     /**
      * @param lock the lock the sessions' engine selector uses
@@ -210,6 +211,10 @@ public final class LookbackRecorder implements Lookback {
                     resumeAt = null;
                     state = LookbackState.WAITING;
                 }
+                if (state == LookbackState.UNAVAILABLE && unavailableSince != null
+                        && !clock.instant().isBefore(unavailableSince.plus(RETRY_UNAVAILABLE))) {
+                    state = LookbackState.WAITING;
+                }
                 if (state == LookbackState.WAITING) {
                     tryRecord();
                 } else if (state == LookbackState.RECORDING) {
@@ -249,6 +254,10 @@ public final class LookbackRecorder implements Lookback {
             state = LookbackState.RECORDING;
             ring.clear();  // nothing from before a gap is mixed in; the first sample counts from here
             usePeriod(r.effectivePeriod());
+            if (unavailableReported) {
+                unavailableReported = false;
+                log.info("Look-back records again");
+            }
             if (!announced) {
                 announced = true;
                 log.info("Look-back on: keeping the last {} of stack samples ({} every {} ms); it steps aside while "
@@ -263,12 +272,16 @@ public final class LookbackRecorder implements Lookback {
         }
     }
 
-    /** Holds this. Tried again after the next session ({@link #resume()}). */
+    /** Holds this. Tried again a minute later, or after the next session ({@link #resume()}). */
     private void unavailable(String why) {
         reason = why;
         state = LookbackState.UNAVAILABLE;
-        if (reported.add(why)) {
+        unavailableSince = clock.instant();
+        if (!unavailableReported) {
+            unavailableReported = true;
             log.warn("Look-back cannot record, CPU-triggered profiles will start at the trigger: {}", why);
+        } else {
+            log.debug("Look-back still cannot record: {}", why);
         }
     }
 

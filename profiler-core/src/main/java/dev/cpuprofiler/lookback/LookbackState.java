@@ -12,6 +12,9 @@ public enum LookbackState {
     STEPPED_ASIDE,
     /** Wants to record but another recording holds the engine lock; retries every second. */
     WAITING,
-    /** Its sampler cannot run in this JVM (e.g. no JFR); tried again after the next session. */
+    /**
+     * Its sampler cannot run now (no JFR in this JVM, or the disk under JFR's repository at the free-space floor);
+     * tried again every minute and after the next session.
+     */
     UNAVAILABLE
 }

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.session;
 
 import dev.cpuprofiler.lookback.LookbackView;
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.StackTreeRenderer;
@@ -17,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * recorded it, {@code <id>.jfr}. Files and the directory are readable by the owner only (a profile shows
  * class and method names, thread names, and the shape of the code). Only the newest {@code retention}
  * profiles are kept; files this writer did not name are never touched. A failure (read-only or full disk)
- * is logged once per streak and leaves the in-memory profile intact.
+ * is logged once per streak and leaves the in-memory profile intact; nothing is written while the directory's
+ * filesystem is down to the free-space floor, so profiles never fill a disk the application needs.
  */
 public final class ProfileFileWriter {
 
@@ -41,12 +44,18 @@ public final class ProfileFileWriter {
 
     private final Path directory;
     private final int retention;
+    private final DiskSpaceGuard diskSpace;
     private final StackTreeRenderer collapsed = new CollapsedStacksRenderer();
     private final StackTreeRenderer html = new FlameGraphRenderer();
     private boolean failing;
 
     public ProfileFileWriter(Path directory, int retention) {
+        this(directory, retention, DiskSpaceGuard.auto());
+    }
+
+    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace) {
         this.directory = Objects.requireNonNull(directory, "directory");
+        this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
         if (retention < 1) {
             throw new IllegalArgumentException("retention must be at least 1");
         }
@@ -60,6 +69,10 @@ public final class ProfileFileWriter {
     /** Writes the profile's files; returns the profile pointing at its kept {@code .jfr}, if any. */
     public synchronized Profile write(Profile profile) {
         try {
+            Optional<String> full = diskSpace.refusal(directory, "profiler.cpu.output-directory");
+            if (full.isPresent()) {
+                throw new FloorReached(full.get());
+            }
             createDirectory();
             write(directory.resolve(profile.id() + ".collapsed.txt"), out -> collapsed.render(profile.tree(LookbackView.INCLUDE), out));
             write(directory.resolve(profile.id() + ".html"), out -> html.render(profile.tree(LookbackView.INCLUDE), out));
@@ -80,12 +93,19 @@ public final class ProfileFileWriter {
         } catch (IOException | RuntimeException e) {
             if (!failing) {
                 log.warn("Cannot write profile {} to {}: {}; it stays available in memory and over the endpoint",
-                        profile.id(), directory, e.toString());
+                        profile.id(), directory, e instanceof FloorReached ? e.getMessage() : e.toString());
                 failing = true;
             } else {
                 log.debug("Still cannot write profiles to {}: {}", directory, e.toString());
             }
             return profile;
+        }
+    }
+
+    /** The directory's filesystem is down to the free-space floor. */
+    private static final class FloorReached extends IOException {
+        FloorReached(String message) {
+            super(message);
         }
     }
 

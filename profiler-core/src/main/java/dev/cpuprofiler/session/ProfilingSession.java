@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class ProfilingSession implements RunningSession, Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(ProfilingSession.class);
+    // How often a running recording is asked whether it must stop early (its disk is filling).
+    private static final Duration HEALTH_CHECK = Duration.ofSeconds(1);
 
     private final String id;
     private final SessionTrigger trigger;
@@ -69,7 +71,19 @@ final class ProfilingSession implements RunningSession, Runnable {
     @Override
     public void run() {
         try {
-            boolean cancelled = stopSignal.await(duration.toNanos(), TimeUnit.NANOSECONDS);
+            String earlyStop = null;
+            boolean cancelled = false;
+            long deadline = System.nanoTime() + duration.toNanos();
+            for (long left = duration.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+                if (stopSignal.await(Math.min(left, HEALTH_CHECK.toNanos()), TimeUnit.NANOSECONDS)) {
+                    cancelled = true;
+                    break;
+                }
+                earlyStop = stopReason();
+                if (earlyStop != null) {
+                    break;
+                }
+            }
             if (cancelled) {
                 stopConcurrency();
                 recording.cancel();
@@ -84,6 +98,12 @@ final class ProfilingSession implements RunningSession, Runnable {
             ConcurrencyReport report = stopConcurrency();
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
+            if (earlyStop != null) {
+                String why = "stopped after " + Duration.between(startedAt, endedAt).toSeconds() + " s of "
+                        + duration.toSeconds() + " s to keep what was recorded: " + earlyStop;
+                notes.add(0, why);
+                log.warn("Profile {} {}", id, why);
+            }
             if (tree.truncatedSamples() > 0) {
                 notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
                         + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
@@ -118,6 +138,16 @@ final class ProfilingSession implements RunningSession, Runnable {
         }
     }
 
+
+    /** Why the engine must stop now (its disk is filling), or null. Never throws. */
+    private String stopReason() {
+        try {
+            return recording.stopReason().orElse(null);
+        } catch (RuntimeException e) {
+            log.debug("Session {}: the engine's health check failed: {}", id, e.toString());
+            return null;
+        }
+    }
 
     /** Stops the concurrency sampler, if any; its report, or null. Never throws. */
     private ConcurrencyReport stopConcurrency() {

@@ -2,6 +2,7 @@ package dev.cpuprofiler.session;
 
 import dev.cpuprofiler.lookback.Lookback;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
@@ -41,6 +42,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final Clock clock;
     private final ThreadFactory threadFactory;
     private final Path workDirectory;
+    private final DiskSpaceGuard diskSpace;
     private final Function<Instant, Supplier<Double>> cpuMeter;
     private final Supplier<ConcurrencySampler> concurrencySamplers;
     private final Lookback lookback;
@@ -50,6 +52,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
 
     /**
      * @param workDirectory where engines put their temporary recordings
+     * @param diskSpace the free space engines keep where they write
      * @param cpuMeter given a session's start, a supplier of the average CPU% since then (null if unknown)
      * @param concurrencySamplers a new concurrency sampler per session, or null when thread CPU time is unreadable
      * @param lookback asked to step aside (and hand over its samples) before each session's engine starts; whoever
@@ -57,7 +60,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param breakdown measures where the CPU went during each session, or null for no breakdown
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
-            ThreadFactory threadFactory, Path workDirectory,
+            ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
             Lookback lookback, CpuBreakdownProbe breakdown) {
         this.selector = Objects.requireNonNull(selector, "selector");
@@ -66,6 +69,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
+        this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
         this.cpuMeter = Objects.requireNonNull(cpuMeter, "cpuMeter");
         this.concurrencySamplers = concurrencySamplers;
         this.lookback = Objects.requireNonNull(lookback, "lookback");
@@ -86,9 +90,10 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         SelectedRecording recording;
         try {
             recording = selector.start(settings.engine(),
-                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id), tree);
+                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
+                            diskSpace), tree);
         } catch (EngineUnavailableException e) {
-            throw new SessionStartException("no profiling engine could record: " + e.getMessage(), e);
+            throw new SessionStartException(e.getMessage(), e);
         }
         ConcurrencySampler concurrency = startConcurrency();
         CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null ? null : breakdown.start();

@@ -3,6 +3,7 @@ package dev.cpuprofiler.trigger;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.SessionLauncher;
 import dev.cpuprofiler.session.SessionOutcome;
+import dev.cpuprofiler.session.SessionStartException;
 import dev.cpuprofiler.session.SessionTrigger;
 import java.time.Clock;
 import java.time.Duration;
@@ -140,8 +141,9 @@ public final class CpuTriggerPolicy {
             log.info("Starting an on-demand profiling session for {}", duration);
             RunningSession started = start(SessionTrigger.MANUAL, duration);
             if (started == null) {
-                throw new IllegalStateException("profiling session could not start: "
-                        + (lastOutcome == null ? "unknown reason" : lastOutcome.reason()));
+                // The reason alone: it already says what could not record and why (the endpoint's 503 shows it).
+                throw new IllegalStateException(lastOutcome == null ? "the profiling session could not start"
+                        : lastOutcome.reason());
             }
             return started;
         }
@@ -154,8 +156,8 @@ public final class CpuTriggerPolicy {
             s = launcher.launch(trigger, duration);
         } catch (RuntimeException | LinkageError e) {
             Instant now = clock.instant();
-            String reason = "session could not start: " + e;
-            log.warn("Profiling session ({}) could not start: {}", trigger, e.toString());
+            String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start: " + e;
+            log.warn("Profiling session ({}) could not start: {}", trigger, reason);
             SessionOutcome outcome = SessionOutcome.failed(reason, now);
             lastOutcome = outcome;
             if (trigger == SessionTrigger.CPU) {

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.session.engine;
 
+import java.io.IOException;
 import dev.cpuprofiler.stack.StackSink;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
@@ -144,11 +145,25 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
                 } catch (VirtualMachineError e) {
                     throw e;
                 } catch (Throwable e) { // UnsatisfiedLinkError, NoClassDefFoundError, a wrong platform, ...
-                    loadFailure = "its native library failed to load: " + e;
+                    String why = "its native library failed to load: " + e;
+                    if (causedByIo(e)) {
+                        // Extracting the library to java.io.tmpdir failed (a full disk): that passes; try again later.
+                        throw new EngineUnavailableException(ID, why);
+                    }
+                    loadFailure = why;
                 }
             }
         }
         throw new EngineUnavailableException(ID, loadFailure);
+    }
+
+    private static boolean causedByIo(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean onClasspath() {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,13 @@ final class AsyncProfilerRecording implements EngineRecording {
     @Override
     public synchronized long samplesSoFar() {
         return result != null ? result.samples() : cancelled ? 0 : profiler.samples();
+    }
+
+    /** async-profiler writes its recording as it goes: it must not take the work directory's last free space. */
+    @Override
+    public Optional<String> stopReason() {
+        return settings.diskSpace().refusal(settings.workDirectory(),
+                "the profiler's work directory, where async-profiler writes its recording");
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.cpuprofiler.session.engine;
 
+import java.util.Optional;
+
 /** A recording in progress. Safe to use from several threads (e.g. a session thread and a shutdown hook). */
 public interface EngineRecording {
 
@@ -11,6 +13,14 @@ public interface EngineRecording {
      * this trails the truth by up to a second; after {@link #stop()} it is the final count.
      */
     long samplesSoFar();
+
+    /**
+     * A reason to end the recording now and keep what it has, or empty: the disk it writes to is down to the
+     * free-space floor. Cheap enough to ask once a second.
+     */
+    default Optional<String> stopReason() {
+        return Optional.empty();
+    }
 
     /**
      * Stops sampling and delivers every remaining sample to the sink before returning. Idempotent: later calls return

@@ -11,8 +11,10 @@ import java.util.Objects;
  * @param maxStackDepth frames kept per sample, leaf-most first; deeper stacks are cut at the root end and marked
  * @param workDirectory where engines keep their recording files ({@code .jfr}); created when missing
  * @param recordingName prefix of file and JFR recording names, e.g. a session id; letters, digits, {@code . _ -}
+ * @param diskSpace the free space engines keep where they write (JFR's repository, the work directory)
  */
-public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName) {
+public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName,
+        DiskSpaceGuard diskSpace) {
 
     public static final Duration MIN_PERIOD = Duration.ofMillis(1);
     public static final Duration MAX_PERIOD = Duration.ofSeconds(1);
@@ -21,6 +23,7 @@ public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path wo
         Objects.requireNonNull(samplingPeriod, "samplingPeriod");
         Objects.requireNonNull(workDirectory, "workDirectory");
         Objects.requireNonNull(recordingName, "recordingName");
+        Objects.requireNonNull(diskSpace, "diskSpace");
         if (samplingPeriod.compareTo(MIN_PERIOD) < 0 || samplingPeriod.compareTo(MAX_PERIOD) > 0) {
             throw new IllegalArgumentException("samplingPeriod " + samplingPeriod + " is not between 1 ms and 1 s");
         }
@@ -32,6 +35,11 @@ public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path wo
             throw new IllegalArgumentException("recordingName '" + recordingName
                     + "' must be 1 to 64 letters, digits, '.', '_' or '-'");
         }
+    }
+
+    /** Settings with the automatic free-space floor. */
+    public EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName) {
+        this(samplingPeriod, maxStackDepth, workDirectory, recordingName, DiskSpaceGuard.auto());
     }
 
     /** Settings with the recording name {@code cpuprofile}. */

@@ -70,7 +70,11 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         if (noJfr != null) {
             throw new EngineUnavailableException(ID, noJfr);
         }
-        // Before anything below initialises JFR (the event-type lookup, the probe).
+        // Before anything below initialises JFR or writes through it (the event-type lookup, the probe).
+        Optional<String> full = settings.diskSpace().jfrRefusal(settings.workDirectory());
+        if (full.isPresent()) {
+            throw new EngineUnavailableException(ID, full.get());
+        }
         List<String> notes = new ArrayList<>();
         stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
         // The event type decides, not the version number: a JDK may have it backported, or lack it. The bundled

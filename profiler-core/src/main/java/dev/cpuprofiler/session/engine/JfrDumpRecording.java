@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import jdk.jfr.EventSettings;
 import jdk.jfr.Recording;
@@ -63,6 +64,10 @@ final class JfrDumpRecording implements EngineRecording {
     /** Starts the recording; it is running when this returns. */
     static JfrDumpRecording start(JfrRecordingPlan plan, EngineSettings settings, StackSink sink,
             List<String> startNotes) throws EngineUnavailableException {
+        Optional<String> full = settings.diskSpace().jfrRefusal(settings.workDirectory());
+        if (full.isPresent()) {
+            throw new EngineUnavailableException(plan.engineId(), full.get());
+        }
         Path file = RecordingFiles.create(plan.engineId(), settings);
         Recording recording = null;
         try {
@@ -133,6 +138,12 @@ final class JfrDumpRecording implements EngineRecording {
             }
         }
         return count;
+    }
+
+    /** JFR's repository and the dump's directory must both stay above the floor while it records. */
+    @Override
+    public Optional<String> stopReason() {
+        return settings.diskSpace().jfrRefusal(settings.workDirectory());
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.cpuprofiler.session.engine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,15 +16,34 @@ final class RecordingFiles {
     private RecordingFiles() {
     }
 
-    /** A new, unique, empty {@code <recordingName>-<engine>-<random>.jfr} in the work directory (created if missing). */
+    /**
+     * A new, unique, empty {@code <recordingName>-<engine>-<random>.jfr} in the work directory (created, owner-only,
+     * if missing), unless the work directory's filesystem is down to the free-space floor.
+     */
     static Path create(String engineId, EngineSettings settings) throws EngineUnavailableException {
+        Optional<String> full = settings.diskSpace().refusal(settings.workDirectory(), "the profiler's work "
+                + "directory, where " + engineId + " writes its recording");
+        if (full.isPresent()) {
+            throw new EngineUnavailableException(engineId, full.get());
+        }
         try {
-            Files.createDirectories(settings.workDirectory());
+            if (!Files.isDirectory(settings.workDirectory())) {
+                createOwnerOnly(settings.workDirectory());
+            }
             return Files.createTempFile(settings.workDirectory(), settings.recordingName() + "-" + engineId + "-",
                     ".jfr");
         } catch (IOException | RuntimeException e) {
             throw new EngineUnavailableException(engineId,
                     "cannot create a recording file in " + settings.workDirectory() + ": " + e, e);
+        }
+    }
+
+    private static void createOwnerOnly(Path dir) throws IOException {
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
+        } else {
+            Files.createDirectories(dir);
         }
     }
 

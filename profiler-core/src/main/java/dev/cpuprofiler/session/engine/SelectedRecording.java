@@ -1,6 +1,7 @@
 package dev.cpuprofiler.session.engine;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The recording an {@link EngineSelector} started: the engine's own recording plus the engines passed over on the
@@ -31,6 +32,11 @@ public final class SelectedRecording implements EngineRecording {
     @Override
     public long samplesSoFar() {
         return recording.samplesSoFar();
+    }
+
+    @Override
+    public Optional<String> stopReason() {
+        return recording.stopReason();
     }
 
     /** The engine's result, with {@link RecordingResult#fallbacks()} filled in. */
