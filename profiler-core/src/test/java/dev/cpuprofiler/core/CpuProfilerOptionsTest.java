@@ -27,6 +27,7 @@ class CpuProfilerOptionsTest {
         assertThat(o.getRetainedProfiles()).isEqualTo(10);
         assertThat(o.getLookback()).isZero();
         assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
+        assertThat(o.getMinFreeDiskSpace()).isEqualTo(CpuProfilerOptions.AUTO_FREE_DISK_SPACE);
     }
 
     private static void assertInvalid(Consumer<CpuProfilerOptions> change, String property, String allowedFragment) {
@@ -56,6 +57,8 @@ class CpuProfilerOptionsTest {
         assertInvalid(o -> o.setStackSamplingPeriod(Duration.ofSeconds(5)), "profiler.cpu.stack-sampling-period",
                 "between");
         assertInvalid(o -> o.setRetainedProfiles(0), "profiler.cpu.retained-profiles", "between 1 and 1000");
+        assertInvalid(o -> o.setMinFreeDiskSpace(-5), "profiler.cpu.min-free-disk-space",
+                "at least 0B (0 turns the check off)");
         assertInvalid(o -> o.setLookback(Duration.ofMillis(500)), "profiler.cpu.lookback",
                 "0 (off) or between PT1S and PT10M");
         assertInvalid(o -> o.setLookback(Duration.ofMinutes(11)), "profiler.cpu.lookback", "PT10M");

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FakeLookbackSource implements LookbackSource {
 
     private final OverlapDetector detector;
-    private final String refusal;
+    private volatile String refusal;
+    private volatile String failure;
     final AtomicInteger starts = new AtomicInteger();
     final AtomicInteger stops = new AtomicInteger();
     private volatile Duration effectivePeriod;
@@ -40,6 +41,7 @@ final class FakeLookbackSource implements LookbackSource {
             throw new LookbackUnavailableException(refusal);
         }
         starts.incrementAndGet();
+        failure = null;
         detector.enter();
         current = new FakeRecording(period, sink);
         return current;
@@ -56,6 +58,16 @@ final class FakeLookbackSource implements LookbackSource {
 
     synchronized boolean isRecording() {
         return current != null && !current.stopped;
+    }
+
+    /** From now on, starts are refused with this reason (null: allowed again). */
+    void refuse(String reason) {
+        refusal = reason;
+    }
+
+    /** The running recording reports that it must end (as when the disk under it fills). */
+    void failRunning(String reason) {
+        failure = reason;
     }
 
     /** As if another JFR recording imposed a finer period. */
@@ -78,6 +90,11 @@ final class FakeLookbackSource implements LookbackSource {
         public Duration effectivePeriod() {
             Duration imposed = effectivePeriod;
             return imposed != null ? imposed : period;
+        }
+
+        @Override
+        public java.util.Optional<String> failure() {
+            return java.util.Optional.ofNullable(failure);
         }
 
         @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.core.EngineChoice;
 import dev.cpuprofiler.session.engine.EngineBusyException;
 import dev.cpuprofiler.session.engine.EngineLock;
@@ -14,6 +15,7 @@ import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.testing.FakeTime;
+import dev.cpuprofiler.testing.LogCapture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -260,6 +262,32 @@ class LookbackRecorderTest {
         assertThat(snapshot.samples()).isZero();
         assertThat(snapshot.notes()).containsExactly("look-back was not recording: JFR is not available here");
         startSession().stop();
+    }
+
+    @Test
+    void aRecordingThatMustEndFreesTheEngineSaysWhyOnceAndIsRetriedAMinuteLater() throws Exception {
+        try (LogCapture logs = new LogCapture()) {
+            recorder = recorder(Duration.ofMillis(5));
+            recorder.start();
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.RECORDING);
+
+            source.failRunning("only 10 MB of 96 MB free (JFR's repository)");
+            source.refuse("only 10 MB of 96 MB free (JFR's repository)");
+            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().state() == LookbackState.UNAVAILABLE);
+            assertThat(recorder.status().reason()).contains("only 10 MB");
+            assertThat(lock.holder()).isEmpty();
+            assertThat(source.isRecording()).isFalse();
+
+            time.advance(Duration.ofSeconds(61));  // the retry a minute later is refused too: not said again
+            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().reason() != null
+                    && logs.messages(Level.DEBUG).stream().anyMatch(m -> m.contains("still cannot record")));
+            assertThat(logs.messages(Level.WARN)).filteredOn(m -> m.contains("Look-back cannot record")).hasSize(1);
+
+            source.refuse(null);  // space again
+            time.advance(Duration.ofSeconds(61));
+            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().state() == LookbackState.RECORDING);
+            assertThat(logs.messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("records again"));
+        }
     }
 
     @Test

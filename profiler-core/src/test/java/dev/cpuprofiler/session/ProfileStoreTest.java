@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import ch.qos.logback.classic.Level;
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
+import dev.cpuprofiler.session.engine.JfrRepository;
 import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.testing.LogCapture;
@@ -128,5 +130,28 @@ class ProfileStoreTest {
                     .contains("stays available in memory");
         }
         assertThat(store.size()).isEqualTo(3);
+    }
+
+    @Test
+    void nothingIsWrittenWhileTheDiskIsAtTheFloorAndWritingResumesWithSpace() throws IOException {
+        java.util.concurrent.atomic.AtomicLong free = new java.util.concurrent.atomic.AtomicLong(5L << 20);
+        DiskSpaceGuard guard = new DiskSpaceGuard(64L << 20,
+                existing -> new DiskSpaceGuard.Space(free.get(), 1L << 30), new JfrRepository());
+        Path out = dir.resolve("profiles");
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, guard));
+        try (LogCapture logs = new LogCapture()) {
+            store.add(profile("app.Hot.m", 2, null));
+            store.add(profile("app.Hot.m", 2, null));
+
+            assertThat(out).doesNotExist();
+            assertThat(store.size()).isEqualTo(2);
+            assertThat(logs.messages(Level.WARN)).hasSize(1).first().asString()
+                    .contains("only 5 MB of 1024 MB free").contains("profiler.cpu.output-directory")
+                    .contains("stays available in memory");
+
+            free.set(1L << 30);
+            Profile p = store.add(profile("app.Hot.m", 2, null));
+            assertThat(out.resolve(p.id() + ".html")).exists();
+        }
     }
 }

@@ -6,8 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
 import dev.cpuprofiler.core.CpuProfilerStatus;
+import dev.cpuprofiler.core.DiskStatus;
 import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import dev.cpuprofiler.session.engine.EngineRecording;
+import dev.cpuprofiler.session.engine.JfrRepository;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
@@ -23,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -205,6 +209,40 @@ class ProfilingSessionsTest {
                 assertThat(f.engineId()).isEqualTo("jfr-cpu-time");
                 assertThat(f.reason()).contains("no CPU-time sampler");
             });
+        }
+    }
+
+    @Test
+    void aDiskReachingTheFloorEndsTheSessionEarlyKeepsItsSamplesAndRefusesTheNext() throws Exception {
+        AtomicLong free = new AtomicLong(1L << 40);
+        DiskSpaceGuard guard = new DiskSpaceGuard(64L << 20,
+                existing -> new DiskSpaceGuard.Space(free.get(), 1L << 40), new JfrRepository());
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        try (CpuProfiler profiler = CpuProfiler.builder(o).diskSpaceGuard(guard).workDirectory(work).build()) {
+            RunningSession session = profiler.startOnDemand(Duration.ofSeconds(30));
+            await().atMost(Duration.ofSeconds(20)).until(() -> session.samplesSoFar() > 0);
+            assertThat(profiler.status().disk().problem()).isNull();
+            free.set(10L << 20);
+
+            assertThat(session.outcome().toCompletableFuture().get(20, TimeUnit.SECONDS).status())
+                    .isEqualTo(SessionStatus.COMPLETED);
+            Profile profile = profiler.profiles().latest().orElseThrow();
+            assertThat(profile.samples()).isPositive();
+            assertThat(profile.duration()).isLessThan(Duration.ofSeconds(25));
+            assertThat(profile.notes().get(0)).startsWith("stopped after").contains("of 30 s")
+                    .contains("only 10 MB").contains("floor of 64 MB");
+            assertThat(profiler.status().disk().problem()).contains("only 10 MB");
+            assertThat(profiler.status().disk().places()).extracting(DiskStatus.Place::role)
+                    .contains("jfr-repository", "work-directory");
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
+                    .hasMessageStartingWith("jfr-execution cannot record: only 10 MB");
+
+            free.set(1L << 40);  // space again: profiles again
+            RunningSession again = profiler.startOnDemand(Duration.ofSeconds(1));
+            assertThat(again.outcome().toCompletableFuture().get(20, TimeUnit.SECONDS).status())
+                    .isEqualTo(SessionStatus.COMPLETED);
         }
     }
 

@@ -183,6 +183,17 @@ public class CpuProfilerProperties {
         @DurationUnit(ChronoUnit.MILLIS)
         private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
 
+        /**
+         * Free space the profiler leaves on every filesystem it writes to: JFR's repository (java.io.tmpdir unless
+         * -XX:FlightRecorderOptions:repository says otherwise), its work directory and output-directory. Below it a
+         * profile or the look-back does not start, one under way stops early and keeps what it recorded, and no
+         * profile file is written; the reason is logged once and shown in the status. JFR stops the whole JVM when
+         * its repository cannot be written, so this is what keeps a filling disk from taking the application down
+         * with it. Unset: 5% of each filesystem, at least 64MB (what JFR may write at once) and at most 512MB. 0
+         * turns the check off.
+         */
+        private DataSize minFreeDiskSpace;
+
         /** Copies these values into the core's options. */
         public CpuProfilerOptions toOptions() {
             CpuProfilerOptions o = new CpuProfilerOptions();
@@ -207,6 +218,8 @@ public class CpuProfilerProperties {
             o.setGroupByThread(groupByThread);
             o.setLookback(lookback);
             o.setLookbackSamplingPeriod(lookbackSamplingPeriod);
+            o.setMinFreeDiskSpace(minFreeDiskSpace == null ? CpuProfilerOptions.AUTO_FREE_DISK_SPACE
+                    : minFreeDiskSpace.toBytes());
             return o;
         }
 
@@ -376,6 +389,14 @@ public class CpuProfilerProperties {
 
         public void setLookbackSamplingPeriod(Duration lookbackSamplingPeriod) {
             this.lookbackSamplingPeriod = lookbackSamplingPeriod;
+        }
+
+        public DataSize getMinFreeDiskSpace() {
+            return minFreeDiskSpace;
+        }
+
+        public void setMinFreeDiskSpace(DataSize minFreeDiskSpace) {
+            this.minFreeDiskSpace = minFreeDiskSpace;
         }
     }
 }

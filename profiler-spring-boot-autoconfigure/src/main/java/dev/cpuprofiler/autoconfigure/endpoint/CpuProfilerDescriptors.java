@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.cpuprofiler.core.CpuProfilerStatus;
+import dev.cpuprofiler.core.DiskStatus;
 import dev.cpuprofiler.core.CpuStatus;
 import dev.cpuprofiler.core.SessionInfo;
 import dev.cpuprofiler.core.TriggerStatus;
@@ -52,7 +53,24 @@ public final class CpuProfilerDescriptors {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
-            List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback) implements OperationResponseBody {
+            List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * Free space where the profiler writes; {@code problem} says why nothing records or is written now, or is null.
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record DiskDescriptor(List<DiskPlaceDescriptor> places, String problem) {
+
+        static DiskDescriptor of(DiskStatus d) {
+            return new DiskDescriptor(d.places().stream().map(p -> new DiskPlaceDescriptor(p.role(), p.path(),
+                    p.freeBytes(), p.floorBytes(), p.ok())).toList(), d.problem());
+        }
+    }
+
+    /** One place the profiler writes to: {@code jfr-repository}, {@code work-directory} or {@code output-directory}. */
+    public record DiskPlaceDescriptor(String role, String path, long freeBytes, long floorBytes, boolean ok) {
     }
 
     /** What the look-back does now ({@code OFF} when {@code profiler.cpu.lookback} is 0). */
@@ -215,7 +233,8 @@ public final class CpuProfilerDescriptors {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()), latest,
                 profiles.stream().map(ProfileSummary::of).toList(),
-                s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()));
+                s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()),
+                DiskDescriptor.of(s.disk()));
     }
 
     /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */
