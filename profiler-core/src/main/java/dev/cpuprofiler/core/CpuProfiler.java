@@ -264,7 +264,7 @@ public final class CpuProfiler implements AutoCloseable {
 
     private void addPlace(List<DiskStatus.Place> places, List<String> problems, String role, Path path, String what) {
         diskSpace.check(path).ifPresent(c -> {
-            places.add(new DiskStatus.Place(role, path.toString(), c.usableBytes(), c.floorBytes()));
+            places.add(new DiskStatus.Place(role, path.toString(), c.usableBytes(), c.floorBytes(), c.writable()));
             if (!c.ok()) {
                 problems.add(c.describe(what));
             }

@@ -21,11 +21,12 @@ public record DiskStatus(List<Place> places, String problem) {
      * @param path the directory
      * @param freeBytes what this process may still write on its filesystem
      * @param floorBytes what the profiler leaves free there
+     * @param writable whether this process may write there at all
      */
-    public record Place(String role, String path, long freeBytes, long floorBytes) {
+    public record Place(String role, String path, long freeBytes, long floorBytes, boolean writable) {
 
         public boolean ok() {
-            return freeBytes >= floorBytes;
+            return writable && freeBytes >= floorBytes;
         }
     }
 }

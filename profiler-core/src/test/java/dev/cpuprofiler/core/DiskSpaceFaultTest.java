@@ -78,6 +78,27 @@ class DiskSpaceFaultTest {
     }
 
     @Test
+    void aReadOnlyTempDirectoryCostsTheProfilesNotTheApplication() throws Exception {
+        remount("ro");
+        try {
+            Child child = run("full", "jfr-execution");
+
+            assertThat(child.exit).as(child.output).isZero();
+            assertThat(child.output).contains("ALIVE");
+            assertThat(child.line("LOOKBACK")).startsWith("LOOKBACK UNAVAILABLE").contains("cannot be written");
+            assertThat(child.line("REFUSED")).contains("jfr-execution cannot record").contains("cannot be written");
+            assertThat(child.line("DISK")).contains("read-only");
+        } finally {
+            remount("rw");
+        }
+    }
+
+    private static void remount(String mode) throws Exception {
+        Process p = new ProcessBuilder("mount", "-o", "remount," + mode, mount.toString()).inheritIO().start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0).as("remount " + mode).isTrue();
+    }
+
+    @Test
     void aDiskFillingUnderAJfrRecordingEndsItEarlyAndKeepsItsSamples() throws Exception {
         Child child = run("fill", "jfr-execution", "32");
 

@@ -41,7 +41,7 @@ public final class DiskSpaceGuard {
     }
 
     static final String JFR_CONSEQUENCE = "; JFR stops the whole JVM when it cannot write its repository, so the "
-            + "profiler does not record through JFR until space is freed";
+            + "profiler does not record through JFR while this lasts";
 
     private final long floor;
     private final SpaceReader reader;
@@ -80,7 +80,8 @@ public final class DiskSpaceGuard {
     }
 
     /**
-     * Why nothing should be written to {@code dir} now, or empty when its filesystem has more than the floor free.
+     * Why nothing should be written to {@code dir} now, or empty when its filesystem has more than the floor free
+     * (and the directory, or its nearest existing parent, can be written).
      * A path that does not exist yet is judged by its nearest existing parent. When the free space cannot be read at
      * all it answers empty: the check guards against a filling disk, not against an exotic filesystem.
      *
@@ -119,7 +120,8 @@ public final class DiskSpaceGuard {
         }
         try {
             Space space = reader.read(existing);
-            return Optional.of(new Check(dir, space.usable(), space.total(), floorFor(space.total())));
+            return Optional.of(new Check(dir, space.usable(), space.total(), floorFor(space.total()),
+                    Files.isWritable(existing)));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
@@ -132,15 +134,19 @@ public final class DiskSpaceGuard {
      * @param usableBytes free bytes this process may write there
      * @param totalBytes the filesystem's size
      * @param floorBytes the floor that applies
+     * @param writable whether this process may write there at all (not a read-only mount, permissions)
      */
-    public record Check(Path path, long usableBytes, long totalBytes, long floorBytes) {
+    public record Check(Path path, long usableBytes, long totalBytes, long floorBytes, boolean writable) {
 
         public boolean ok() {
-            return usableBytes >= floorBytes;
+            return writable && usableBytes >= floorBytes;
         }
 
         /** Why nothing should be written here, naming who writes ({@code what}). */
         public String describe(String what) {
+            if (!writable) {
+                return path + " (" + what + ") cannot be written: a read-only filesystem, or no permission";
+            }
             return "only " + mb(usableBytes) + " of " + mb(totalBytes) + " free on the filesystem of " + path + " ("
                     + what + "), below the profiler's floor of " + mb(floorBytes)
                     + " (profiler.cpu.min-free-disk-space)";

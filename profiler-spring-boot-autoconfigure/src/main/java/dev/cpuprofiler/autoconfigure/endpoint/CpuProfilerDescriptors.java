@@ -65,12 +65,13 @@ public final class CpuProfilerDescriptors {
 
         static DiskDescriptor of(DiskStatus d) {
             return new DiskDescriptor(d.places().stream().map(p -> new DiskPlaceDescriptor(p.role(), p.path(),
-                    p.freeBytes(), p.floorBytes(), p.ok())).toList(), d.problem());
+                    p.freeBytes(), p.floorBytes(), p.writable(), p.ok())).toList(), d.problem());
         }
     }
 
     /** One place the profiler writes to: {@code jfr-repository}, {@code work-directory} or {@code output-directory}. */
-    public record DiskPlaceDescriptor(String role, String path, long freeBytes, long floorBytes, boolean ok) {
+    public record DiskPlaceDescriptor(String role, String path, long freeBytes, long floorBytes, boolean writable,
+            boolean ok) {
     }
 
     /** What the look-back does now ({@code OFF} when {@code profiler.cpu.lookback} is 0). */
