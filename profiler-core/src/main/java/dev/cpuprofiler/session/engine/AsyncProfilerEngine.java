@@ -1,8 +1,9 @@
 package dev.cpuprofiler.session.engine;
 
-import java.io.IOException;
 import dev.cpuprofiler.stack.StackSink;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +73,14 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     @Override
     public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+        if (!loaded()) {
+            // Its loader unpacks the library into java.io.tmpdir, and leaves an empty file behind when that fails.
+            Optional<String> full = settings.diskSpace().refusal(Path.of(System.getProperty("java.io.tmpdir")),
+                    "java.io.tmpdir, where async-profiler's native library is unpacked");
+            if (full.isPresent()) {
+                throw new EngineUnavailableException(ID, full.get());
+            }
+        }
         AsyncProfilerAccess access = loadProfiler();
         Path file = RecordingFiles.create(ID, settings);
         if (file.toString().contains(",")) {
@@ -126,6 +135,10 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         } catch (ReflectiveOperationException | RuntimeException e) {
             return false;
         }
+    }
+
+    private synchronized boolean loaded() {
+        return profiler != null;
     }
 
     private synchronized AsyncProfilerAccess loadProfiler() throws EngineUnavailableException {
