@@ -111,6 +111,9 @@ final class JfrDumpRecording implements EngineRecording {
         if (liveCountAt != 0 && now - liveCountAt < maxAge) {
             return liveCount;
         }
+        if (stopReason().isPresent()) {
+            return liveCount;  // a live dump is a copy of the recording: not onto a disk at its floor
+        }
         try {
             recording.dump(liveFile);
             liveCount = countSamples(liveFile);
