@@ -145,7 +145,11 @@ public class CpuProfilerEndpoint {
                 f.mimeType());
     }
 
-    /** Starts an on-demand profile: {@code duration} from a JSON body or the query string. */
+    /**
+     * Starts an on-demand profile: {@code duration} from a JSON body or the query string. Actuator maps a write
+     * operation with parameters only for a JSON {@code Content-Type}; {@link #startWithDefaults()} takes the POST
+     * without one.
+     */
     @WriteOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
     public WebEndpointResponse<?> start(@Nullable String duration, @Nullable ResponseFormat answer) {
         Duration d = profiler.options().getDuration();
@@ -174,6 +178,17 @@ public class CpuProfilerEndpoint {
             return Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
                     "The profile could not start: " + e.getMessage(), null);
         }
+    }
+
+    /**
+     * The bare POST ({@code curl -X POST .../actuator/cpuprofiler}: no body, no {@code Content-Type}): an operation
+     * without parameters, which Actuator maps for any request body type. Its answer is JSON;
+     * {@link CpuProfilerBarePostAdvisor}, when present, hands it the query string and the {@code Accept} header like
+     * {@link #start(String, ResponseFormat)} gets.
+     */
+    @WriteOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
+    public WebEndpointResponse<?> startWithDefaults() {
+        return start(null, ResponseFormat.JSON);
     }
 
     /**

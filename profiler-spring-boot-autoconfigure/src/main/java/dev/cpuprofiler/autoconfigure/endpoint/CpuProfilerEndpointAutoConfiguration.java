@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.core.CpuProfiler;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -21,5 +22,11 @@ public class CpuProfilerEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler) {
         return new CpuProfilerEndpoint(cpuProfiler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CpuProfilerBarePostAdvisor cpuProfilerBarePostAdvisor(ObjectProvider<CpuProfilerEndpoint> endpoint) {
+        return new CpuProfilerBarePostAdvisor(endpoint);
     }
 }
