@@ -5,13 +5,21 @@ import dev.cpuprofiler.core.CpuProfiler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.servlet.DispatcherServlet;
 
-/** The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available. */
+/**
+ * The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available; with Spring
+ * MVC, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429 and the reason of
+ * a 400 for a body Spring cannot read.
+ */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(CpuProfiler.class)
@@ -28,5 +36,28 @@ public class CpuProfilerEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     CpuProfilerBarePostAdvisor cpuProfilerBarePostAdvisor(ObjectProvider<CpuProfilerEndpoint> endpoint) {
         return new CpuProfilerBarePostAdvisor(endpoint);
+    }
+
+    /**
+     * Spring MVC only: a WebFlux application gets the endpoint, the bare POST and every status without these, but
+     * no {@code Retry-After} header and no parser reason for a malformed body.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(DispatcherServlet.class)
+    static class WebMvcConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerRetryAfterAdvice cpuProfilerRetryAfterAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerRetryAfterAdvice(cpuProfiler, endpoints);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerRequestBodyErrors cpuProfilerRequestBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerRequestBodyErrors(endpoints);
+        }
     }
 }
