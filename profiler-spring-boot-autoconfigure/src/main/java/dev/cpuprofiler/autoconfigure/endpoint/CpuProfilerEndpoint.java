@@ -198,4 +198,10 @@ public class CpuProfilerEndpoint {
         Duration left = Duration.between(clock.instant(), running.startedAt().plus(running.duration()));
         return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
     }
+
+    /** The {@code Retry-After} for the profiler's running session now; 1 if it has just ended. */
+    static long retryAfterSeconds(@Nullable CpuProfiler profiler) {
+        return profiler == null ? 1 : profiler.policy().activeSession()
+                .map(s -> retryAfterSeconds(s, profiler.clock())).orElse(1L);
+    }
 }

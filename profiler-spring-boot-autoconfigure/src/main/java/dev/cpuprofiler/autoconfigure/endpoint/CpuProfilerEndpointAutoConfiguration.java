@@ -13,12 +13,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.server.WebFilter;
 import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available; with Spring
- * MVC, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429 and the reason of
- * a 400 for a body Spring cannot read.
+ * MVC or WebFlux, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429 and the
+ * reason of a 400 for a body the framework cannot read.
  */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -38,10 +39,7 @@ public class CpuProfilerEndpointAutoConfiguration {
         return new CpuProfilerBarePostAdvisor(endpoint);
     }
 
-    /**
-     * Spring MVC only: a WebFlux application gets the endpoint, the bare POST and every status without these, but
-     * no {@code Retry-After} header and no parser reason for a malformed body.
-     */
+    /** Spring MVC's part. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
     @ConditionalOnClass(DispatcherServlet.class)
@@ -58,6 +56,20 @@ public class CpuProfilerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         CpuProfilerRequestBodyErrors cpuProfilerRequestBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
             return new CpuProfilerRequestBodyErrors(endpoints);
+        }
+    }
+
+    /** Spring WebFlux's part. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(WebFilter.class)
+    static class WebFluxConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerEndpointWebFilter cpuProfilerEndpointWebFilter(ObjectProvider<CpuProfiler> cpuProfiler,
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerEndpointWebFilter(cpuProfiler, endpoints);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.RunningSession;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
@@ -14,6 +13,7 @@ import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
@@ -30,12 +30,12 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 public class CpuProfilerRetryAfterAdvice implements ResponseBodyAdvice<Object> {
 
     private final ObjectProvider<CpuProfiler> profiler;
-    private final StartRequestMatcher startRequests;
+    private final EndpointPath endpointPath;
 
     public CpuProfilerRetryAfterAdvice(ObjectProvider<CpuProfiler> profiler,
             ObjectProvider<PathMappedEndpoints> endpoints) {
         this.profiler = profiler;
-        this.startRequests = new StartRequestMatcher(endpoints);
+        this.endpointPath = new EndpointPath(endpoints);
     }
 
     @Override
@@ -50,11 +50,10 @@ public class CpuProfilerRetryAfterAdvice implements ResponseBodyAdvice<Object> {
         if (response instanceof ServletServerHttpResponse servletResponse
                 && servletResponse.getServletResponse().getStatus() == 429
                 && request instanceof ServletServerHttpRequest servletRequest
-                && startRequests.matches(servletRequest.getServletRequest())) {
-            CpuProfiler p = profiler.getIfUnique();
-            long seconds = p == null ? 1 : p.policy().activeSession()
-                    .map((RunningSession s) -> CpuProfilerEndpoint.retryAfterSeconds(s, p.clock())).orElse(1L);
-            response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+                && endpointPath.isStart(servletRequest.getServletRequest().getMethod(), servletRequest
+                        .getServletRequest().getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE))) {
+            response.getHeaders().set(HttpHeaders.RETRY_AFTER,
+                    Long.toString(CpuProfilerEndpoint.retryAfterSeconds(profiler.getIfUnique())));
         }
         return body;
     }

@@ -8,7 +8,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The reason a malformed body gets: the parser's words and where, without Jackson's source notation. */
-class CpuProfilerRequestBodyErrorsTest {
+class MalformedBodyTest {
 
     @Test
     void jackson3LocationComesFromTheException() {
@@ -19,7 +19,7 @@ class CpuProfilerRequestBodyErrorsTest {
             parse = e;
         }
         assertThat(parse).isNotNull();
-        assertThat(CpuProfilerRequestBodyErrors.reason(new HttpMessageNotReadableException("JSON parse error", parse,
+        assertThat(MalformedBody.reason(new HttpMessageNotReadableException("JSON parse error", parse,
                 null))).isEqualTo("Unexpected character ('2' (code 50)): was expecting a colon to separate property "
                         + "name and value (line 2, column 7)");
     }
@@ -28,10 +28,10 @@ class CpuProfilerRequestBodyErrorsTest {
     void otherParsersGiveTheirInnermostMessageWithLineAndColumn() {
         RuntimeException jackson2 = new RuntimeException("Unexpected character ('}' (code 125)): was expecting "
                 + "double-quote to start field name\n at [Source: (PushbackInputStream); line: 3, column: 9]");
-        assertThat(CpuProfilerRequestBodyErrors.reason(new HttpMessageNotReadableException("JSON parse error",
+        assertThat(MalformedBody.reason(new HttpMessageNotReadableException("JSON parse error",
                 new IllegalStateException("wrapped", jackson2), null))).isEqualTo("Unexpected character ('}' "
                         + "(code 125)): was expecting double-quote to start field name (line 3, column 9)");
-        assertThat(CpuProfilerRequestBodyErrors.reason(new HttpMessageNotReadableException("Required body missing",
+        assertThat(MalformedBody.reason(new HttpMessageNotReadableException("Required body missing",
                 null, null))).isEqualTo("Required body missing");
     }
 }
