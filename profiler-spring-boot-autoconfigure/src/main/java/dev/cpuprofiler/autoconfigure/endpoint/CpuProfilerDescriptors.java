@@ -223,7 +223,11 @@ public final class CpuProfilerDescriptors {
         }
     }
 
-    /** A refused request: 400, 404 or 429. */
+    /**
+     * A refused request: 400 (bad format, look-back view, duration or JSON body), 404 (no such profile), 429 (a
+     * session is running: {@code running}; the {@code Retry-After} header says when it ends) or 503 (nothing can
+     * record). {@code error} is the status's reason phrase, {@code message} says what to change.
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ErrorDescriptor(int status, String error, String message, SessionDescriptor running)
             implements OperationResponseBody {

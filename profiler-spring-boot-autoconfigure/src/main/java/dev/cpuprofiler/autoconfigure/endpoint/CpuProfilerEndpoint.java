@@ -1,6 +1,5 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
@@ -14,8 +13,12 @@ import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.StackTreeRenderer;
 import dev.cpuprofiler.stack.TextTreeRenderer;
 import dev.cpuprofiler.trigger.SessionAlreadyRunningException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -33,9 +36,14 @@ import org.springframework.boot.convert.DurationStyle;
  * on-demand profile ({@code POST}, optional {@code duration}). Read-only by default: starting a profile over
  * HTTP needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
  */
-@WebEndpoint(id = "cpuprofiler", defaultAccess = Access.READ_ONLY)
+@WebEndpoint(id = CpuProfilerEndpoint.ID, defaultAccess = Access.READ_ONLY)
 public class CpuProfilerEndpoint {
 
+    /** The endpoint id, {@code cpuprofiler}. */
+    public static final String ID = "cpuprofiler";
+
+    private static final String ACTUATOR_V3_JSON = "application/vnd.spring-boot.actuator.v3+json";
+    private static final String ACTUATOR_V2_JSON = "application/vnd.spring-boot.actuator.v2+json";
     private static final Duration MIN_DURATION = Duration.ofSeconds(1);
     private static final Duration MAX_DURATION = Duration.ofHours(1);
 
@@ -72,25 +80,31 @@ public class CpuProfilerEndpoint {
     private record LatestView(Profile profile, ProfileDescriptor view) {
     }
 
-    @ReadOperation(produces = {"application/json", "text/plain", "text/html"})
-    public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback) {
+    /**
+     * One profile. Refusals (unknown format or look-back view 400, unknown id 404) come in the format the client's
+     * {@code Accept} header asks for ({@code answer}, resolved by Actuator), so that no header turns them into a 406
+     * or a 500.
+     */
+    @ReadOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
+    public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
+            @Nullable ResponseFormat answer) {
         Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
         if (parsed.isEmpty()) {
-            return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request",
-                    "Unknown format '" + format + "': use json, text, collapsed or html", null);
+            return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST,
+                    "Unknown format '" + format + "': use " + formatNames(), null);
         }
         LookbackView view = LookbackView.INCLUDE;
         if (lookback != null && !lookback.isBlank()) {
             try {
                 view = LookbackView.fromId(lookback);
             } catch (IllegalArgumentException e) {
-                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request",
+                return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST,
                         "Unknown lookback '" + lookback + "': use include, exclude or only", null);
             }
         }
         Optional<Profile> profile = profiler.profiles().get(id);
         if (profile.isEmpty()) {
-            return error(WebEndpointResponse.STATUS_NOT_FOUND, "Not Found", "No profile '" + id + "'"
+            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "No profile '" + id + "'"
                     + (profiler.profiles().size() == 0 ? ": none recorded yet" : ""), null);
         }
         Profile p = profile.get();
@@ -105,6 +119,13 @@ public class CpuProfilerEndpoint {
             case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
                     + p.engine() + ", " + p.samples() + " samples" + lookbackTitle(p, view) + ")", 0), p, view, f);
         };
+    }
+
+    /** {@code json, text, collapsed or html}: every format, so the message stays true when one is added. */
+    private static String formatNames() {
+        List<String> names = Arrays.stream(ProfileFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT))
+                .toList();
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
     private static String lookbackTitle(Profile p, LookbackView view) {
@@ -124,37 +145,63 @@ public class CpuProfilerEndpoint {
                 f.mimeType());
     }
 
-    @WriteOperation
-    public WebEndpointResponse<?> start(@Nullable String duration) {
+    /**
+     * Starts an on-demand profile: {@code duration} from a JSON body or the query string. Actuator maps a write
+     * operation with parameters only for a JSON {@code Content-Type}; {@link #startWithDefaults()} takes the POST
+     * without one.
+     */
+    @WriteOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
+    public WebEndpointResponse<?> start(@Nullable String duration, @Nullable ResponseFormat answer) {
         Duration d = profiler.options().getDuration();
         if (duration != null && !duration.isBlank()) {
             try {
                 d = DurationStyle.detectAndParse(duration.trim(), ChronoUnit.SECONDS);
             } catch (IllegalArgumentException e) {
-                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", "Invalid duration '" + duration
+                return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
                         + "': use e.g. 30s, 2m, PT30S or a number of seconds", null);
             }
             if (d.compareTo(MIN_DURATION) < 0 || d.compareTo(MAX_DURATION) > 0) {
-                return error(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", "Invalid duration '" + duration
+                return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
                         + "': must be between 1s and 1h", null);
             }
         }
         try {
             RunningSession session = profiler.startOnDemand(d);
-            return new WebEndpointResponse<>(SessionDescriptor.of(session, profiler.clock()),
-                    WebEndpointResponse.STATUS_OK);
+            return Replies.session(answer, SessionDescriptor.of(session, profiler.clock()));
         } catch (SessionAlreadyRunningException e) {
-            return error(WebEndpointResponse.STATUS_TOO_MANY_REQUESTS, "Too Many Requests",
+            // The Retry-After header is added by the web layer (WebEndpointResponse carries no headers).
+            return Replies.error(answer, WebEndpointResponse.STATUS_TOO_MANY_REQUESTS,
                     "A profiling session is already running; try again when it ends",
                     SessionDescriptor.of(e.running(), profiler.clock()));
         } catch (RuntimeException e) {
-            return error(WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "Service Unavailable",
+            // Nothing can record (no engine works here): retrying later would not help, so no Retry-After.
+            return Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
                     "The profile could not start: " + e.getMessage(), null);
         }
     }
 
-    private static WebEndpointResponse<ErrorDescriptor> error(int status, String error, String message,
-            SessionDescriptor running) {
-        return new WebEndpointResponse<>(new ErrorDescriptor(status, error, message, running), status);
+    /**
+     * The bare POST ({@code curl -X POST .../actuator/cpuprofiler}: no body, no {@code Content-Type}): an operation
+     * without parameters, which Actuator maps for any request body type. Its answer is JSON;
+     * {@link CpuProfilerBarePostAdvisor}, when present, hands it the query string and the {@code Accept} header like
+     * {@link #start(String, ResponseFormat)} gets.
+     */
+    @WriteOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
+    public WebEndpointResponse<?> startWithDefaults() {
+        return start(null, ResponseFormat.JSON);
+    }
+
+    /**
+     * Whole seconds until the session's planned end, at least 1: the {@code Retry-After} of a 429.
+     */
+    public static long retryAfterSeconds(RunningSession running, Clock clock) {
+        Duration left = Duration.between(clock.instant(), running.startedAt().plus(running.duration()));
+        return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
+    }
+
+    /** The {@code Retry-After} for the profiler's running session now; 1 if it has just ended. */
+    static long retryAfterSeconds(@Nullable CpuProfiler profiler) {
+        return profiler == null ? 1 : profiler.policy().activeSession()
+                .map(s -> retryAfterSeconds(s, profiler.clock())).orElse(1L);
     }
 }

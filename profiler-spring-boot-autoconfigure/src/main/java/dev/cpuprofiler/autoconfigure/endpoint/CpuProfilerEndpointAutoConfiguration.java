@@ -2,15 +2,25 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.core.CpuProfiler;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.servlet.DispatcherServlet;
 
-/** The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available. */
+/**
+ * The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available; with Spring
+ * MVC or WebFlux, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429 and the
+ * reason of a 400 for a body the framework cannot read.
+ */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(CpuProfiler.class)
@@ -21,5 +31,45 @@ public class CpuProfilerEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler) {
         return new CpuProfilerEndpoint(cpuProfiler);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    CpuProfilerBarePostAdvisor cpuProfilerBarePostAdvisor(ObjectProvider<CpuProfilerEndpoint> endpoint) {
+        return new CpuProfilerBarePostAdvisor(endpoint);
+    }
+
+    /** Spring MVC's part. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+    @ConditionalOnClass(DispatcherServlet.class)
+    static class WebMvcConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerRetryAfterAdvice cpuProfilerRetryAfterAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerRetryAfterAdvice(cpuProfiler, endpoints);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerRequestBodyErrors cpuProfilerRequestBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerRequestBodyErrors(endpoints);
+        }
+    }
+
+    /** Spring WebFlux's part. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnClass(WebFilter.class)
+    static class WebFluxConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerEndpointWebFilter cpuProfilerEndpointWebFilter(ObjectProvider<CpuProfiler> cpuProfiler,
+                ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new CpuProfilerEndpointWebFilter(cpuProfiler, endpoints);
+        }
     }
 }

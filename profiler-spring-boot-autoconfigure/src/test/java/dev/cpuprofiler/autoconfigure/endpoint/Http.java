@@ -2,10 +2,12 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,6 +32,40 @@ final class Http {
     HttpResponse<String> post(String path, String jsonBody) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(jsonBody)));
+    }
+
+    /**
+     * Any request: {@code accept} and {@code contentType} null leave the header out, {@code body} null sends none
+     * (a POST then carries {@code Content-Length: 0} and nothing else, as Java's client sends it).
+     */
+    HttpResponse<String> send(String method, String path, String accept, String contentType, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (accept != null) {
+            request.header("Accept", accept);
+        }
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        return send(request);
+    }
+
+    /**
+     * What {@code curl -X POST http://host/path} sends, byte for byte: no body, no Content-Type, no Content-Length
+     * (Java's client always adds the length). Returns the raw response, status line first.
+     */
+    String curlPost(String path) {
+        URI uri = URI.create(base + path);
+        try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+            socket.setSoTimeout(30_000);
+            String request = "POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                    + "\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\nConnection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     JsonNode json(String path) {

@@ -1,0 +1,70 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * With Spring WebFlux, what Actuator's endpoint model cannot express for {@code POST /actuator/cpuprofiler}: the
+ * 429's {@code Retry-After} header (whole seconds to the running session's planned end, at least 1; set just before
+ * the answer is committed), and a 400 with the parser's reason when the JSON body cannot be read (WebFlux reads it
+ * before Actuator calls the endpoint, and on its own answers without the reason). Any other request passes through
+ * untouched.
+ */
+public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
+
+    private final ObjectProvider<CpuProfiler> profiler;
+    private final EndpointPath endpointPath;
+
+    public CpuProfilerEndpointWebFilter(ObjectProvider<CpuProfiler> profiler,
+            ObjectProvider<PathMappedEndpoints> endpoints) {
+        this.profiler = profiler;
+        this.endpointPath = new EndpointPath(endpoints);
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE + 10;
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        ServerHttpRequest request = exchange.getRequest();
+        if (!endpointPath.isStart(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
+            return chain.filter(exchange);
+        }
+        ServerHttpResponse response = exchange.getResponse();
+        response.beforeCommit(() -> {
+            HttpStatusCode status = response.getStatusCode();
+            if (status != null && status.value() == HttpStatus.TOO_MANY_REQUESTS.value()) {
+                response.getHeaders().set(HttpHeaders.RETRY_AFTER,
+                        Long.toString(CpuProfilerEndpoint.retryAfterSeconds(profiler.getIfUnique())));
+            }
+            return Mono.empty();
+        });
+        return chain.filter(exchange).onErrorResume(ServerWebInputException.class, e -> e.getCause() != null
+                && !response.isCommitted() ? malformedBody(exchange, e) : Mono.error(e));
+    }
+
+    private static Mono<Void> malformedBody(ServerWebExchange exchange, ServerWebInputException failure) {
+        MalformedBody answer = MalformedBody.of(failure, exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT));
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(HttpStatus.valueOf(MalformedBody.STATUS));
+        response.getHeaders().setContentType(MediaType.parseMediaType(answer.contentType()));
+        byte[] body = answer.body();
+        response.getHeaders().setContentLength(body.length);
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+
+/**
+ * The endpoint's path as Actuator maps it (base path and path mapping included), so that the web pieces act on a
+ * {@code POST} to the endpoint and never on the application's own requests.
+ */
+final class EndpointPath {
+
+    private static final EndpointId ENDPOINT_ID = EndpointId.of(CpuProfilerEndpoint.ID);
+
+    private final ObjectProvider<PathMappedEndpoints> endpoints;
+
+    EndpointPath(ObjectProvider<PathMappedEndpoints> endpoints) {
+        this.endpoints = endpoints;
+    }
+
+    /**
+     * @param method the request's HTTP method
+     * @param path its path within the application, or the pattern of the mapping that took it
+     */
+    boolean isStart(String method, @Nullable Object path) {
+        if (!"POST".equals(method) || path == null) {
+            return false;
+        }
+        PathMappedEndpoints paths = endpoints.getIfAvailable();
+        String endpointPath = paths == null ? null : paths.getPath(ENDPOINT_ID);
+        return endpointPath != null && endpointPath.equals(path.toString());
+    }
+}

@@ -1,0 +1,312 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.RunningSession;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Every answer of the endpoint that is not a profile, over real HTTP, for each {@code Accept} a client may send: the
+ * status is always the right one and the reason is always in the body, JSON unless the client accepts only text.
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "management.endpoint.cpuprofiler.access=unrestricted",
+            "profiler.cpu.enabled=false",
+            "profiler.cpu.duration=45s"
+        })
+// Closed afterwards: a cached context would keep its profiler's threads running through every later test.
+@DirtiesContext
+class CpuProfilerEndpointStatusTest {
+
+    static final String PATH = "/actuator/cpuprofiler";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    Http http;
+
+    @BeforeEach
+    void setUp() {
+        http = new Http(port);
+        assertThat(profiler.policy().activeSession()).isEmpty();
+    }
+
+    @AfterEach
+    void stopTheSession() {
+        profiler.policy().cancelActive("the test is over");
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.policy().activeSession().isEmpty());
+    }
+
+    /** What a client sends as {@code Accept} (NONE: no header) and the content type it gets back. */
+    enum Client {
+        ANY("*/*", "application/json"),
+        JSON("application/json", "application/json"),
+        TEXT("text/plain", "text/plain"),
+        HTML("text/html", "text/html"),
+        NONE(null, "application/json");
+
+        final String accept;
+        final String answerType;
+
+        Client(String accept, String answerType) {
+            this.accept = accept;
+            this.answerType = answerType;
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void unknownProfileIs404(Client client) {
+        HttpResponse<String> r = http.send("GET", PATH + "/no-such-profile", client.accept, null, null);
+        assertRefused(r, client, 404, "No profile 'no-such-profile'");
+        HttpResponse<String> text = http.send("GET", PATH + "/no-such-profile?format=text", client.accept, null, null);
+        assertRefused(text, client, 404, "No profile 'no-such-profile'");
+    }
+
+    /** Every session here is cancelled before it ends, so no profile is ever stored in this application. */
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void beforeAnyProfileLatestIs404AndTheStatusShowsNone(Client client) {
+        assertThat(profiler.profiles().size()).isZero();
+        assertRefused(http.send("GET", PATH + "/latest", client.accept, null, null), client, 404,
+                "No profile 'latest': none recorded yet");
+        JsonNode status = http.json(PATH);
+        assertThat(status.path("latestProfile").isNull()).isTrue();
+        assertThat(status.path("profiles").isArray()).isTrue();
+        assertThat(status.path("profiles").isEmpty()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void unknownFormatIs400(Client client) {
+        HttpResponse<String> r = http.send("GET", PATH + "/latest?format=bogus", client.accept, null, null);
+        assertRefused(r, client, 400, "Unknown format 'bogus': use json, text");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void unknownLookbackViewIs400(Client client) {
+        HttpResponse<String> r = http.send("GET", PATH + "/latest?lookback=sometimes", client.accept, null, null);
+        assertRefused(r, client, 400, "Unknown lookback 'sometimes': use include, exclude or only");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void badDurationIs400AndStartsNothing(Client client) {
+        assertRefused(postJson(client, "{\"duration\": \"forever\"}"), client, 400,
+                "Invalid duration 'forever': use e.g. 30s, 2m, PT30S or a number of seconds");
+        assertRefused(postJson(client, "{\"duration\": \"0s\"}"), client, 400,
+                "Invalid duration '0s': must be between 1s and 1h");
+        assertRefused(postJson(client, "{\"duration\": \"61m\"}"), client, 400,
+                "Invalid duration '61m': must be between 1s and 1h");
+        // The duration in the query string, on a JSON POST and on a bare one.
+        assertRefused(http.send("POST", PATH + "?duration=2h", client.accept, "application/json", "{}"), client, 400,
+                "Invalid duration '2h': must be between 1s and 1h");
+        assertRefused(http.send("POST", PATH + "?duration=soon", client.accept, null, null), client, 400,
+                "Invalid duration 'soon': use e.g. 30s");
+        assertThat(profiler.policy().activeSession()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void malformedJsonIs400WithTheParsersReason(Client client) {
+        assertRefused(postJson(client, "{duration: \"5s\"}"), client, 400,
+                "Malformed JSON body: Unexpected character ('d' (code 100)): was expecting double-quote to start "
+                        + "property name (line 1, column 2). Send an object such as {\"duration\": \"30s\"}, "
+                        + "or no body at all");
+        assertRefused(postJson(client, "{\"duration\":\n \"5s\""), client, 400,
+                "Malformed JSON body: Unexpected end-of-input: expected close marker for Object (line 2, column 6).");
+        assertRefused(postJson(client, "{\"duration\": {\"seconds\": 5}}"), client, 400,
+                "Malformed JSON body: Cannot deserialize value of type `java.lang.String` from Object value (token "
+                        + "`JsonToken.START_OBJECT`) (line 1, column 14) at 'duration'.");
+        assertRefused(postJson(client, "[\"5s\"]"), client, 400, "Malformed JSON body: Cannot deserialize value of "
+                + "type `java.util.LinkedHashMap<java.lang.String,java.lang.String>` from Array value");
+        assertThat(profiler.policy().activeSession()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void barePostStartsAProfileOfTheDefaultDuration(Client client) {
+        HttpResponse<String> r = http.send("POST", PATH, client.accept, null, null);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
+                .startsWith(client.answerType));
+        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        assertThat(running.duration()).isEqualTo(Duration.ofSeconds(45));
+        assertSession(r.body(), client, running.id(), "PT45S");
+    }
+
+    @Test
+    void barePostTakesTheDurationFromTheQueryString() {
+        HttpResponse<String> r = http.send("POST", PATH + "?duration=7m", null, null, null);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(profiler.policy().activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(Http.parse(r.body()).path("duration").asString()).isEqualTo("PT7M");
+    }
+
+    @Test
+    void jsonPostStillTakesTheDurationFromTheBody() {
+        HttpResponse<String> r = postJson(Client.ANY, "{\"duration\": \"8m\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(profiler.policy().activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(8));
+        assertThat(Http.parse(r.body()).path("duration").asString()).isEqualTo("PT8M");
+    }
+
+    @Test
+    void curlPostWithoutBodyOrContentLengthStartsAProfile() {
+        String raw = http.curlPost(PATH);
+        assertThat(raw).startsWith("HTTP/1.1 200 ");
+        assertThat(raw).containsIgnoringCase("Content-Type: application/json");
+        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        assertThat(raw).contains("\"id\":\"" + running.id() + "\"").contains("\"duration\":\"PT45S\"");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void postWhileASessionRunsIs429WithRetryAfterAndTheRunningSession(Client client) {
+        RunningSession running = profiler.startOnDemand(Duration.ofMinutes(10));
+        Instant end = running.startedAt().plus(running.duration());
+        List<HttpResponse<String>> refused = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Instant before = Instant.now();
+            HttpResponse<String> r = switch (i) {
+                case 0 -> http.send("POST", PATH, client.accept, null, null);
+                case 1 -> postJson(client, "{\"duration\": \"5s\"}");
+                default -> http.send("POST", PATH + "?duration=5s", client.accept, "application/json", "");
+            };
+            Instant after = Instant.now();
+            assertRefused(r, client, 429, "A profiling session is already running; try again when it ends");
+            // Whole seconds until the session's planned end, as the server saw it between our two instants.
+            long retryAfter = Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow());
+            assertThat(retryAfter).isBetween(secondsUntil(end, after), secondsUntil(end, before));
+            assertThat(r.body()).contains(running.id());
+            refused.add(r);
+        }
+        if (client.answerType.equals("application/json")) {
+            JsonNode body = Http.parse(refused.get(0).body()).path("running");
+            assertThat(body.path("id").asString()).isEqualTo(running.id());
+            assertThat(body.path("trigger").asString()).isEqualTo("MANUAL");
+            assertThat(body.path("duration").asString()).isEqualTo("PT10M");
+        } else {
+            assertThat(refused.get(0).body()).contains("trigger: MANUAL").contains("duration: PT10M");
+        }
+        assertThat(profiler.policy().activeSession()).containsSame(running);
+    }
+
+    @Test
+    void twentyConcurrentPostsStartOneSessionAndRefuseNineteenWithRetryAfter() throws Exception {
+        int clients = 20;
+        CountDownLatch ready = new CountDownLatch(clients);
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        try {
+            List<Future<HttpResponse<String>>> futures = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                boolean bare = i % 2 == 0;
+                futures.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    return bare ? http.send("POST", PATH, "*/*", null, null)
+                            : http.send("POST", PATH, "application/json", "application/json", "{\"duration\":\"45s\"}");
+                }));
+            }
+            assertThat(ready.await(10, TimeUnit.SECONDS)).isTrue();
+            go.countDown();
+            for (Future<HttpResponse<String>> f : futures) {
+                answers.add(f.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<HttpResponse<String>> started = answers.stream().filter(r -> r.statusCode() == 200).toList();
+        List<HttpResponse<String>> refused = answers.stream().filter(r -> r.statusCode() == 429).toList();
+        assertThat(started).hasSize(1);
+        assertThat(refused).hasSize(19);
+        String id = Http.parse(started.get(0).body()).path("id").asString();
+        assertThat(profiler.policy().activeSession().orElseThrow().id()).isEqualTo(id);
+        for (HttpResponse<String> r : refused) {
+            assertThat(Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 45L);
+            JsonNode body = Http.parse(r.body());
+            assertThat(body.path("status").asInt()).isEqualTo(429);
+            assertThat(body.path("running").path("id").asString()).isEqualTo(id);
+        }
+    }
+
+    private HttpResponse<String> postJson(Client client, String body) {
+        return http.send("POST", PATH, client.accept, "application/json", body);
+    }
+
+    /** The Retry-After a server computing at {@code at} answers: whole seconds to the end, rounded up, at least 1. */
+    private static long secondsUntil(Instant end, Instant at) {
+        Duration left = Duration.between(at, end);
+        return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
+    }
+
+    static void assertRefused(HttpResponse<String> r, Client client, int status, String reason) {
+        assertThat(r.statusCode()).as("status of %s", r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type")).as("content type of %s", r.body())
+                .hasValueSatisfying(t -> assertThat(t).startsWith(client.answerType));
+        String phrase = Replies.reason(status);
+        switch (client.answerType) {
+            case "application/json" -> {
+                JsonNode body = Http.parse(r.body());
+                assertThat(body.path("status").asInt()).isEqualTo(status);
+                assertThat(body.path("error").asString()).isEqualTo(phrase);
+                assertThat(body.path("message").asString()).contains(reason);
+            }
+            case "text/plain" -> assertThat(r.body()).startsWith(status + " " + phrase + ": ").contains(reason);
+            case "text/html" -> assertThat(r.body()).startsWith("<!DOCTYPE html>")
+                    .contains("<h1>" + status + " " + phrase + "</h1>").contains(html(reason));
+            default -> throw new IllegalArgumentException(client.answerType);
+        }
+    }
+
+    private static void assertSession(String body, Client client, String id, String duration) {
+        switch (client.answerType) {
+            case "application/json" -> {
+                JsonNode session = Http.parse(body);
+                assertThat(session.path("id").asString()).isEqualTo(id);
+                assertThat(session.path("trigger").asString()).isEqualTo("MANUAL");
+                assertThat(session.path("duration").asString()).isEqualTo(duration);
+            }
+            case "text/plain" -> assertThat(body).startsWith("Profiling session started\n").contains("id: " + id + "\n")
+                    .contains("trigger: MANUAL\n").contains("duration: " + duration + "\n");
+            case "text/html" -> assertThat(body).startsWith("<!DOCTYPE html>")
+                    .contains("<h1>Profiling session started</h1>").contains("id: " + html(id))
+                    .contains("duration: " + duration);
+            default -> throw new IllegalArgumentException(client.answerType);
+        }
+    }
+
+    static String html(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
+    }
+}

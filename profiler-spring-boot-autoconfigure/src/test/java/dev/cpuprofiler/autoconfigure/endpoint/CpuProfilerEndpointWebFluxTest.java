@@ -1,0 +1,92 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.PATH;
+import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.Client;
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.RunningSession;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.web.reactive.DispatcherHandler;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The same answers in a Spring WebFlux application (the starter supports both stacks): Spring MVC is on this module's
+ * test classpath too, so the application is made reactive explicitly.
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.main.web-application-type=reactive",
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "management.endpoint.cpuprofiler.access=unrestricted",
+            "profiler.cpu.enabled=false",
+            "profiler.cpu.duration=45s"
+        })
+@DirtiesContext
+class CpuProfilerEndpointWebFluxTest {
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    @Autowired
+    ApplicationContext context;
+
+    @AfterEach
+    void stopTheSession() {
+        profiler.policy().cancelActive("the test is over");
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.policy().activeSession().isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Client.class)
+    void everyStatusAsWithSpringMvc(Client client) {
+        assertThat(context.getBeanNamesForType(DispatcherHandler.class)).isNotEmpty();
+        Http http = new Http(port);
+        assertRefused(http.send("GET", PATH + "/no-such-profile", client.accept, null, null), client, 404,
+                "No profile 'no-such-profile'");
+        assertRefused(http.send("GET", PATH + "/latest?format=bogus", client.accept, null, null), client, 400,
+                "Unknown format 'bogus'");
+        assertRefused(http.send("GET", PATH + "/latest?lookback=sometimes", client.accept, null, null), client, 400,
+                "Unknown lookback 'sometimes'");
+        assertRefused(http.send("POST", PATH + "?duration=soon", client.accept, null, null), client, 400,
+                "Invalid duration 'soon'");
+        assertRefused(http.send("POST", PATH, client.accept, "application/json", "{\"duration\": \"2h\"}"), client,
+                400, "Invalid duration '2h': must be between 1s and 1h");
+        assertRefused(http.send("POST", PATH, client.accept, "application/json", "{duration: \"5s\"}"), client, 400,
+                "Malformed JSON body: Unexpected character ('d' (code 100)): was expecting double-quote to start "
+                        + "property name (line 1, column 2)");
+
+        HttpResponse<String> started = http.send("POST", PATH, client.accept, null, null);
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+        assertThat(started.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
+                .startsWith(client.answerType));
+        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        assertThat(running.duration()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(started.body()).contains(running.id());
+
+        for (HttpResponse<String> refused : new HttpResponse[] {http.send("POST", PATH, client.accept, null, null),
+                http.send("POST", PATH, client.accept, "application/json", "{\"duration\": \"5s\"}")}) {
+            assertRefused(refused, client, 429, "A profiling session is already running");
+            assertThat(refused.body()).contains(running.id());
+            assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 45L);
+        }
+        if (client.answerType.equals("application/json")) {
+            JsonNode session = Http.parse(started.body());
+            assertThat(session.path("duration").asString()).isEqualTo("PT45S");
+        }
+    }
+}
