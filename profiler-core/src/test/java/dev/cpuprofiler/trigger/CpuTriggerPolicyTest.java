@@ -162,6 +162,23 @@ class CpuTriggerPolicyTest {
     }
 
     @Test
+    void shutdownCancelsTheRunningSessionAndStartsNoOther() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        sim.run(40, s -> 95);
+        FakeSession running = sim.lastSession();
+
+        sim.policy.cancelActive("the profiler is shutting down");
+        running.fail("cancelled", sim.time.instant());
+        sim.run(600, s -> 99);
+
+        assertThat(running.cancelReason()).isEqualTo("the profiler is shutting down");
+        assertThat(sim.sessions).as("no CPU-triggered session after shutdown").hasSize(1);
+        assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+        assertThat(sim.sessions).hasSize(1);
+    }
+
+    @Test
     void onDemandSessionsRunOneAtATimeAndStartNoCooldown() {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
         sim.run(10, s -> 5);
