@@ -3,11 +3,13 @@ package dev.cpuprofiler.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.EngineChoice;
 import dev.cpuprofiler.session.engine.AsyncProfilerEngine;
+import dev.cpuprofiler.session.engine.EngineFailureException;
 import dev.cpuprofiler.session.engine.EngineRecording;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
@@ -16,8 +18,12 @@ import dev.cpuprofiler.session.engine.EnginesHere;
 import dev.cpuprofiler.session.engine.JfrCpuTimeEngine;
 import dev.cpuprofiler.session.engine.JfrExecutionEngine;
 import dev.cpuprofiler.session.engine.ProfilingEngine;
+import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.testing.FakeTime;
+import dev.cpuprofiler.testing.LogCapture;
 import dev.cpuprofiler.threads.CpuBreakdown;
 import dev.cpuprofiler.threads.GroupCpu;
 import dev.cpuprofiler.trigger.TriggerState;
@@ -28,8 +34,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import jdk.jfr.FlightRecorder;
@@ -342,6 +350,132 @@ class ProfilingSessionsTest {
         assertThat(engine.workDirectory).as("no engine started after close").isNull();
         assertThat(ours).hasSize(threadsBefore);
         assertThat(profiler.status().session()).isNull();
+    }
+
+    /**
+     * An engine that crashes at start, then fails at stop, then hangs at stop: each time only that session fails,
+     * the policy leaves PROFILING (the watchdog gives up on the hung one), no second recording starts while the
+     * hung one holds the engine, the next session records once the engine lets go, and the monitor keeps ticking.
+     */
+    @Test
+    void anEngineThatCrashesFailsOrHangsCostsOnlyItsOwnSession() throws Exception {
+        ScriptedEngine engine = new ScriptedEngine();
+        FakeTime clock = new FakeTime(java.time.Instant.now()); // the policy's watchdog reads it; sessions wait in real time
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        o.setSamplingInterval(Duration.ofMillis(20));
+        o.setPollingInterval(Duration.ofMillis(20));
+        try (LogCapture logs = new LogCapture();
+                CpuProfiler profiler = CpuProfiler.builder(o).engines(List.of(engine)).clock(clock).build()) {
+            profiler.start();
+
+            engine.next(Behaviour.CRASH_AT_START);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
+                    .hasMessageContaining("engine exploded");
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
+
+            engine.next(Behaviour.FAIL_AT_STOP);
+            SessionOutcome failed = profiler.startOnDemand(Duration.ofSeconds(1)).outcome().toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(failed.status()).isEqualTo(SessionStatus.FAILED);
+            assertThat(failed.reason()).contains("could not write");
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
+            assertThat(profiler.profiles().size()).isZero();
+            assertThat(logs.messages(Level.WARN)).as("the failed session is logged once, with the engine's error")
+                    .filteredOn(m -> m.matches("Profiling session \\S+ failed")).hasSize(1);
+
+            engine.next(Behaviour.HANG_AT_STOP);
+            RunningSession hung = profiler.startOnDemand(Duration.ofSeconds(1));
+            try {
+                assertThat(engine.stopEntered.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(profiler.status().state()).isEqualTo(TriggerState.PROFILING);
+                clock.advance(Duration.ofSeconds(40)); // past duration + the watchdog's 30 s grace
+                await().atMost(Duration.ofSeconds(10)).until(() -> profiler.status().state() == TriggerState.DISABLED);
+                assertThat(profiler.policy().lastOutcome()).hasValueSatisfying(x -> {
+                    assertThat(x.failed()).isTrue();
+                    assertThat(x.reason()).contains("did not end");
+                });
+                // The hung recording still holds the engine: a second one is refused, not run alongside.
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> profiler.startOnDemand(Duration.ofSeconds(1))).hasMessageContaining("only one engine");
+            } finally {
+                engine.unhang.countDown();
+            }
+            hung.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            engine.next(Behaviour.WORK);
+            RunningSession ok = profiler.startOnDemand(Duration.ofSeconds(1));
+            assertThat(ok.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
+                    .isEqualTo(SessionStatus.COMPLETED);
+            assertThat(profiler.profiles().get(ok.id())).hasValueSatisfying(p -> assertThat(p.samples()).isEqualTo(1));
+            assertThat(engine.starts).hasValue(4);
+
+            long samples = profiler.sampler().samples();
+            await().atMost(Duration.ofSeconds(10)).until(() -> profiler.sampler().samples() >= samples + 3);
+        }
+    }
+
+    private enum Behaviour { CRASH_AT_START, FAIL_AT_STOP, HANG_AT_STOP, WORK }
+
+    /** An engine that does, at each start, what the test told it last. */
+    private static final class ScriptedEngine implements ProfilingEngine {
+
+        final AtomicInteger starts = new AtomicInteger();
+        final CountDownLatch stopEntered = new CountDownLatch(1);
+        final CountDownLatch unhang = new CountDownLatch(1);
+        private volatile Behaviour behaviour = Behaviour.WORK;
+
+        void next(Behaviour b) {
+            behaviour = b;
+        }
+
+        @Override
+        public String id() {
+            return JfrExecutionEngine.ID;
+        }
+
+        @Override
+        public EngineRecording start(EngineSettings settings, StackSink sink) {
+            starts.incrementAndGet();
+            Behaviour b = behaviour;
+            if (b == Behaviour.CRASH_AT_START) {
+                throw new IllegalStateException("engine exploded");
+            }
+            return new EngineRecording() {
+                @Override
+                public String engineId() {
+                    return JfrExecutionEngine.ID;
+                }
+
+                @Override
+                public long samplesSoFar() {
+                    return 0;
+                }
+
+                @Override
+                public RecordingResult stop() {
+                    switch (b) {
+                        case FAIL_AT_STOP -> throw new EngineFailureException("scripted could not write its file",
+                                new IOException("No space left on device"));
+                        case HANG_AT_STOP -> {
+                            stopEntered.countDown();
+                            try {
+                                unhang.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        default -> { }
+                    }
+                    sink.accept(List.of(Frame.java("Scripted.run")), "scripted", 1);
+                    return new RecordingResult(JfrExecutionEngine.ID, "scripted", 1, 0, null, List.of(), List.of());
+                }
+
+                @Override
+                public void cancel() {
+                }
+            };
+        }
     }
 
     private static List<String> fileNames(Path dir) throws IOException {
