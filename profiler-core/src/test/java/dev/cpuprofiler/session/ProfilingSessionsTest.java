@@ -126,6 +126,7 @@ class ProfilingSessionsTest {
 
             assertThat(outcome.status()).isEqualTo(SessionStatus.COMPLETED);
             assertThat(outcome.profileId()).isEqualTo(session.id());
+            awaitSessionEndRecorded(profiler);
             CpuProfilerStatus status = profiler.status();
             assertThat(status.state()).isEqualTo(TriggerState.DISABLED);
             assertThat(status.session()).isNull();
@@ -379,6 +380,7 @@ class ProfilingSessionsTest {
                     .get(30, TimeUnit.SECONDS);
             assertThat(failed.status()).isEqualTo(SessionStatus.FAILED);
             assertThat(failed.reason()).contains("could not write");
+            awaitSessionEndRecorded(profiler);
             assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
             assertThat(profiler.profiles().size()).isZero();
             assertThat(logs.messages(Level.WARN)).as("the failed session is logged once, with the engine's error")
@@ -476,6 +478,14 @@ class ProfilingSessionsTest {
                 }
             };
         }
+    }
+
+    /**
+     * The outcome completes on the session's thread just before the policy, called back on that same thread, records
+     * the end: a test woken by the outcome can look a moment too early.
+     */
+    private static void awaitSessionEndRecorded(CpuProfiler profiler) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> profiler.policy().activeSession().isEmpty());
     }
 
     private static List<String> fileNames(Path dir) throws IOException {
