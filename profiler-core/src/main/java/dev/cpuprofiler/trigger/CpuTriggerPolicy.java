@@ -41,6 +41,7 @@ public final class CpuTriggerPolicy {
     private Instant cooldownUntil;
     private SessionOutcome lastOutcome;
     private double lastSeenAverage = Double.NaN;
+    private String shutDown; // why no session may start any more (the profiler is closing), or null
 
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
             Clock clock) {
@@ -64,6 +65,9 @@ public final class CpuTriggerPolicy {
     }
 
     private synchronized void doPoll() {
+        if (shutDown != null) {
+            return;
+        }
         Instant now = clock.instant();
         if (active != null) {
             checkWatchdog(now);
@@ -128,11 +132,15 @@ public final class CpuTriggerPolicy {
      * disabled); it does not start a cooldown.
      *
      * @throws SessionAlreadyRunningException if a session is recording
+     * @throws IllegalStateException after {@link #cancelActive(String)}: the profiler is shutting down
      * @throws RuntimeException if the session could not start
      */
     public RunningSession startOnDemand(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         synchronized (this) {
+            if (shutDown != null) {
+                throw new IllegalStateException("profiling session could not start: " + shutDown);
+            }
             RunningSession s = active;
             if (s != null) {
                 // Also when it is done but its end is not yet recorded: its cooldown must not be lost.
@@ -246,10 +254,15 @@ public final class CpuTriggerPolicy {
         return settings;
     }
 
-    /** Cancels the running session, if any (shutdown). */
+    /**
+     * Shutdown: cancels the running session, if any, and refuses every session after it (an on-demand start then
+     * fails with the reason, a poll does nothing). A launch under way finishes first (it holds the lock) and is
+     * cancelled here, so no session outlives the profiler, and no engine recreates the files it cleans up.
+     */
     public void cancelActive(String reason) {
         RunningSession s;
         synchronized (this) {
+            shutDown = Objects.requireNonNull(reason, "reason");
             s = active;
         }
         if (s != null && !s.isDone()) {

@@ -4,18 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.session.SessionOutcome;
 import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.session.engine.EngineFailureException;
+import dev.cpuprofiler.session.engine.EngineRecording;
+import dev.cpuprofiler.session.engine.EngineSettings;
+import dev.cpuprofiler.session.engine.JfrExecutionEngine;
+import dev.cpuprofiler.session.engine.ProfilingEngine;
+import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.StackSink;
 import dev.cpuprofiler.testing.FakeCgroupV2Container;
 import dev.cpuprofiler.testing.FakeSession;
+import dev.cpuprofiler.testing.FakeTime;
 import dev.cpuprofiler.trigger.TriggerState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,6 +120,107 @@ class CpuProfilerTest {
         assertThat(threads).allMatch(Thread::isDaemon);
         await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
                 .noneMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive()));
+    }
+
+    @Test
+    void aCpuTriggeredSessionWhoseEngineFailsEndsInCooldownAndTheNextTriggerRecords() throws Exception {
+        FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "150000 100000", "0-3");
+        AtomicInteger starts = new AtomicInteger();
+        ProfilingEngine failingOnce = new ProfilingEngine() {
+            @Override
+            public String id() {
+                return JfrExecutionEngine.ID;
+            }
+
+            @Override
+            public EngineRecording start(EngineSettings settings, StackSink sink) {
+                boolean fail = starts.incrementAndGet() == 1;
+                return new EngineRecording() {
+                    @Override
+                    public String engineId() {
+                        return JfrExecutionEngine.ID;
+                    }
+
+                    @Override
+                    public long samplesSoFar() {
+                        return 0;
+                    }
+
+                    @Override
+                    public RecordingResult stop() {
+                        if (fail) {
+                            throw new EngineFailureException("could not write the recording",
+                                    new IOException("No space left on device"));
+                        }
+                        sink.accept(List.of(Frame.java("Hot.spin")), "worker", 1);
+                        return new RecordingResult(JfrExecutionEngine.ID, "fake", 1, 0, null, List.of(), List.of());
+                    }
+
+                    @Override
+                    public void cancel() {
+                    }
+                };
+            }
+        };
+        CpuProfilerOptions o = fastOptions();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        o.setCooldown(Duration.ofMinutes(30));
+        FakeTime clock = new FakeTime(Instant.now()); // cooldowns end when the test says; CPU is sampled in real time
+        List<SessionOutcome> outcomes = new CopyOnWriteArrayList<>();
+        try (Burner load = new Burner(container, 1.35);
+                CpuProfiler profiler = CpuProfiler.builder(o).fsRoot(root).clock(clock).engines(List.of(failingOnce))
+                        .workDirectory(root.resolve("work")).build()) {
+            profiler.addSessionEndListener((trigger, session, outcome) -> outcomes.add(outcome));
+            profiler.start();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> outcomes.size() == 1);
+            SessionOutcome failed = outcomes.get(0);
+            assertThat(failed.failed()).isTrue();
+            assertThat(failed.reason()).contains("could not write the recording");
+            CpuProfilerStatus afterFailure = profiler.status();
+            assertThat(afterFailure.state()).isEqualTo(TriggerState.COOLDOWN);
+            assertThat(afterFailure.session()).isNull();
+            assertThat(afterFailure.trigger().cooldownUntil()).isEqualTo(failed.endedAt().plus(Duration.ofMinutes(30)));
+            assertThat(profiler.profiles().size()).isZero();
+
+            // The cooldown ends with the load still there: the next trigger records with the engine, now working.
+            clock.advance(Duration.ofMinutes(31));
+            await().atMost(Duration.ofSeconds(20)).until(() -> profiler.profiles().size() == 1);
+            assertThat(starts).hasValue(2);
+            await().atMost(Duration.ofSeconds(5)).until(() -> outcomes.size() == 2);
+            assertThat(outcomes.get(1).failed()).isFalse();
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.COOLDOWN);
+            long samples = profiler.sampler().samples();
+            await().atMost(Duration.ofSeconds(10)).until(() -> profiler.sampler().samples() >= samples + 3);
+        }
+    }
+
+    /** Keeps the fake container's CPU counter rising at a number of cores until closed. */
+    private static final class Burner implements AutoCloseable {
+
+        private final AtomicBoolean burning = new AtomicBoolean(true);
+        private final Thread thread;
+
+        Burner(FakeCgroupV2Container container, double cores) {
+            long start = System.nanoTime();
+            thread = new Thread(() -> {
+                while (burning.get()) {
+                    try {
+                        container.usage((long) ((System.nanoTime() - start) / 1000 * cores));
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            thread.start();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            burning.set(false);
+            thread.join();
+        }
     }
 
     @Test

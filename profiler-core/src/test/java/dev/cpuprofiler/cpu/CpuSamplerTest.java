@@ -94,6 +94,27 @@ class CpuSamplerTest {
             // The delta spans the whole outage: still the true average, not a spike.
             assertThat(sampler.latestPercent()).isCloseTo(100.0 / 11 / 2, offset(0.01));
             assertThat(logs.messages(Level.INFO)).anyMatch(m -> m.contains("readable again after 10 failed reads"));
+
+            // The cgroup directory is removed, and recreated a few seconds later: its usage restarts near zero.
+            long samplesBefore = sampler.samples();
+            source.failWith(new IOException("CPU counter file does not exist: cpu.stat"));
+            for (int i = 0; i < 3; i++) {
+                time.advance(Duration.ofSeconds(1));
+                sampler.tick();
+            }
+            source.failWith(null);
+            source.set(200_000_000L);
+            time.advance(Duration.ofSeconds(1));
+            sampler.tick();
+            assertThat(sampler.latestPercent()).as("the interval across the reset").isEqualTo(0.0);
+            source.add(1_000_000_000L);
+            time.advance(Duration.ofSeconds(1));
+            sampler.tick();
+            assertThat(sampler.latestPercent()).isCloseTo(50.0, offset(0.001));
+            assertThat(sampler.samples()).isEqualTo(samplesBefore + 2);
+            // Once per outage, not once per failed read.
+            assertThat(logs.messages(Level.WARN)).hasSize(2);
+            assertThat(logs.messages(Level.WARN).get(1)).contains("does not exist");
         }
     }
 

@@ -3,43 +3,70 @@ package dev.cpuprofiler.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.DiskStatus;
 import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.session.engine.AsyncProfilerEngine;
 import dev.cpuprofiler.session.engine.DiskSpaceGuard;
+import dev.cpuprofiler.session.engine.EngineFailureException;
 import dev.cpuprofiler.session.engine.EngineRecording;
-import dev.cpuprofiler.session.engine.JfrRepository;
 import dev.cpuprofiler.session.engine.EngineSelector;
 import dev.cpuprofiler.session.engine.EngineSettings;
 import dev.cpuprofiler.session.engine.EngineUnavailableException;
+import dev.cpuprofiler.session.engine.EnginesHere;
+import dev.cpuprofiler.session.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.session.engine.JfrExecutionEngine;
+import dev.cpuprofiler.session.engine.JfrRepository;
 import dev.cpuprofiler.session.engine.ProfilingEngine;
+import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.testing.FakeTime;
+import dev.cpuprofiler.testing.LogCapture;
 import dev.cpuprofiler.threads.CpuBreakdown;
 import dev.cpuprofiler.threads.GroupCpu;
 import dev.cpuprofiler.trigger.TriggerState;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Sessions through the facade, with the real engines of this JVM. */
 class ProfilingSessionsTest {
 
     private final AtomicBoolean burning = new AtomicBoolean(true);
+    private final AtomicLong burned = new AtomicLong();
     private Thread burner;
 
     @TempDir
     Path work;
+
+    @BeforeAll
+    static void jfrBeforeAsyncProfiler() throws Exception {
+        EnginesHere.letJfrInstallSigprofFirst();
+    }
 
     @BeforeEach
     void startBurning() {
@@ -47,6 +74,7 @@ class ProfilingSessionsTest {
             long x = 0;
             while (burning.get()) {
                 x = burnDistinctively(x);
+                burned.incrementAndGet();
             }
             if (x == 42) {
                 System.out.println();
@@ -101,6 +129,7 @@ class ProfilingSessionsTest {
 
             assertThat(outcome.status()).isEqualTo(SessionStatus.COMPLETED);
             assertThat(outcome.profileId()).isEqualTo(session.id());
+            awaitSessionEndRecorded(profiler);
             CpuProfilerStatus status = profiler.status();
             assertThat(status.state()).isEqualTo(TriggerState.DISABLED);
             assertThat(status.session()).isNull();
@@ -268,27 +297,272 @@ class ProfilingSessionsTest {
         }
     }
 
-    @Test
-    void closingCancelsARunningSessionPromptlyAndLeavesNoThread() throws Exception {
-        CpuProfiler profiler = CpuProfiler.builder(options()).workDirectory(work).build();
+    /**
+     * The application is shut down while a profile records, with each engine that can run here: the engine stops
+     * (no JFR recording of ours stays open, async-profiler is no longer active), the private work directory under
+     * java.io.tmpdir goes with the recording file in it, every thread the profiler made ends, and the application's
+     * own thread keeps running untouched.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void closingMidSessionStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        WorkDirectoryWitness engine = new WorkDirectoryWitness(EnginesHere.create(engineId));
+        List<Thread> ours = new CopyOnWriteArrayList<>();
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.fromId(engineId));
+        // No workDirectory(...): the profiler makes its own private one, as in production.
+        CpuProfiler profiler = CpuProfiler.builder(o).engines(List.of(engine)).threadFactory(r -> {
+            Thread t = new Thread(r);
+            ours.add(t);
+            return t;
+        }).build();
         profiler.start();
         RunningSession session = profiler.startOnDemand(Duration.ofMinutes(5));
-        await().atMost(Duration.ofSeconds(10)).until(() -> session.samplesSoFar() > 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> session.samplesSoFar() > 0);
+
+        Path workDirectory = engine.workDirectory;
+        assertThat(workDirectory.getFileName().toString()).startsWith("cpuprofiler-");
+        assertThat(workDirectory.getParent().toAbsolutePath().normalize())
+                .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize());
+        assertThat(fileNames(workDirectory)).as("the engine's recording file")
+                .anyMatch(name -> name.startsWith(session.id() + "-" + engineId));
+        String recordingName = "cpuprofiler " + engineId + " " + session.id();
+        boolean jfr = !engineId.equals(AsyncProfilerEngine.ID);
+        if (jfr) {
+            assertThat(jfrRecordings()).contains(recordingName);
+        } else {
+            assertThat(asyncProfilerStatus()).contains("running");
+        }
+        assertThat(ours).extracting(Thread::getName).contains("cpuprofiler-sampler", "cpuprofiler-policy",
+                "cpuprofiler-session");
+        long applicationWorkBefore = burned.get();
 
         long before = System.nanoTime();
         profiler.close();
 
-        assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(System.nanoTime() - before)).as("close() does not hang")
+                .isLessThan(Duration.ofSeconds(10));
         SessionOutcome outcome = session.outcome().toCompletableFuture().get(1, TimeUnit.SECONDS);
         assertThat(outcome.status()).isEqualTo(SessionStatus.FAILED);
         assertThat(outcome.reason()).contains("shutting down");
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive()));
-        // A new session can record after the cancelled one let go of the engine.
-        try (CpuProfiler again = CpuProfiler.builder(options()).workDirectory(work).build()) {
+        assertThat(workDirectory).doesNotExist();
+        if (jfr) {
+            assertThat(jfrRecordings()).doesNotContain(recordingName);
+        } else {
+            assertThat(asyncProfilerStatus()).contains("not active");
+        }
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(ours)
+                .as("threads the profiler made").noneMatch(Thread::isAlive));
+        // The application's own thread asked for nothing and is none the worse.
+        assertThat(burner.isAlive()).isTrue();
+        assertThat(burner.isInterrupted()).isFalse();
+        await().atMost(Duration.ofSeconds(10)).until(() -> burned.get() > applicationWorkBefore);
+        // A new profiler (a restarted context) records with the engine the closed one let go of.
+        try (CpuProfiler again = CpuProfiler.builder(o).build()) {
             RunningSession s = again.startOnDemand(Duration.ofSeconds(1));
             assertThat(s.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
                     .isEqualTo(SessionStatus.COMPLETED);
+        }
+    }
+
+    @Test
+    void aClosedProfilerStartsNoSessionAndLeavesNothingBehind() {
+        WorkDirectoryWitness engine = new WorkDirectoryWitness(EnginesHere.create(JfrExecutionEngine.ID));
+        List<Thread> ours = new CopyOnWriteArrayList<>();
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        CpuProfiler profiler = CpuProfiler.builder(o).engines(List.of(engine)).threadFactory(r -> {
+            Thread t = new Thread(r);
+            ours.add(t);
+            return t;
+        }).build();
+        profiler.start();
+        profiler.close();
+        int threadsBefore = ours.size();
+
+        // Say an HTTP request or a scheduled job still holds the profiler while the application shuts down.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(30)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+
+        assertThat(engine.workDirectory).as("no engine started after close").isNull();
+        assertThat(ours).hasSize(threadsBefore);
+        assertThat(profiler.status().session()).isNull();
+    }
+
+    /**
+     * An engine that crashes at start, then fails at stop, then hangs at stop: each time only that session fails,
+     * the policy leaves PROFILING (the watchdog gives up on the hung one), no second recording starts while the
+     * hung one holds the engine, the next session records once the engine lets go, and the monitor keeps ticking.
+     */
+    @Test
+    void anEngineThatCrashesFailsOrHangsCostsOnlyItsOwnSession() throws Exception {
+        ScriptedEngine engine = new ScriptedEngine();
+        FakeTime clock = new FakeTime(java.time.Instant.now()); // the policy's watchdog reads it; sessions wait in real time
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        o.setSamplingInterval(Duration.ofMillis(20));
+        o.setPollingInterval(Duration.ofMillis(20));
+        try (LogCapture logs = new LogCapture();
+                CpuProfiler profiler = CpuProfiler.builder(o).engines(List.of(engine)).clock(clock).build()) {
+            profiler.start();
+
+            engine.next(Behaviour.CRASH_AT_START);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
+                    .hasMessageContaining("engine exploded");
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
+
+            engine.next(Behaviour.FAIL_AT_STOP);
+            SessionOutcome failed = profiler.startOnDemand(Duration.ofSeconds(1)).outcome().toCompletableFuture()
+                    .get(30, TimeUnit.SECONDS);
+            assertThat(failed.status()).isEqualTo(SessionStatus.FAILED);
+            assertThat(failed.reason()).contains("could not write");
+            awaitSessionEndRecorded(profiler);
+            assertThat(profiler.status().state()).isEqualTo(TriggerState.DISABLED);
+            assertThat(profiler.profiles().size()).isZero();
+            assertThat(logs.messages(Level.WARN)).as("the failed session is logged once, with the engine's error")
+                    .filteredOn(m -> m.matches("Profiling session \\S+ failed")).hasSize(1);
+
+            engine.next(Behaviour.HANG_AT_STOP);
+            RunningSession hung = profiler.startOnDemand(Duration.ofSeconds(1));
+            try {
+                assertThat(engine.stopEntered.await(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(profiler.status().state()).isEqualTo(TriggerState.PROFILING);
+                clock.advance(Duration.ofSeconds(40)); // past duration + the watchdog's 30 s grace
+                await().atMost(Duration.ofSeconds(10)).until(() -> profiler.status().state() == TriggerState.DISABLED);
+                assertThat(profiler.policy().lastOutcome()).hasValueSatisfying(x -> {
+                    assertThat(x.failed()).isTrue();
+                    assertThat(x.reason()).contains("did not end");
+                });
+                // The hung recording still holds the engine: a second one is refused, not run alongside.
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> profiler.startOnDemand(Duration.ofSeconds(1))).hasMessageContaining("only one engine");
+            } finally {
+                engine.unhang.countDown();
+            }
+            hung.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+            engine.next(Behaviour.WORK);
+            RunningSession ok = profiler.startOnDemand(Duration.ofSeconds(1));
+            assertThat(ok.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
+                    .isEqualTo(SessionStatus.COMPLETED);
+            assertThat(profiler.profiles().get(ok.id())).hasValueSatisfying(p -> assertThat(p.samples()).isEqualTo(1));
+            assertThat(engine.starts).hasValue(4);
+
+            long samples = profiler.sampler().samples();
+            await().atMost(Duration.ofSeconds(10)).until(() -> profiler.sampler().samples() >= samples + 3);
+        }
+    }
+
+    private enum Behaviour { CRASH_AT_START, FAIL_AT_STOP, HANG_AT_STOP, WORK }
+
+    /** An engine that does, at each start, what the test told it last. */
+    private static final class ScriptedEngine implements ProfilingEngine {
+
+        final AtomicInteger starts = new AtomicInteger();
+        final CountDownLatch stopEntered = new CountDownLatch(1);
+        final CountDownLatch unhang = new CountDownLatch(1);
+        private volatile Behaviour behaviour = Behaviour.WORK;
+
+        void next(Behaviour b) {
+            behaviour = b;
+        }
+
+        @Override
+        public String id() {
+            return JfrExecutionEngine.ID;
+        }
+
+        @Override
+        public EngineRecording start(EngineSettings settings, StackSink sink) {
+            starts.incrementAndGet();
+            Behaviour b = behaviour;
+            if (b == Behaviour.CRASH_AT_START) {
+                throw new IllegalStateException("engine exploded");
+            }
+            return new EngineRecording() {
+                @Override
+                public String engineId() {
+                    return JfrExecutionEngine.ID;
+                }
+
+                @Override
+                public long samplesSoFar() {
+                    return 0;
+                }
+
+                @Override
+                public RecordingResult stop() {
+                    switch (b) {
+                        case FAIL_AT_STOP -> throw new EngineFailureException("scripted could not write its file",
+                                new IOException("No space left on device"));
+                        case HANG_AT_STOP -> {
+                            stopEntered.countDown();
+                            try {
+                                unhang.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        default -> { }
+                    }
+                    sink.accept(List.of(Frame.java("Scripted.run")), "scripted", 1);
+                    return new RecordingResult(JfrExecutionEngine.ID, "scripted", 1, 0, null, List.of(), List.of());
+                }
+
+                @Override
+                public void cancel() {
+                }
+            };
+        }
+    }
+
+    /**
+     * The outcome completes on the session's thread just before the policy, called back on that same thread, records
+     * the end: a test woken by the outcome can look a moment too early.
+     */
+    private static void awaitSessionEndRecorded(CpuProfiler profiler) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> profiler.policy().activeSession().isEmpty());
+    }
+
+    private static List<String> fileNames(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).toList();
+        }
+    }
+
+    private static List<String> jfrRecordings() {
+        return FlightRecorder.getFlightRecorder().getRecordings().stream().map(Recording::getName).toList();
+    }
+
+    private static String asyncProfilerStatus() throws Exception {
+        return one.profiler.AsyncProfiler.getInstance().execute("status");
+    }
+
+    /** A real engine that remembers the work directory the profiler hands it. */
+    private static final class WorkDirectoryWitness implements ProfilingEngine {
+
+        private final ProfilingEngine engine;
+        volatile Path workDirectory;
+
+        WorkDirectoryWitness(ProfilingEngine engine) {
+            this.engine = engine;
+        }
+
+        @Override
+        public String id() {
+            return engine.id();
+        }
+
+        @Override
+        public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+            workDirectory = settings.workDirectory();
+            return engine.start(settings, sink);
+        }
+
+        @Override
+        public void prepare() {
+            engine.prepare();
         }
     }
 }

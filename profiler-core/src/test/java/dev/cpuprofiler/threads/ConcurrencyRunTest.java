@@ -194,6 +194,41 @@ class ConcurrencyRunTest {
         assertThat(report.duration()).isEqualTo(Duration.ofSeconds(1));
     }
 
+    @Test
+    void tenThousandParkedThreadsCostAFewHundredReadsATickAndLeaveTheReportSmall() {
+        threads.start(1, "busy-1");
+        threads.start(2, "busy-2");
+        for (long id = 10; id < 10_010; id++) {
+            threads.start(id, "parked-" + id);
+        }
+        run(ConcurrencySettings.defaults(), new long[] {1, 2});
+        List<long[]> reads = ticks(300, t -> {
+            threads.burn(1, TICK);
+            threads.burn(2, TICK);
+            if (t == 150) {
+                for (long id = 10; id < 5_010; id++) {
+                    threads.end(id);
+                }
+            }
+        });
+        // The busy two every tick; the crowd staggered at the 64-tick cap (10 000 / 64 = 157 a tick, half after
+        // half of it ended), plus a listing every 25 ticks that reads the threads it finds.
+        assertThat(ticksReading(reads, 1)).hasSize(300);
+        double perTickBefore = reads.subList(100, 150).stream().mapToInt(r -> r.length).average().orElseThrow();
+        double perTickAfter = reads.subList(250, 300).stream().mapToInt(r -> r.length).average().orElseThrow();
+        assertThat(perTickBefore).isLessThan(2 + 10_000 / 64.0 + 10);
+        assertThat(perTickAfter).isLessThan(2 + 5_000 / 64.0 + 10);
+
+        ConcurrencyReport report = finish();
+        assertThat(report.threadsSeen()).isEqualTo(10_002);
+        assertThat(report.threads()).as("only threads that used CPU").extracting(ThreadCpu::name)
+                .containsExactlyInAnyOrder("busy-1", "busy-2");
+        assertThat(report.histogram()).as("never more bins than threads that can run at once, plus none")
+                .hasSizeLessThanOrEqualTo(3);
+        assertThat(report.utilization()).isCloseTo(1.0, within(1e-6));
+        assertThat(report.bottleneck()).isCloseTo(1.0, within(1e-6));
+    }
+
     private ConcurrencyReport finish() {
         run.finalTick(); // at the same instant as the last tick: a zero-length tick that only reads everyone
         return run.report(2);

@@ -83,6 +83,30 @@ class CpuBreakdownProbeTest {
     }
 
     @Test
+    void tenThousandThreadsStillAddUpToTheProcessInAHandfulOfGroups() {
+        for (long id = 1; id <= 10_000; id++) {
+            jvmThreads.start(id, id % 100 == 0 ? "cpuprofiler-session" : "http-nio-8080-exec-" + id);
+        }
+        CpuBreakdownProbe probe = new CpuBreakdownProbe(root, processCpu::get, jvmThreads); // no proc/ in root
+
+        CpuBreakdownProbe.Measurement measurement = probe.start();
+        for (long id = 1; id <= 10_000; id++) {
+            jvmThreads.burn(id, MS / 10);
+        }
+        for (long id = 1; id <= 5_000; id++) {
+            jvmThreads.end(id); // half of them end before the session does, with their CPU unseen at the end
+        }
+        processCpu.addAndGet(1_000 * MS);
+        CpuBreakdown b = measurement.finish().orElseThrow();
+
+        assertThat(b.groups()).extracting(GroupCpu::group)
+                .containsExactly("application", "gc", "jit", "profiler", "jvm-other", "unattributed");
+        assertThat(b.cpuTimeOf("application")).isEqualTo(Duration.ofNanos(4_950 * MS / 10));
+        assertThat(b.cpuTimeOf("profiler")).isEqualTo(Duration.ofNanos(50 * MS / 10));
+        assertThat(CpuBreakdownCalculatorTest.sumOfPercents(b)).isCloseTo(100, within(1e-9));
+    }
+
+    @Test
     void nothingReadableGivesEmptyWithoutThrowing() {
         ThreadCpuReader unavailable = new BrokenReader(false);
         CpuBreakdownProbe probe = new CpuBreakdownProbe(root, processCpu::get, unavailable);

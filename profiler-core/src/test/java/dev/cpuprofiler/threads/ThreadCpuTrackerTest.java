@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ThreadCpuTrackerTest {
 
@@ -53,24 +55,39 @@ class ThreadCpuTrackerTest {
         assertThat(reads).containsExactly(1, 2, 4, 8, 16, 32, 33, 34, 35, 36, 37, 38, 39, 40, 42, 46, 54);
     }
 
-    @Test
-    void hundredsOfParkedThreadsCostAFewReadsPerTick() {
-        for (long id = 1; id <= 500; id++) {
+    @ParameterizedTest(name = "{0} parked threads")
+    @ValueSource(ints = {500, 10_000})
+    void manyParkedThreadsCostAFewReadsPerTickAndAreForgottenWhenTheyEnd(int parked) {
+        for (long id = 1; id <= parked; id++) {
             threads.start(id, "parked-" + id);
         }
-        threads.start(1000, "busy");
-        run(300, 1000, t -> threads.burn(1000, SECOND));
-        // Past the start-up doubling, 500 idle threads at a 32-tick cap cost about 500/32 reads a tick.
+        long busy = parked + 1;
+        threads.start(busy, "busy");
+        run(300, busy, t -> threads.burn(busy, SECOND));
+        // Past the start-up doubling, idle threads at a 32-tick cap cost about parked/32 reads a tick.
         List<Integer> perTick = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             now += SECOND;
-            threads.burn(1000, SECOND);
+            threads.burn(busy, SECOND);
             threads.takeCpuReads();
             tracker.onSample(now, 0, Double.NaN);
             perTick.add((int) tracker.lastTickReads());
         }
-        assertThat(perTick.stream().mapToInt(Integer::intValue).average().orElseThrow()).isLessThan(1 + 500 / 32.0 + 1);
-        assertThat(tracker.activeThreadIds()).containsExactly(1000L);
+        assertThat(perTick.stream().mapToInt(Integer::intValue).average().orElseThrow())
+                .isLessThan(1 + parked / 32.0 + 1);
+        assertThat(tracker.activeThreadIds()).containsExactly(busy);
+        assertThat(tracker.trackedThreads()).isEqualTo(parked + 1);
+        assertThat(tracker.top(10)).extracting(ThreadCpu::name).containsExactly("busy");
+        // Names are read for the thread that uses CPU, never for the parked crowd.
+        assertThat(threads.nameReads()).allSatisfy(ids -> assertThat(ids).containsOnly(busy));
+
+        // The crowd ends: nothing of it is kept, and the busy thread is still followed every tick.
+        for (long id = 1; id <= parked; id++) {
+            threads.end(id);
+        }
+        assertThat(run(40, busy, t -> threads.burn(busy, SECOND))).hasSize(40);
+        assertThat(tracker.trackedThreads()).isEqualTo(1);
+        assertThat(tracker.lastTickReads()).isEqualTo(1);
     }
 
     @Test

@@ -162,6 +162,43 @@ class CpuTriggerPolicyTest {
     }
 
     @Test
+    void aCounterThatGoesBackwardsNeitherTriggersNorPoisonsTheBaseline() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        sim.run(120, s -> 50);
+        // The cgroup is recreated (its usage restarts from zero) while the process keeps running.
+        sim.source.set(1_000_000L);
+        sim.run(60, s -> 50);
+
+        assertThat(sim.sessions).as("a counter reset is no burst").isEmpty();
+        // The second of the reset counts as nothing: its 30 s slot dips a little (48.3%), it neither collapses to
+        // nothing nor jumps, and the slots after it are exact again.
+        assertThat(sim.baseline.history()).hasSize(6)
+                .allSatisfy(slot -> assertThat(slot.percent()).isBetween(45.0, 50.01));
+        assertThat(sim.policy.state()).isEqualTo(TriggerState.MONITORING);
+
+        sim.run(40, s -> 95);
+        assertThat(sim.sessions).as("the trigger still fires after the reset").hasSize(1);
+        assertThat(sim.launchSeconds.get(0)).isBetween(180L + 30, 180L + 30 + 5);
+    }
+
+    @Test
+    void shutdownCancelsTheRunningSessionAndStartsNoOther() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        sim.run(40, s -> 95);
+        FakeSession running = sim.lastSession();
+
+        sim.policy.cancelActive("the profiler is shutting down");
+        running.fail("cancelled", sim.time.instant());
+        sim.run(600, s -> 99);
+
+        assertThat(running.cancelReason()).isEqualTo("the profiler is shutting down");
+        assertThat(sim.sessions).as("no CPU-triggered session after shutdown").hasSize(1);
+        assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+        assertThat(sim.sessions).hasSize(1);
+    }
+
+    @Test
     void onDemandSessionsRunOneAtATimeAndStartNoCooldown() {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
         sim.run(10, s -> 5);

@@ -34,14 +34,12 @@ class CpuProfilerAutoConfigurationTest {
                     CpuProfilerMetricsAutoConfiguration.class, CpuProfilerEndpointAutoConfiguration.class,
                     EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class));
 
-    private static boolean profilerThreadsAlive() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .anyMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive());
-    }
+    // Only this test's threads: contexts other tests cached in this JVM run profiler threads of the same names.
+    private final OwnThreadGroup own = new OwnThreadGroup();
 
     @Test
-    void defaultsCreateThePipelineWithTheOriginalSettings() {
-        runner.run(context -> {
+    void defaultsCreateThePipelineWithTheOriginalSettings() throws Exception {
+        own.run(() -> runner.run(context -> {
             assertThat(context).hasSingleBean(CpuProfiler.class).hasSingleBean(CpuProfilerStarter.class);
             CpuProfilerOptions options = context.getBean(CpuProfilerOptions.class);
             assertThat(options.getThreshold()).isEqualTo(80);
@@ -50,13 +48,13 @@ class CpuProfilerAutoConfigurationTest {
             assertThat(options.getEngine()).isEqualTo(EngineChoice.AUTO);
             assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.MONITORING);
             // Nothing starts before the application is ready.
-            assertThat(profilerThreadsAlive()).isFalse();
-        });
+            assertThat(own.profilerThreadsAlive()).isFalse();
+        }));
     }
 
     @Test
-    void profilerEnabledFalseCreatesNothingAndStartsNoThread() {
-        runner.withPropertyValues("profiler.enabled=false",
+    void profilerEnabledFalseCreatesNothingAndStartsNoThread() throws Exception {
+        own.run(() -> runner.withPropertyValues("profiler.enabled=false",
                 "management.endpoints.web.exposure.include=cpuprofiler").run(context -> {
                     assertThat(context).doesNotHaveBean(CpuProfiler.class)
                             .doesNotHaveBean(CpuProfilerOptions.class)
@@ -64,8 +62,8 @@ class CpuProfilerAutoConfigurationTest {
                             .doesNotHaveBean(CpuProfilerMeterBinder.class);
                     context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
                             Duration.ZERO));
-                    assertThat(profilerThreadsAlive()).isFalse();
-                });
+                    assertThat(own.profilerThreadsAlive()).isFalse();
+                }));
     }
 
     @Test
@@ -231,12 +229,14 @@ class CpuProfilerAutoConfigurationTest {
     }
 
     @Test
-    void startsWhenReadyAndNoProfilerThreadSurvivesTheContext() {
-        runner.run(context -> {
+    void startsWhenReadyAndNoProfilerThreadSurvivesTheContext() throws Exception {
+        own.run(() -> runner.run(context -> {
             context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
                     Duration.ZERO));
-            await().atMost(Duration.ofSeconds(5)).until(CpuProfilerAutoConfigurationTest::profilerThreadsAlive);
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> !profilerThreadsAlive());
+            await().atMost(Duration.ofSeconds(5)).until(own::profilerThreadsAlive);
+            assertThat(own.alive("cpuprofiler-")).extracting(Thread::getName)
+                    .contains("cpuprofiler-sampler", "cpuprofiler-policy");
+        }));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !own.profilerThreadsAlive());
     }
 }

@@ -13,20 +13,20 @@ import java.util.Locale;
  * right: JFR's CPU-time sampler has to install its handler before async-profiler ever starts in a JVM (see
  * CpuTimeSamplerProbe), and test classes run in no fixed order.
  */
-final class EnginesHere {
+public final class EnginesHere {
 
-    static final List<String> ALL = List.of(JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID);
+    public static final List<String> ALL = List.of(JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID);
 
     private EnginesHere() {
     }
 
-    static boolean cpuTimeExpected() {
+    public static boolean cpuTimeExpected() {
         return Runtime.version().feature() >= 25
                 && System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux");
     }
 
     /** Skips the calling test, with a printed reason, if the engine cannot run in this JVM for a known cause. */
-    static void assumeRunnable(String id) {
+    public static void assumeRunnable(String id) {
         switch (id) {
             case JfrCpuTimeEngine.ID -> skipUnless(cpuTimeExpected(), id, "needs JDK 25+ on Linux; this is Java "
                     + Runtime.version() + " on " + System.getProperty("os.name"));
@@ -38,7 +38,7 @@ final class EnginesHere {
         }
     }
 
-    static ProfilingEngine create(String id) {
+    public static ProfilingEngine create(String id) {
         return switch (id) {
             case JfrCpuTimeEngine.ID -> new JfrCpuTimeEngine();
             case AsyncProfilerEngine.ID -> new AsyncProfilerEngine();
@@ -48,7 +48,7 @@ final class EnginesHere {
     }
 
     /** Call before async-profiler's first start in this JVM (in a {@code @BeforeAll}). */
-    static void letJfrInstallSigprofFirst() throws Exception {
+    public static void letJfrInstallSigprofFirst() throws Exception {
         if (cpuTimeExpected()) {
             Path dir = Files.createTempDirectory("sigprof-order");
             System.out.println("[EnginesHere] JFR CPU-time probe before async-profiler: "

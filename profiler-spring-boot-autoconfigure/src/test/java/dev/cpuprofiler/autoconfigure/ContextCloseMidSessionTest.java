@@ -1,0 +1,146 @@
+package dev.cpuprofiler.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A real web application (random port) is shut down while an on-demand profile, started over HTTP, records with a
+ * real engine. Afterwards no thread of its profiler is left, its private work directory under java.io.tmpdir is gone
+ * with the recording in it, the engine's JFR recording is closed, and an application thread that asked for nothing
+ * runs on undisturbed.
+ */
+class ContextCloseMidSessionTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    static class App {
+    }
+
+    @Test
+    void closingTheContextMidSessionStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs() throws Exception {
+        OwnThreadGroup own = new OwnThreadGroup();
+        Set<Path> dirsBefore = workDirectories();
+        AtomicReference<ConfigurableApplicationContext> started = new AtomicReference<>();
+        // Started from a thread of its own group: every thread of this context can be told from other contexts'.
+        own.run(() -> started.set(new SpringApplicationBuilder(App.class).properties(
+                "server.port=0",
+                "spring.main.banner-mode=off",
+                "management.endpoints.web.exposure.include=cpuprofiler",
+                "management.endpoint.cpuprofiler.access=unrestricted",
+                "profiler.cpu.enabled=false").run()));
+        ConfigurableApplicationContext context = started.get();
+        AtomicBoolean working = new AtomicBoolean(true);
+        AtomicLong work = new AtomicLong();
+        Thread application = new Thread(() -> {
+            long x = 0;
+            while (working.get()) {
+                for (int i = 0; i < 100_000; i++) {
+                    x = x * 6364136223846793005L + 1442695040888963407L;
+                }
+                work.incrementAndGet();
+            }
+            if (x == 42) {
+                System.out.println();
+            }
+        }, "application-worker");
+        application.setDaemon(true);
+        application.start();
+        try {
+            String base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+            HttpResponse<String> post = post(base + "/actuator/cpuprofiler", "{\"duration\": \"5m\"}");
+            assertThat(post.statusCode()).as(post.body()).isEqualTo(200);
+            JsonNode session = JSON.readTree(post.body());
+            String id = session.path("id").asString();
+            String engine = session.path("engine").asString();
+            assertThat(engine).as("an engine every JDK here has").isIn("jfr-execution", "jfr-cpu-time");
+            CpuProfiler profiler = context.getBean(CpuProfiler.class);
+            await().atMost(Duration.ofSeconds(20)).until(() -> profiler.status().session().samples() > 0);
+
+            String recordingName = "cpuprofiler " + engine + " " + id;
+            assertThat(jfrRecordings()).contains(recordingName);
+            assertThat(own.alive("cpuprofiler-")).extracting(Thread::getName)
+                    .contains("cpuprofiler-sampler", "cpuprofiler-policy", "cpuprofiler-session");
+            // The private work directory: new since this test began, and holding this session's recording. Another
+            // JVM on the machine could, in the same second, start a session of the same id: then it is ambiguous.
+            List<Path> workDirectory = workDirectories().stream().filter(d -> !dirsBefore.contains(d))
+                    .filter(d -> holdsRecordingOf(d, id)).toList();
+            assertThat(workDirectory).as("the profiler's work directory with the recording").isNotEmpty();
+            long workBefore = work.get();
+
+            context.close();
+
+            assertThat(jfrRecordings()).as("the engine's recording is closed").doesNotContain(recordingName);
+            if (workDirectory.size() == 1) {
+                assertThat(workDirectory.get(0)).doesNotExist();
+            } else {
+                System.out.println("Several new work directories hold a recording named " + id
+                        + " (another JVM started one in the same second): " + workDirectory);
+                assertThat(workDirectory).anyMatch(d -> !Files.exists(d));
+            }
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(own.alive("cpuprofiler-"))
+                    .as("threads of the closed context's profiler").isEmpty());
+            assertThat(application.isAlive()).isTrue();
+            assertThat(application.isInterrupted()).isFalse();
+            await().atMost(Duration.ofSeconds(10)).until(() -> work.get() > workBefore);
+        } finally {
+            working.set(false);
+            context.close();
+            application.join(10_000);
+        }
+    }
+
+    private static HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Set<Path> workDirectories() throws IOException {
+        try (Stream<Path> files = Files.list(TMP)) {
+            return files.filter(p -> p.getFileName().toString().startsWith("cpuprofiler-") && Files.isDirectory(p))
+                    .collect(Collectors.toSet());
+        }
+    }
+
+    private static boolean holdsRecordingOf(Path dir, String sessionId) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.anyMatch(f -> f.getFileName().toString().startsWith(sessionId + "-"));
+        } catch (IOException e) {
+            return false; // gone meanwhile: not ours
+        }
+    }
+
+    private static List<String> jfrRecordings() {
+        return FlightRecorder.getFlightRecorder().getRecordings().stream().map(Recording::getName).toList();
+    }
+}
