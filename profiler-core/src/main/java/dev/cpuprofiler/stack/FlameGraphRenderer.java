@@ -6,6 +6,7 @@ import one.convert.FlameGraph;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,11 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
     private static final String CSP = "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
             + "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">";
     private static final String CHARSET_META = "<meta charset='utf-8'>";
+
+    /** Trees up to this deep are drawn on the caller's thread; deeper ones on a thread with a stack to match. */
+    static final int INLINE_DEPTH = 256;
+    private static final long BASE_STACK_BYTES = 1L << 20;
+    private static final long STACK_BYTES_PER_LEVEL = 1024;
 
     private final String title;
     private final double minWidthPercent;
@@ -50,6 +56,12 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
 
     @Override
     public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+        String html = tree.maxDepth() <= INLINE_DEPTH ? draw(tree) : drawOnDeepStack(tree);
+        out.write(offline(html).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private String draw(StackTreeSnapshot tree) {
         Arguments args = new Arguments();
         args.title = escapeHtml(title);
         args.minwidth = minWidthPercent;
@@ -72,8 +84,44 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
         try (PrintStream ps = new PrintStream(html, false, StandardCharsets.UTF_8)) {
             flameGraph.dump(ps);
         }
-        out.write(offline(html.toString(StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        return html.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The converter writes its frames recursively, one Java call per level (about 250 bytes of stack each): 8192
+     * levels overflow a default 1 MB thread stack, 4000 a 512 KB one. A deep tree is therefore drawn on a thread of its
+     * own whose stack is sized for its depth (reserved, not committed: only what the walk touches costs memory).
+     */
+    private String drawOnDeepStack(StackTreeSnapshot tree) throws IOException {
+        long stackSize = BASE_STACK_BYTES + (tree.maxDepth() + 1L) * STACK_BYTES_PER_LEVEL;
+        String[] html = new String[1];
+        Throwable[] failure = new Throwable[1];
+        Thread drawer = new Thread(null, () -> {
+            try {
+                html[0] = draw(tree);
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        }, "cpuprofiler-flamegraph", stackSize);
+        drawer.setDaemon(true);
+        drawer.start();
+        try {
+            drawer.join();
+        } catch (InterruptedException e) {
+            drawer.interrupt();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while drawing the flame graph");
+        }
+        if (failure[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure[0] instanceof Error e) {
+            throw e;
+        }
+        if (failure[0] != null) {
+            throw new IOException("the flame graph could not be drawn", failure[0]);
+        }
+        return html[0];
     }
 
     /** Removes the template's outbound URLs (only from the template part, before the frame data) and adds the CSP. */
