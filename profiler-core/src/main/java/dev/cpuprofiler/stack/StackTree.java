@@ -53,6 +53,7 @@ public final class StackTree implements StackSink {
     private final NodeTable nodes;
     private long truncatedSamples;
     private long truncatedFrames;
+    private long cutByLimits;
 
     // Scratch state of the single writer; the previous path lets consecutive similar stacks skip lookups.
     private int[] packed;
@@ -164,6 +165,9 @@ public final class StackTree implements StackSink {
             storedFrames = 0;
         }
         boolean cut = depthCut || stored < length || !complete;
+        if (cut) {
+            cutByLimits += weight;
+        }
         if (cut || throughMarker) {
             truncatedSamples += weight;
             truncatedFrames += Math.max(0, n - storedFrames);
@@ -229,6 +233,7 @@ public final class StackTree implements StackSink {
             }
             landInMarker(other, target, up, total);
             truncatedSamples += total;
+            cutByLimits += total;
             // Each sample kept the path entries above this node: its ancestors below the root.
             int stored = other.depth(node) - 1;
             int storedFrames = stored - Math.min(stored, prefix);
@@ -307,6 +312,9 @@ public final class StackTree implements StackSink {
         }
         int stored = addPath(length, complete, weight);
         int storedFrames = stored - Math.min(stored, prefix) - (markerAt >= 0 && markerAt < stored ? 1 : 0);
+        if (depthCut || !complete || stored < length) {
+            cutByLimits += weight;
+        }
         if (depthCut || !complete || stored < length || throughMarker) {
             truncatedSamples += weight;
             truncatedFrames += Math.max(0, depth - prefix - storedFrames);
@@ -409,6 +417,14 @@ public final class StackTree implements StackSink {
     /** The weight of samples cut by the depth or node limit (or that went through a {@value #TRUNCATED} frame). */
     public synchronized long truncatedSamples() {
         return truncatedSamples;
+    }
+
+    /**
+     * The weight of samples this tree cut itself, by its depth or node limit: unlike {@link #truncatedSamples()}, not
+     * those that arrived already cut (an engine's {@value #TRUNCATED} root, a merged tree's markers).
+     */
+    public synchronized long samplesCutByLimits() {
+        return cutByLimits;
     }
 
     /** The frames dropped by the depth or node limit. */
