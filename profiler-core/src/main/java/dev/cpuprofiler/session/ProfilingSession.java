@@ -104,8 +104,9 @@ final class ProfilingSession implements RunningSession, Runnable {
                 notes.add(0, why);
                 log.warn("Profile {} {}", id, why);
             }
-            if (tree.truncatedSamples() > 0) {
-                notes.add(tree.truncatedSamples() + " samples were cut to fit the tree's limits (max-stack-depth "
+            // Only what the tree cut: stacks the engine cut already have their own note.
+            if (tree.samplesCutByLimits() > 0) {
+                notes.add(tree.samplesCutByLimits() + " samples were cut to fit the tree's limits (max-stack-depth "
                         + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
             }
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),

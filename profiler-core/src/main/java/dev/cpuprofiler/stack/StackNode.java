@@ -7,7 +7,10 @@ import java.util.List;
 /**
  * One node of a merged tree as a plain value, in the shape of the endpoint's JSON contract
  * ({@code {"frame": "all", "kind": ..., "total": 2890, "self": 0, "children": [...]}}). Convenient for small trees
- * and tests; large trees are better rendered straight from a {@link StackTreeSnapshot}.
+ * and tests; large trees are better rendered straight from a {@link StackTreeSnapshot}. Its {@code equals},
+ * {@code hashCode}, {@code toString} and Jackson serialization recurse once per level (and Jackson refuses more than
+ * 500 nesting levels by default): for stacks thousands of frames deep use the snapshot and its renderers, which
+ * walk iteratively.
  *
  * @param frame the frame name ({@code all} for the root)
  * @param kind what kind of code the frame is ({@link FrameKind#UNKNOWN} for the root and synthetic frames)

@@ -53,6 +53,7 @@ public final class StackTree implements StackSink {
     private final NodeTable nodes;
     private long truncatedSamples;
     private long truncatedFrames;
+    private long cutByLimits;
 
     // Scratch state of the single writer; the previous path lets consecutive similar stacks skip lookups.
     private int[] packed;
@@ -164,6 +165,9 @@ public final class StackTree implements StackSink {
             storedFrames = 0;
         }
         boolean cut = depthCut || stored < length || !complete;
+        if (cut) {
+            cutByLimits += weight;
+        }
         if (cut || throughMarker) {
             truncatedSamples += weight;
             truncatedFrames += Math.max(0, n - storedFrames);
@@ -178,9 +182,97 @@ public final class StackTree implements StackSink {
         merge(other.snapshot());
     }
 
-    /** Adds every sample of a snapshot to this tree, within this tree's limits. */
+    /**
+     * Adds every sample of a snapshot to this tree, within this tree's limits: the same result as accepting, for each
+     * node with self weight, its path with that weight. When no path is deeper than this tree keeps (the usual case:
+     * look-back buckets, a session and its look-back), it is done node by node, in time linear in the snapshot's size
+     * however deep its paths; otherwise path by path, so that deep paths are cut by the same rule as in
+     * {@link #accept}.
+     */
     public synchronized void merge(StackTreeSnapshot other) {
         int prefix = groupByThread ? 1 : 0;
+        if (other.maxDepth() - prefix <= maxStackDepth) {
+            mergeByNode(other, prefix);
+        } else {
+            mergeByPath(other, prefix);
+        }
+    }
+
+    /**
+     * Maps each node of the snapshot, in preorder, to a node of this tree and adds its total there. A node that
+     * cannot have a node of its own (the node limit, or a new frame the full frame table cannot take) sends its whole
+     * subtree's weight into a {@value #TRUNCATED} marker, exactly where each of its samples would have landed, and
+     * its subtree is skipped.
+     */
+    private void mergeByNode(StackTreeSnapshot other, int prefix) {
+        int n = other.size();
+        int[] target = new int[n];
+        boolean[] throughMarker = new boolean[n];
+        target[0] = NodeTable.ROOT;
+        nodes.add(NodeTable.ROOT, other.total(0) - other.self(0));
+        for (int node = 1; node < n; ) {
+            long total = other.total(node);
+            int end = other.subtreeEnd(node);
+            if (total == 0) {
+                node = end;  // no sample passes through it: nothing to add, as path by path
+                continue;
+            }
+            int up = other.parent(node);
+            int packedFrame = frames.resolve(other.frame(node), other.kind(node), nodes.size() < regularLimit);
+            int child = packedFrame == FrameTable.MISSING ? -1
+                    : nodes.findOrCreate(target[up], packedFrame, regularLimit);
+            if (child >= 0) {
+                target[node] = child;
+                nodes.add(child, total);
+                throughMarker[node] = throughMarker[up] || FrameTable.id(packedFrame) == FrameTable.TRUNCATED_ID;
+                if (throughMarker[node]) {
+                    truncatedSamples += other.self(node);
+                }
+                node++;
+                continue;
+            }
+            landInMarker(other, target, up, total);
+            truncatedSamples += total;
+            cutByLimits += total;
+            // Each sample kept the path entries above this node: its ancestors below the root.
+            int stored = other.depth(node) - 1;
+            int storedFrames = stored - Math.min(stored, prefix);
+            for (int u = node; u < end; u++) {
+                if (other.self(u) > 0) {
+                    truncatedFrames += Math.max(0, other.depth(u) - prefix - storedFrames);
+                }
+            }
+            node = end;
+        }
+        truncatedFrames += other.truncatedFrames();
+    }
+
+    /**
+     * {@link #landInMarker(int)} for a whole subtree whose ancestors are mapped (and already carry its weight): the
+     * weight ends in the marker under the deepest ancestor that has or can take one, and leaves the ancestors below
+     * that one, as it never passes through them.
+     */
+    private void landInMarker(StackTreeSnapshot other, int[] target, int parent, long weight) {
+        if (parent != 0 && nodes.frame(target[parent]) == FrameTable.TRUNCATED_ID) {
+            return;  // already in a marker: the weight is its self
+        }
+        for (int a = parent; ; a = other.parent(a)) {
+            int at = target[a];
+            int limit = at == NodeTable.ROOT ? maxTreeNodes : maxTreeNodes - 1;
+            int marker = nodes.findOrCreate(at, TRUNCATED_PACKED, limit);
+            if (marker >= 0) {
+                nodes.add(marker, weight);
+                return;
+            }
+            if (at == NodeTable.ROOT) {
+                throw new IllegalStateException("the root's marker slot was taken");  // cannot happen: reserved
+            }
+            nodes.add(at, -weight);
+        }
+    }
+
+    /** Merges each node with self weight as one path (with its weight), within this tree's limits. */
+    synchronized void mergeByPath(StackTreeSnapshot other, int prefix) {
         int[] full = new int[Math.max(1, other.maxDepth())];
         for (int node = 1; node < other.size(); node++) {
             // Preorder: full[0 .. depth-1) already holds this node's ancestors.
@@ -220,6 +312,9 @@ public final class StackTree implements StackSink {
         }
         int stored = addPath(length, complete, weight);
         int storedFrames = stored - Math.min(stored, prefix) - (markerAt >= 0 && markerAt < stored ? 1 : 0);
+        if (depthCut || !complete || stored < length) {
+            cutByLimits += weight;
+        }
         if (depthCut || !complete || stored < length || throughMarker) {
             truncatedSamples += weight;
             truncatedFrames += Math.max(0, depth - prefix - storedFrames);
@@ -322,6 +417,14 @@ public final class StackTree implements StackSink {
     /** The weight of samples cut by the depth or node limit (or that went through a {@value #TRUNCATED} frame). */
     public synchronized long truncatedSamples() {
         return truncatedSamples;
+    }
+
+    /**
+     * The weight of samples this tree cut itself, by its depth or node limit: unlike {@link #truncatedSamples()}, not
+     * those that arrived already cut (an engine's {@value #TRUNCATED} root, a merged tree's markers).
+     */
+    public synchronized long samplesCutByLimits() {
+        return cutByLimits;
     }
 
     /** The frames dropped by the depth or node limit. */

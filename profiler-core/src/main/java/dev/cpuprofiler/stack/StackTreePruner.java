@@ -1,13 +1,18 @@
 package dev.cpuprofiler.stack;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A small view of a large tree: children below a share of all samples are folded into one
  * {@code [N more below x%]} child per parent, so totals stay exact (parent.total = self + Σ children.total)
  * while the view stays a few hundred nodes. Used where a whole tree would be too much, such as the
  * status endpoint's {@code latestProfile}.
+ *
+ * <p>One pass over the tree's preorder, skipping each folded subtree at once: linear in the nodes kept and
+ * iterative, so paths thousands of frames deep neither overflow the Java stack nor cost time per frame and path.
+ * The view keeps the tree's own counts of truncated samples and frames.
  */
 public final class StackTreePruner {
 
@@ -19,39 +24,67 @@ public final class StackTreePruner {
         if (!(minPercent >= 0 && minPercent <= 100)) {
             throw new IllegalArgumentException("minPercent must be between 0 and 100, was " + minPercent);
         }
-        long root = tree.total(0);
-        long minTotal = (long) Math.ceil(root * minPercent / 100.0);
-        StackTree pruned = new StackTree(tree.maxDepth() + 2, Math.max(100, tree.size() + 2), false);
-        List<Frame> path = new ArrayList<>();
-        walk(tree, 0, minTotal, minPercent, path, pruned);
-        return pruned.snapshot();
-    }
+        long minTotal = (long) Math.ceil(tree.total(0) * minPercent / 100.0);
+        int n = tree.size();
 
-    private static void walk(StackTreeSnapshot tree, int node, long minTotal, double minPercent, List<Frame> path,
-            StackTree out) {
-        if (node != 0) {
-            path.add(new Frame(tree.frame(node), tree.kind(node)));
-        }
-        if (tree.self(node) > 0) {
-            out.accept(List.copyOf(path), null, tree.self(node));
-        }
-        long hiddenTotal = 0;
-        int hiddenCount = 0;
-        for (int child = tree.firstChild(node); child >= 0; child = tree.nextSibling(child)) {
-            if (tree.total(child) >= minTotal && tree.total(child) > 0) {
-                walk(tree, child, minTotal, minPercent, path, out);
+        // Which nodes stay (index in the view) and, per kept parent, what its folded children add up to. A node is
+        // only reached when all its ancestors stayed: a folded child's subtree is skipped as a whole.
+        int[] index = new int[n];
+        int[] keptNodes = new int[n];
+        long[] hiddenTotal = new long[n];
+        int[] hiddenCount = new int[n];
+        int kept = 0;
+        int markers = 0;
+        for (int node = 0; node < n; ) {
+            long total = tree.total(node);
+            if (node == 0 || total >= minTotal && total > 0) {
+                index[node] = kept;
+                keptNodes[kept++] = node;
+                node++;
             } else {
-                hiddenTotal += tree.total(child);
-                hiddenCount++;
+                int parent = tree.parent(node);
+                if (hiddenTotal[parent] == 0 && total > 0) {
+                    markers++;
+                }
+                hiddenTotal[parent] += total;
+                hiddenCount[parent]++;
+                node = tree.subtreeEnd(node);
             }
         }
-        if (hiddenTotal > 0) {
-            List<Frame> hidden = new ArrayList<>(path);
-            hidden.add(new Frame("[" + hiddenCount + " more below " + minPercent + "%]", FrameKind.UNKNOWN));
-            out.accept(hidden, null, hiddenTotal);
+
+        int size = kept + markers;
+        int[] parent = new int[size];
+        int[] frame = new int[size];
+        byte[] kind = new byte[size];
+        long[] total = new long[size];
+        String[] names = tree.names();
+        Map<String, Integer> labels = new HashMap<>();
+        String[] added = new String[Math.max(1, markers)];
+        int out = kept;
+        for (int i = 0; i < kept; i++) {
+            int node = keptNodes[i];
+            parent[i] = node == 0 ? -1 : index[tree.parent(node)];
+            frame[i] = tree.frameId(node);
+            kind[i] = (byte) tree.kind(node).ordinal();
+            total[i] = tree.total(node);
+            if (hiddenTotal[node] > 0) {
+                String label = "[" + hiddenCount[node] + " more below " + minPercent + "%]";
+                Integer id = labels.get(label);
+                if (id == null) {
+                    id = names.length + labels.size();
+                    added[labels.size()] = label;
+                    labels.put(label, id);
+                }
+                parent[out] = i;
+                frame[out] = id;
+                kind[out] = (byte) FrameKind.UNKNOWN.ordinal();
+                total[out] = hiddenTotal[node];
+                out++;
+            }
         }
-        if (node != 0) {
-            path.remove(path.size() - 1);
-        }
+        String[] allNames = Arrays.copyOf(names, names.length + labels.size());
+        System.arraycopy(added, 0, allNames, names.length, labels.size());
+        return StackTreeSnapshot.build(new NodeTable.Copy(size, parent, frame, kind, total), allNames,
+                tree.truncatedSamples(), tree.truncatedFrames());
     }
 }

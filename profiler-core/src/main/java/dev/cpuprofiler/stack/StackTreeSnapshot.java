@@ -67,7 +67,10 @@ public final class StackTreeSnapshot {
         IndexSort.sort(byName, (a, b) -> names[a].compareTo(names[b]));
         int[] nameRank = new int[names.length];
         for (int i = 0; i < byName.length; i++) {
-            nameRank[byName[i]] = i;
+            // A name interned twice (a native and a Java frame of one name) ranks once, so that kind breaks the tie
+            // whatever order the two were interned in.
+            boolean same = i > 0 && names[byName[i]].equals(names[byName[i - 1]]);
+            nameRank[byName[i]] = same ? nameRank[byName[i - 1]] : i;
         }
 
         // One global sort; filling each parent's child list in that order leaves every list sorted.
@@ -148,6 +151,16 @@ public final class StackTreeSnapshot {
 
     public FrameKind kind(int node) {
         return KINDS[kind[node]];
+    }
+
+    /** The interned id of a node's frame name: an index into {@link #names()}. */
+    int frameId(int node) {
+        return frame[node];
+    }
+
+    /** The frame names by id (shared, not copied: never modify). */
+    String[] names() {
+        return names;
     }
 
     /** Weight of the samples through the node. */

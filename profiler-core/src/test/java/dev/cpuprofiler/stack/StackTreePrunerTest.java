@@ -2,7 +2,9 @@ package dev.cpuprofiler.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class StackTreePrunerTest {
@@ -39,5 +41,76 @@ class StackTreePrunerTest {
         tree.accept(List.of(Frame.java("a.A.x")), "t", 1);
         StackTreeSnapshot original = tree.snapshot();
         assertThat(StackTreePruner.prune(original, 0).toNode()).isEqualTo(original.toNode());
+    }
+
+    @Test
+    void foldsRandomTreesAsTheStraightforwardRecursiveFoldDoes() {
+        Random random = new Random(42);
+        for (int round = 0; round < 300; round++) {
+            StackTree tree = new StackTree(64, 8 + random.nextInt(300), random.nextBoolean());
+            for (int i = 0, n = random.nextInt(300); i < n; i++) {
+                List<Frame> stack = new ArrayList<>();
+                for (int d = 0, depth = random.nextInt(10); d < depth; d++) {
+                    stack.add(new Frame("app.F.f" + random.nextInt(6),
+                            random.nextInt(4) == 0 ? FrameKind.NATIVE : FrameKind.JAVA));
+                }
+                tree.accept(stack, "t-" + random.nextInt(3), 1 + random.nextInt(random.nextBoolean() ? 3 : 300));
+            }
+            StackTreeSnapshot snapshot = tree.snapshot();
+            double minPercent = random.nextInt(4) == 0 ? 0 : random.nextDouble() * 20;
+
+            StackTreeSnapshot pruned = StackTreePruner.prune(snapshot, minPercent);
+
+            assertThat(new CollapsedStacksRenderer().renderToString(pruned)).as("round %d, %s%%", round, minPercent)
+                    .isEqualTo(new CollapsedStacksRenderer().renderToString(recursiveFold(snapshot, minPercent)));
+            assertThat(pruned.toNode()).as("round %d, %s%%", round, minPercent)
+                    .isEqualTo(recursiveFold(snapshot, minPercent).toNode());
+            assertThat(pruned.truncatedSamples()).isEqualTo(snapshot.truncatedSamples());
+            assertInvariant(pruned.toNode());
+        }
+    }
+
+    /** The fold written the obvious way (recursive, a path per node with self): fine for small trees. */
+    private static StackTreeSnapshot recursiveFold(StackTreeSnapshot tree, double minPercent) {
+        long minTotal = (long) Math.ceil(tree.total(0) * minPercent / 100.0);
+        StackTree out = new StackTree(Math.max(3, tree.maxDepth() + 2), Math.max(100, tree.size() * 2 + 2), false);
+        fold(tree, 0, minTotal, minPercent, new ArrayList<>(), out);
+        return out.snapshot();
+    }
+
+    private static void fold(StackTreeSnapshot tree, int node, long minTotal, double minPercent, List<Frame> path,
+            StackTree out) {
+        if (node != 0) {
+            path.add(new Frame(tree.frame(node), tree.kind(node)));
+        }
+        if (tree.self(node) > 0) {
+            out.accept(List.copyOf(path), null, tree.self(node));
+        }
+        long hiddenTotal = 0;
+        int hiddenCount = 0;
+        for (int child = tree.firstChild(node); child >= 0; child = tree.nextSibling(child)) {
+            if (tree.total(child) >= minTotal && tree.total(child) > 0) {
+                fold(tree, child, minTotal, minPercent, path, out);
+            } else {
+                hiddenTotal += tree.total(child);
+                hiddenCount++;
+            }
+        }
+        if (hiddenTotal > 0) {
+            List<Frame> hidden = new ArrayList<>(path);
+            hidden.add(new Frame("[" + hiddenCount + " more below " + minPercent + "%]", FrameKind.UNKNOWN));
+            out.accept(hidden, null, hiddenTotal);
+        }
+        if (node != 0) {
+            path.remove(path.size() - 1);
+        }
+    }
+
+    @Test
+    void anEmptyTreePrunesToAnEmptyTree() {
+        StackTreeSnapshot pruned = StackTreePruner.prune(StackTreeSnapshot.empty(), 0.5);
+
+        assertThat(pruned.size()).isEqualTo(1);
+        assertThat(pruned.totalSamples()).isZero();
     }
 }

@@ -117,6 +117,23 @@ class StackTreeTest {
     }
 
     @Test
+    void samplesCutByTheTreeAreToldApartFromSamplesThatArrivedCut() {
+        StackTree tree = new StackTree(5, 1000, false);
+
+        List<Frame> cutByEngine = new ArrayList<>(of("f5;f6;hot"));
+        cutByEngine.add(0, new Frame(StackTree.TRUNCATED, FrameKind.UNKNOWN));
+        tree.accept(cutByEngine, null, 2);  // an engine cut these at the root: whole for the tree
+        tree.accept(of("f0;f1;f2;f3;f4;f5;hot"), null, 3);  // the tree cuts these
+
+        assertThat(tree.truncatedSamples()).isEqualTo(5);
+        assertThat(tree.samplesCutByLimits()).isEqualTo(3);
+        StackTree merged = new StackTree(5, 1000, false);
+        merged.merge(tree);
+        assertThat(merged.truncatedSamples()).isEqualTo(5);
+        assertThat(merged.samplesCutByLimits()).isZero();
+    }
+
+    @Test
     void fullTreePutsNewBranchesIntoMarkersWithExactTotals() {
         // 8 nodes: 6 for frames (root included), 2 kept for markers.
         StackTree tree = new StackTree(64, 8, false);

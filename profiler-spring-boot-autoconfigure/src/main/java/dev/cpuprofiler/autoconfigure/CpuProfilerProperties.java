@@ -149,7 +149,9 @@ public class CpuProfilerProperties {
         /**
          * Deepest stack kept in a profile's tree, 8 to 8192; deeper stacks are cut and counted. Every engine records
          * this deep: async-profiler's jstackdepth, and JFR's own stack depth (at most 2048), which the profiler raises
-         * when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it).
+         * when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it). So
+         * async-profiler keeps up to 8192 frames (within its 1 MB stack walk), the JFR engines up to 2048; a stack cut
+         * shorter starts at [truncated] and counts as cut.
          */
         private int maxStackDepth = 512;
 

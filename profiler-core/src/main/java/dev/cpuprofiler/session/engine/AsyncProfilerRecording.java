@@ -101,7 +101,7 @@ final class AsyncProfilerRecording implements EngineRecording {
             notes.add("async-profiler used " + engine + " (perf_events not permitted here, e.g. by "
                     + "kernel.perf_event_paranoid or seccomp): no kernel frames");
         }
-        notes.addAll(SampleNotes.describe(summary, settings));
+        notes.addAll(SampleNotes.describeAsyncProfiler(summary, settings));
         long lost = Math.max(0, taken - summary.events());
         if (lost > 0) {
             notes.add(lost + " samples taken but not in the recording (counted as lost)");

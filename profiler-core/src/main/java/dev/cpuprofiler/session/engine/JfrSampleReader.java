@@ -41,11 +41,12 @@ final class JfrSampleReader {
      * @param weight their summed weight (nominal samples)
      * @param failed sample events without a stack walk ({@code failed = true})
      * @param lost samples the JVM reported as lost ({@code jdk.CPUTimeSamplesLost})
-     * @param cut samples whose stack was cut at the root end
+     * @param cut samples whose stack was cut at the root end: deeper than kept
+     * @param walkStopped samples whose stack async-profiler could not walk to the thread's first frame
      * @param biased samples JFR marked as safepoint-biased
      * @param settings the requested active settings found
      */
-    record Summary(long events, long weight, long failed, long lost, long cut, long biased,
+    record Summary(long events, long weight, long failed, long lost, long cut, long walkStopped, long biased,
             Map<String, String> settings) {
     }
 
@@ -58,7 +59,7 @@ final class JfrSampleReader {
     }
 
     Summary read(Path file, StackSink sink) throws IOException {
-        long events = 0, weight = 0, failed = 0, lost = 0, cut = 0, biased = 0;
+        long events = 0, weight = 0, failed = 0, lost = 0, cut = 0, walkStopped = 0, biased = 0;
         Map<String, String> settings = new HashMap<>();
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
@@ -75,8 +76,10 @@ final class JfrSampleReader {
                     if (event.hasField("biased") && event.getBoolean("biased")) {
                         biased++;
                     }
-                    if (stacks.isCut(event.getStackTrace())) {
-                        cut++;
+                    switch (stacks.cutReason(event.getStackTrace())) {
+                        case DEPTH -> cut++;
+                        case WALK_STOPPED -> walkStopped++;
+                        case NONE -> { }
                     }
                     long w = weightOf(event);
                     sink.accept(stacks.rootFirst(event.getStackTrace()), threadName(event), w);
@@ -92,7 +95,7 @@ final class JfrSampleReader {
                 }
             }
         }
-        return new Summary(events, weight, failed, lost, cut, biased, Map.copyOf(settings));
+        return new Summary(events, weight, failed, lost, cut, walkStopped, biased, Map.copyOf(settings));
     }
 
     private long weightOf(RecordedEvent event) {

@@ -38,14 +38,18 @@ public final class JfrStackConverter {
         this.nativeSymbolsOnly = nativeSymbolsOnly;
     }
 
-    /** The stack root-first; whether it was cut is told by a {@link #TRUNCATED} first frame. */
+    /**
+     * The stack root-first, at most {@code maxStackDepth} frames; whether it was cut is told by a {@link #TRUNCATED}
+     * first frame. A cut stack keeps its {@code maxStackDepth - 1} leaf-most frames after the marker, so that it fits
+     * a tree with the same limit whole (the tree would otherwise cut it a second time, in the middle).
+     */
     public List<Frame> rootFirst(RecordedStackTrace trace) {
         if (trace == null || trace.getFrames().isEmpty()) {
             return List.of(NO_STACK);
         }
         List<RecordedFrame> leafFirst = trace.getFrames();
-        int kept = Math.min(leafFirst.size(), maxStackDepth);
-        boolean cut = trace.isTruncated() || kept < leafFirst.size();
+        boolean cut = cutReason(trace) != Cut.NONE;
+        int kept = kept(leafFirst.size(), cut, maxStackDepth);
         List<Frame> frames = new ArrayList<>(kept + 1);
         if (cut) {
             frames.add(TRUNCATED);
@@ -56,9 +60,48 @@ public final class JfrStackConverter {
         return frames;
     }
 
-    /** Whether {@link #rootFirst} cut this stack. */
-    boolean isCut(RecordedStackTrace trace) {
-        return trace != null && (trace.isTruncated() || trace.getFrames().size() > maxStackDepth);
+    /** Why a stack lacks its outer frames, if it does. */
+    enum Cut {
+        /** Whole. */
+        NONE,
+        /** Deeper than kept: by max-stack-depth, or by JFR's own stack depth (which marks the stack truncated). */
+        DEPTH,
+        /** async-profiler's walk stopped before the thread's first frame and said so with a {@code break_*} frame. */
+        WALK_STOPPED
+    }
+
+    /** Whether {@link #rootFirst} cuts this stack, and why. */
+    Cut cutReason(RecordedStackTrace trace) {
+        if (trace == null || trace.getFrames().isEmpty()) {
+            return Cut.NONE;
+        }
+        List<RecordedFrame> leafFirst = trace.getFrames();
+        if (trace.isTruncated() || leafFirst.size() > maxStackDepth) {
+            return Cut.DEPTH;
+        }
+        return nativeSymbolsOnly && isWalkStop(leafFirst.get(leafFirst.size() - 1)) ? Cut.WALK_STOPPED : Cut.NONE;
+    }
+
+    /** Frames kept, leaf-most first, of a stack of {@code frames} frames: all unless cut, else room for the marker. */
+    static int kept(int frames, boolean cut, int maxStackDepth) {
+        return cut ? Math.min(frames, Math.max(1, maxStackDepth - 1)) : frames;
+    }
+
+    /**
+     * async-profiler ends a stack it could not walk to the thread's first frame with a native frame without a
+     * library, named {@code break_*}: {@code break_stack_range} (it walks at most 1 MB of a thread's stack, however
+     * deep {@code jstackdepth} allows), {@code break_interpreted}, {@code break_compiled} and the like. Its outer
+     * frames are missing just as if the stack had been cut.
+     */
+    static boolean isWalkStop(RecordedFrame frame) {
+        RecordedMethod method = frame.getMethod();
+        return method != null && isWalkStop(method.getName(), kindOf(frame.getType()),
+                method.getType() == null ? null : method.getType().getName());
+    }
+
+    static boolean isWalkStop(String methodName, FrameKind kind, String className) {
+        return kind == FrameKind.NATIVE && methodName != null && methodName.startsWith("break_")
+                && (className == null || className.isEmpty());
     }
 
     Frame toFrame(RecordedFrame frame) {
