@@ -329,7 +329,7 @@ public final class CpuProfiler implements AutoCloseable {
         if (e != null) {
             e.shutdownNow();
         }
-        policy.cancelActive("the profiler is shutting down");
+        policy.shutDown("the profiler is shutting down");
         if (sessions != null) {
             sessions.close();
         }

@@ -41,7 +41,7 @@ public final class CpuTriggerPolicy {
     private Instant cooldownUntil;
     private SessionOutcome lastOutcome;
     private double lastSeenAverage = Double.NaN;
-    private String shutDown; // why no session may start any more (the profiler is closing), or null
+    private String shutDownReason; // why no session may start any more (the profiler is closing), or null
 
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
             Clock clock) {
@@ -65,7 +65,7 @@ public final class CpuTriggerPolicy {
     }
 
     private synchronized void doPoll() {
-        if (shutDown != null) {
+        if (shutDownReason != null) {
             return;
         }
         Instant now = clock.instant();
@@ -132,14 +132,14 @@ public final class CpuTriggerPolicy {
      * disabled); it does not start a cooldown.
      *
      * @throws SessionAlreadyRunningException if a session is recording
-     * @throws IllegalStateException after {@link #cancelActive(String)}: the profiler is shutting down
+     * @throws IllegalStateException after {@link #shutDown(String)}: the profiler is shutting down
      * @throws RuntimeException if the session could not start
      */
     public RunningSession startOnDemand(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         synchronized (this) {
-            if (shutDown != null) {
-                throw new IllegalStateException("profiling session could not start: " + shutDown);
+            if (shutDownReason != null) {
+                throw new IllegalStateException("profiling session could not start: " + shutDownReason);
             }
             RunningSession s = active;
             if (s != null) {
@@ -259,10 +259,17 @@ public final class CpuTriggerPolicy {
      * fails with the reason, a poll does nothing). A launch under way finishes first (it holds the lock) and is
      * cancelled here, so no session outlives the profiler, and no engine recreates the files it cleans up.
      */
+    public void shutDown(String reason) {
+        synchronized (this) {
+            shutDownReason = Objects.requireNonNull(reason, "reason");
+        }
+        cancelActive(reason);
+    }
+
+    /** Cancels the running session, if any; later sessions may start as usual. */
     public void cancelActive(String reason) {
         RunningSession s;
         synchronized (this) {
-            shutDown = Objects.requireNonNull(reason, "reason");
             s = active;
         }
         if (s != null && !s.isDone()) {

@@ -187,7 +187,7 @@ class CpuTriggerPolicyTest {
         sim.run(40, s -> 95);
         FakeSession running = sim.lastSession();
 
-        sim.policy.cancelActive("the profiler is shutting down");
+        sim.policy.shutDown("the profiler is shutting down");
         running.fail("cancelled", sim.time.instant());
         sim.run(600, s -> 99);
 
