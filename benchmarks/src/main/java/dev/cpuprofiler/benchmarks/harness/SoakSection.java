@@ -90,7 +90,8 @@ final class SoakSection {
     }
 
     /** One reading of one app. {@code minute} is the time since the soak's start (negative: before warm-up). */
-    record Row(String label, double minute, long heapKb, long metaspaceKb, long rssKb, long nmtCommittedKb,
+    record Row(String label, double minute, long heapKb, long metaspaceKb, long rssKb, long rssAnonKb,
+            long rssFileKb, long nmtCommittedKb,
             long profilerThreads, long threads, long fds, long workDirBytes, long jfrRepoBytes, long otherTmpBytes,
             long outFiles, long outBytes, long lookbackBytes, String lookbackState, int jfrRecordings, int retained,
             long manual, long cpu, long errors, String note) {
@@ -527,15 +528,16 @@ final class SoakSection {
             for (int attempt = 1; attempt <= 3; attempt++) {
                 long deadline = System.nanoTime() + 20_000_000_000L;
                 JsonNode status = status(a);
-                while (running(status) && System.nanoTime() < deadline) {
+                while (busy(a, status) && System.nanoTime() < deadline) {
                     Thread.sleep(250);
                     status = status(a);
                 }
                 String note = !locked ? "taken during a session (the driver held on)"
-                        : running(status) ? "taken during a session" : "";
+                        : busy(a, status) ? "taken during a session" : "";
                 row = read(a, label, minute, status, note);
                 JsonNode after = status(a);
-                if (status == null || after == null || (!running(after) && latestId(after).equals(latestId(status)))) {
+                if (!busy(a, after) && (status == null || after == null
+                        || latestId(after).equals(latestId(status)))) {
                     break;
                 }
                 System.out.printf("[soak] %s: a session overlapped the reading, taking it again%n", a.spec.id());
@@ -553,6 +555,37 @@ final class SoakSection {
 
     private static boolean running(JsonNode status) {
         return status != null && !status.path("session").isNull() && !status.path("session").isMissingNode();
+    }
+
+    /**
+     * Whether a session is in flight: the status says so, or one of its threads is alive (a session runs on a
+     * {@code cpuprofiler-session} thread of its own, with a {@code cpuprofiler-concurrency} sampler, both gone when
+     * it has stored its profile). The threads also answer when the status itself fails.
+     */
+    private static boolean busy(Soaked a, JsonNode status) {
+        return running(status) || threadsNamed(a.app.pid(), "cpuprofiler-ses", "cpuprofiler-con") > 0;
+    }
+
+    private static long threadsNamed(long pid, String... prefixes) {
+        long n = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                try {
+                    String comm = Files.readString(task.resolve("comm"));
+                    for (String p : prefixes) {
+                        if (comm.startsWith(p)) {
+                            n++;
+                            break;
+                        }
+                    }
+                } catch (IOException e) {
+                    // ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return 0;
+        }
+        return n;
     }
 
     private static String latestId(JsonNode status) {
@@ -595,9 +628,31 @@ final class SoakSection {
         String lbState = lb == null ? "?" : lb.path("state").asString("?");
         int retained = status == null ? -1 : status.path("profiles").size();
         int recordings = jfr.contains("No available recordings") ? 0 : countMatches(JFR_RECORDING, jfr);
-        return new Row(label, minute, heapKb, metaKb, Proc.rssBytes(pid) / 1024, nmtKb, threads[0],
+        long[] rss = rss(pid);
+        return new Row(label, minute, heapKb, metaKb, rss[0], rss[1], rss[2], nmtKb, threads[0],
                 threads[1], fds, work, repo, other, outFiles, outBytes, lbBytes, lbState, recordings, retained,
                 a.manual.get(), a.cpu.get(), a.errors.get(), note);
+    }
+
+    /** {@code VmRSS}, {@code RssAnon} and {@code RssFile} + {@code RssShmem} of {@code /proc/<pid>/status}, in KB. */
+    private static long[] rss(long pid) {
+        long[] out = {-1, -1, 0};
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                long kb = line.matches("^(VmRSS|RssAnon|RssFile|RssShmem):.*") ? Long.parseLong(line.replaceAll("\\D", ""))
+                        : -1;
+                if (line.startsWith("VmRSS:")) {
+                    out[0] = kb;
+                } else if (line.startsWith("RssAnon:")) {
+                    out[1] = kb;
+                } else if (line.startsWith("RssFile:") || line.startsWith("RssShmem:")) {
+                    out[2] += kb;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // process gone
+        }
+        return out;
     }
 
     private static JsonNode status(Soaked a) {
@@ -724,12 +779,12 @@ final class SoakSection {
 
     private static void writeCsv(Soaked a) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("label,minute,heap_kb,metaspace_kb,rss_kb,nmt_committed_kb,profiler_threads,threads,fds,"
+        lines.add("label,minute,heap_kb,metaspace_kb,rss_kb,rss_anon_kb,rss_file_kb,nmt_committed_kb,profiler_threads,threads,fds,"
                 + "work_dir_bytes,jfr_repo_bytes,other_tmp_bytes,out_files,out_bytes,lookback_bytes,lookback_state,"
                 + "jfr_recordings,retained,manual,cpu,errors,note");
         for (Row r : a.rows) {
             lines.add(String.join(",", r.label(), num(r.minute(), 3), "" + r.heapKb(), "" + r.metaspaceKb(),
-                    "" + r.rssKb(), "" + r.nmtCommittedKb(), "" + r.profilerThreads(), "" + r.threads(), "" + r.fds(),
+                    "" + r.rssKb(), "" + r.rssAnonKb(), "" + r.rssFileKb(), "" + r.nmtCommittedKb(), "" + r.profilerThreads(), "" + r.threads(), "" + r.fds(),
                     "" + r.workDirBytes(), "" + r.jfrRepoBytes(), "" + r.otherTmpBytes(), "" + r.outFiles(),
                     "" + r.outBytes(), "" + r.lookbackBytes(), r.lookbackState(), "" + r.jfrRecordings(),
                     "" + r.retained(), "" + r.manual(), "" + r.cpu(), "" + r.errors(), r.note().replace(',', ';')));
@@ -769,9 +824,14 @@ final class SoakSection {
         List<Row> timed = a.rows.stream().filter(r -> !Double.isNaN(r.minute())).toList();
         List<Row> firstHalf = timed.stream().filter(r -> r.minute() < minutes / 2.0).toList();
         List<Row> secondHalf = timed.stream().filter(r -> r.minute() >= minutes / 2.0).toList();
+        // Counts of threads, descriptors and files are judged on readings between sessions only.
+        List<Row> firstQuiet = firstHalf.stream().filter(r -> r.note().isEmpty()).toList();
+        List<Row> secondQuiet = secondHalf.stream().filter(r -> r.note().isEmpty()).toList();
         StringBuilder md = new StringBuilder();
+        Row startRow = timed.get(0);
+        Row endRow = timed.get(timed.size() - 1);
         md.append("### ").append(a.spec.id()).append(": ").append(a.spec.label()).append("\n\n");
-        md.append("| minute | heap after GC MB | metaspace MB | RSS MB | NMT committed MB | profiler threads / all "
+        md.append("| minute | heap after GC MB | metaspace MB | RSS MB (anon + file) | NMT committed MB | profiler threads / all "
                 + "| fds | work dir KB | JFR repository KB | other tmpdir KB | output dir files / KB "
                 + "| look-back ring KB (state) | JFR recordings | retained profiles | sessions (on demand + CPU) "
                 + "| errors |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -780,7 +840,9 @@ final class SoakSection {
                     .append(r.note().isEmpty() ? "" : " (" + r.note() + ")")
                     .append(" | ").append(num(r.heapKb() / 1024.0, 1))
                     .append(" | ").append(num(r.metaspaceKb() / 1024.0, 1))
-                    .append(" | ").append(num(r.rssKb() / 1024.0, 1))
+                    .append(" | ").append(num(r.rssKb() / 1024.0, 1)).append(" (")
+                    .append(num(r.rssAnonKb() / 1024.0, 0)).append(" + ").append(num(r.rssFileKb() / 1024.0, 0))
+                    .append(")")
                     .append(" | ").append(num(r.nmtCommittedKb() / 1024.0, 1))
                     .append(" | ").append(r.profilerThreads()).append(" / ").append(r.threads())
                     .append(" | ").append(r.fds())
@@ -798,6 +860,8 @@ final class SoakSection {
         }
         double heapSlope = slopePer10(secondHalf, r -> r.heapKb() / 1024.0);
         double rssSlope = slopePer10(secondHalf, r -> r.rssKb() / 1024.0);
+        double anonSlope = slopePer10(secondHalf, r -> r.rssAnonKb() / 1024.0);
+        double fileSlope = slopePer10(secondHalf, r -> r.rssFileKb() / 1024.0);
         double nmtSlope = slopePer10(secondHalf, r -> r.nmtCommittedKb() / 1024.0);
         double metaSlope = slopePer10(secondHalf, r -> r.metaspaceKb() / 1024.0);
         double heapAll = slopePer10(timed, r -> r.heapKb() / 1024.0);
@@ -805,20 +869,22 @@ final class SoakSection {
         boolean heapFlat = heapSlope < HEAP_FLAT;
         boolean rssFlat = rssSlope < RSS_FLAT;
         List<String> grew = new ArrayList<>();
-        bounded(grew, "profiler threads", firstHalf, secondHalf, Row::profilerThreads, 0);
-        bounded(grew, "threads", firstHalf, secondHalf, Row::threads, 2);
-        bounded(grew, "descriptors", firstHalf, secondHalf, Row::fds, 4);
-        bounded(grew, "work dir", firstHalf, secondHalf, Row::workDirBytes, 1 << 20);
-        bounded(grew, "JFR repository", firstHalf, secondHalf, Row::jfrRepoBytes, 1 << 20);
-        bounded(grew, "output dir", firstHalf, secondHalf, Row::outBytes, 1 << 20);
-        bounded(grew, "JFR recordings", firstHalf, secondHalf, Row::jfrRecordings, 0);
+        bounded(grew, "profiler threads", firstQuiet, secondQuiet, Row::profilerThreads, 0);
+        bounded(grew, "threads", firstQuiet, secondQuiet, Row::threads, 2);
+        bounded(grew, "descriptors", firstQuiet, secondQuiet, Row::fds, 4);
+        bounded(grew, "work dir", firstQuiet, secondQuiet, Row::workDirBytes, 1 << 20);
+        bounded(grew, "JFR repository", firstQuiet, secondQuiet, Row::jfrRepoBytes, 1 << 20);
+        bounded(grew, "output dir", firstQuiet, secondQuiet, Row::outBytes, 1 << 20);
+        bounded(grew, "JFR recordings", firstQuiet, secondQuiet, Row::jfrRecordings, 0);
         boolean quick = minutes < 10;
 
         md.append('\n').append(curve(timed, minutes));
         md.append(Proc.fmt("%nSlopes over the second half (minutes %.0f-%d), MB per 10 minutes: **heap after GC %s** "
-                        + "(whole run %s), **RSS %s** (whole run %s), NMT committed %s, metaspace %s. ",
+                        + "(whole run %s), **RSS %s** (whole run %s; anonymous %s, file-backed %s), NMT committed %s, "
+                        + "metaspace %s. ",
                 minutes / 2.0, minutes, signed(heapSlope, 2), signed(heapAll, 2), signed(rssSlope, 2),
-                signed(rssAll, 2), signed(nmtSlope, 2), signed(metaSlope, 2)));
+                signed(rssAll, 2), signed(anonSlope, 2), signed(fileSlope, 2), signed(nmtSlope, 2),
+                signed(metaSlope, 2)));
         md.append(grew.isEmpty() ? "Threads, descriptors, files and JFR recordings: no new highs in the second half."
                 : "New highs in the second half: " + String.join("; ", grew) + ".");
         md.append(Proc.fmt(" The app used %s%% of one core on average over the soak.%n", num(cpuPercent, 1)));
@@ -833,7 +899,7 @@ final class SoakSection {
                         .map(e -> e.getValue() + " × " + e.getKey()).toList()) + ")"));
         md.append(Proc.fmt("Open descriptors by kind, start → end: %s → %s.%n", a.fdsStart, a.fdsEnd));
         md.append(logSummary(a));
-        md.append(histogramDiff(a));
+        md.append(histogramDiff(a, startRow.lookbackState(), endRow.lookbackState()));
         md.append(nmtDiff(a));
 
         String verdictText = quick ? "too short to judge a slope (" + minutes + " min)"
@@ -918,7 +984,7 @@ final class SoakSection {
     }
 
     /** The classes whose live bytes grew most between the start and end histograms. */
-    private static String histogramDiff(Soaked a) throws IOException {
+    private static String histogramDiff(Soaked a, String lookbackStart, String lookbackEnd) throws IOException {
         Path start = a.dir.resolve("histogram-start.txt");
         Path end = a.dir.resolve("histogram-end.txt");
         if (!Files.exists(start) || !Files.exists(end)) {
@@ -937,8 +1003,10 @@ final class SoakSection {
         }
         growth.sort((x, y) -> Long.compare(y.getValue(), x.getValue()));
         StringBuilder sb = new StringBuilder(Proc.fmt("%nClass histogram (live objects, `GC.class_histogram`), start → "
-                + "end: %s → %s MB in all. Largest growth:%n%n| class | instances start → end | bytes start → end "
-                + "| Δ KB |%n|---|---|---|---|%n", num(totalS / 1048576.0, 2), num(totalE / 1048576.0, 2)));
+                + "end: %s → %s MB in all; look-back %s at the start, %s at the end (while it records, its JFR "
+                + "stream's parser holds the recording's metadata). Largest growth:%n%n| class | instances start → "
+                + "end | bytes start → end | Δ KB |%n|---|---|---|---|%n", num(totalS / 1048576.0, 2),
+                num(totalE / 1048576.0, 2), lookbackStart, lookbackEnd));
         for (Map.Entry<String, Long> g : growth.subList(0, Math.min(12, growth.size()))) {
             long[] x = s.getOrDefault(g.getKey(), new long[2]);
             long[] y = e.getOrDefault(g.getKey(), new long[2]);
