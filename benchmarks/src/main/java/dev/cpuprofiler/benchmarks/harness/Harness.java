@@ -18,23 +18,32 @@ import java.util.Set;
  *
  * <pre>
  * --quick                 about 8-12 minutes instead of 25-30 (one measurement each, shorter phases)
- * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection
+ * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection, soak
  * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)
+ * --only=soak             the soak (not part of a default run): memory, threads, files over 30 minutes (quick 3)
+ * --soak-minutes=N        how long the soak measures
+ * --soak-apps=a,b         which apps it soaks: jfr-execution, async-profiler (default both), jfr-cpu-time (JDK 25)
  * </pre>
  */
 public final class Harness {
 
-    static final List<String> SECTIONS = List.of("jmh", "overhead", "idle", "fidelity", "attribution", "detection");
+    /** Every section, in the order they run. */
+    static final List<String> SECTIONS = List.of("jmh", "overhead", "idle", "fidelity", "attribution", "detection",
+            "soak");
+    /** What a run without {@code --only} does: everything but the soak, which takes half an hour by itself. */
+    static final List<String> DEFAULT_SECTIONS = SECTIONS.subList(0, SECTIONS.size() - 1);
 
     private Harness() {
     }
 
     public static void main(String[] args) throws Exception {
         Settings settings = Settings.full();
-        Set<String> only = new LinkedHashSet<>(SECTIONS);
+        Set<String> only = new LinkedHashSet<>(DEFAULT_SECTIONS);
         Path results = Path.of("benchmarks", "results");
         Integer rounds = null;
+        Integer soakMinutes = null;
+        List<String> soakApps = SoakSection.DEFAULT_APPS;
         for (String a : args) {
             if (a.equals("--quick")) {
                 settings = Settings.quick();
@@ -49,12 +58,31 @@ public final class Harness {
                 rounds = Integer.parseInt(a.substring(10));
             } else if (a.startsWith("--results=")) {
                 results = Path.of(a.substring(10));
+            } else if (a.startsWith("--soak-minutes=")) {
+                soakMinutes = Integer.parseInt(a.substring(15));
+                if (soakMinutes < 2) {
+                    usage("--soak-minutes must be at least 2");
+                }
+            } else if (a.startsWith("--soak-apps=")) {
+                soakApps = List.of(a.substring(12).split(","));
+                for (String app : soakApps) {
+                    if (!SoakSection.APPS.containsKey(app)) {
+                        usage("unknown soak app " + app + " (known: " + String.join(", ", SoakSection.APPS.keySet())
+                                + ")");
+                    }
+                }
             } else {
                 usage("unknown argument " + a);
             }
         }
         if (rounds != null) { // --repeats
             settings = settings.withRepeats(rounds);
+        }
+        if (soakMinutes != null) {
+            settings = settings.withSoakMinutes(soakMinutes);
+        }
+        if (only.contains("soak")) {
+            settings = settings.withSoakBudget();
         }
         if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux")) {
             System.out.println("[harness] this harness reads /proc and /sys/fs/cgroup: it runs on Linux only");
@@ -90,6 +118,7 @@ public final class Harness {
                     case "fidelity" -> FidelitySection.run(ctx);
                     case "attribution" -> AttributionSection.run(ctx);
                     case "detection" -> DetectionSection.run(ctx);
+                    case "soak" -> SoakSection.run(ctx, soakApps);
                     default -> throw new IllegalStateException(section);
                 }
             } catch (Exception e) {
@@ -102,7 +131,7 @@ public final class Harness {
         String uptimeEnd = uptime();
         double minutes = (System.nanoTime() - t0) / 60e9;
 
-        String header = header(ctx, stamp, uptimeStart, uptimeEnd, minutes, sectionLoads, only);
+        String header = header(ctx, stamp, uptimeStart, uptimeEnd, minutes, sectionLoads, only, args);
         String md = ctx.report.render(header);
         Files.createDirectories(results);
         Path out = results.resolve(stamp + "-" + settings.mode() + ".md");
@@ -116,17 +145,20 @@ public final class Harness {
     private static void usage(String problem) {
         System.out.println("[harness] " + problem);
         System.out.println("usage: benchmarks/run.sh [--quick] [--only=" + String.join(",", SECTIONS)
-                + "] [--repeats=N] [--results=DIR]");
+                + "] [--repeats=N] [--results=DIR] [--soak-minutes=N] [--soak-apps="
+                + String.join(",", SoakSection.APPS.keySet()) + "]");
         System.exit(2);
     }
 
     private static String header(Ctx ctx, String stamp, String uptimeStart, String uptimeEnd, double minutes,
-            List<String> sectionLoads, Set<String> only) {
+            List<String> sectionLoads, Set<String> only, String[] args) {
         StringBuilder md = new StringBuilder();
         md.append("# cpuprofiler benchmark results (").append(ctx.settings.mode()).append(" run, ").append(stamp)
                 .append(")\n\n");
         md.append("Command: `benchmarks/run.sh").append(ctx.settings.mode().equals("quick") ? " --quick" : "")
-                .append(only.size() < SECTIONS.size() ? " --only=" + String.join(",", only) : "").append("`")
+                .append(only.equals(new LinkedHashSet<>(DEFAULT_SECTIONS)) ? "" : " --only=" + String.join(",", only))
+                .append(java.util.Arrays.stream(args).filter(a -> a.startsWith("--soak-") || a.startsWith("--repeats="))
+                        .map(a -> " " + a).collect(java.util.stream.Collectors.joining())).append("`")
                 .append(Proc.fmt(" (%.1f min). Method and goals: `BENCHMARKS.md`.%n%n", minutes));
         md.append("| machine | |\n|---|---|\n");
         md.append("| CPU | ").append(cpuModel()).append(", ").append(ctx.cpus).append(" CPUs available |\n");

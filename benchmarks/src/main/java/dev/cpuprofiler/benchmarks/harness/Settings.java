@@ -5,19 +5,22 @@ package dev.cpuprofiler.benchmarks.harness;
  * about 8 to 12 (quick validates the harness; its overhead figures are too short to mean much). {@code repeats}:
  * measurements per overhead JVM (sessions per session JVM). {@code warmWrk} / {@code warmWrkMax}: the shortest and
  * longest HTTP warm-up per overhead JVM, in seconds; {@code warmCycles}: the most warm-up measurement cycles.
+ * {@code soakMinutes}: how long the soak section measures (after {@code soakWarmup} seconds of the same traffic);
+ * it is not part of a default run, and its minutes are added to the budget only when it is asked for.
  */
 record Settings(String mode, int jmhWarmups, int jmhIterations, int jmhSeconds, int repeats, double warmWrk,
         double warmWrkMax, int warmCycles, double measureCpu, double measureWrk, int wrkConnections, int attempts,
         double idleSettle, double idleMeasure, double fidelityPhase, double fidelitySkip, double attributionSeconds,
-        int attributionRuns, int shortDetections, boolean defaultDetection, double budgetMinutes) {
+        int attributionRuns, int shortDetections, boolean defaultDetection, double budgetMinutes, int soakMinutes,
+        double soakWarmup) {
 
     static Settings full() {
-        return new Settings("full", 2, 3, 1, 3, 30, 120, 4, 3, 4, 16, 3, 20, 45, 12, 2, 8, 2, 2, true, 45);
+        return new Settings("full", 2, 3, 1, 3, 30, 120, 4, 3, 4, 16, 3, 20, 45, 12, 2, 8, 2, 2, true, 45, 30, 60);
     }
 
     /** Warm-up capped lower than full (16 s of wrk, 2 cycles): quick checks that the harness runs, not the JIT. */
     static Settings quick() {
-        return new Settings("quick", 1, 1, 1, 1, 8, 16, 2, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 15);
+        return new Settings("quick", 1, 1, 1, 1, 8, 16, 2, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 15, 3, 30);
     }
 
     /** {@code --repeats=N}: N measurements per overhead JVM, and 2 more minutes of budget per extra one. */
@@ -25,6 +28,22 @@ record Settings(String mode, int jmhWarmups, int jmhIterations, int jmhSeconds, 
         return new Settings(mode, jmhWarmups, jmhIterations, jmhSeconds, n, warmWrk, warmWrkMax, warmCycles,
                 measureCpu, measureWrk, wrkConnections, attempts, idleSettle, idleMeasure, fidelityPhase,
                 fidelitySkip, attributionSeconds, attributionRuns, shortDetections, defaultDetection,
-                budgetMinutes + 2 * (n - repeats));
+                budgetMinutes + 2 * (n - repeats), soakMinutes, soakWarmup);
+    }
+
+    /** {@code --soak-minutes=N}. */
+    Settings withSoakMinutes(int n) {
+        return new Settings(mode, jmhWarmups, jmhIterations, jmhSeconds, repeats, warmWrk, warmWrkMax, warmCycles,
+                measureCpu, measureWrk, wrkConnections, attempts, idleSettle, idleMeasure, fidelityPhase,
+                fidelitySkip, attributionSeconds, attributionRuns, shortDetections, defaultDetection, budgetMinutes, n,
+                soakWarmup);
+    }
+
+    /** The budget with the soak in it: its minutes, its warm-up and 5 minutes for start-up and the report. */
+    Settings withSoakBudget() {
+        return new Settings(mode, jmhWarmups, jmhIterations, jmhSeconds, repeats, warmWrk, warmWrkMax, warmCycles,
+                measureCpu, measureWrk, wrkConnections, attempts, idleSettle, idleMeasure, fidelityPhase,
+                fidelitySkip, attributionSeconds, attributionRuns, shortDetections, defaultDetection,
+                budgetMinutes + soakMinutes + soakWarmup / 60 + 5, soakMinutes, soakWarmup);
     }
 }
