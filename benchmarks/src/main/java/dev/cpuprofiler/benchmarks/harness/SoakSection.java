@@ -76,7 +76,10 @@ final class SoakSection {
     static final double HEAP_FLAT = 2;
     static final double RSS_FLAT = 5;
 
-    private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
+    /** JDK 17: {@code total 524288K, used 55790K}; JDK 25: {@code total reserved 524288K, committed 524288K, used …}. */
+    private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total [^\\n]*?used (\\d+)K");
+    /** {@code VM.metaspace basic}, where {@code GC.heap_info} has no metaspace line (JDK 25). */
+    private static final Pattern METASPACE_BOTH = Pattern.compile("Both:\\s+([\\d.]+) MB used");
     private static final Pattern METASPACE_USED = Pattern.compile("Metaspace\\s+used (\\d+)K");
     private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=\\d+KB(?: [+-]\\d+KB)?, "
             + "committed=(\\d+)KB(?: ([+-]\\d+)KB)?");
@@ -456,9 +459,10 @@ final class SoakSection {
                 sections.add(render(ctx, a, a.cpuPercent));
             }
             StringBuilder md = new StringBuilder("## Soak: bounded memory over time\n\n");
-            md.append(Proc.fmt("%d minutes (after %.0f s of the same traffic as warm-up), %d app%s side by side on "
+            md.append(Proc.fmt("%d minutes (after %.0f s of the same traffic as warm-up), %d app%s on "
                     + "JDK %s; load average before: %s. ", s.soakMinutes(), s.soakWarmup(), apps.size(),
-                    apps.size() == 1 ? "" : "s", apps.stream().anyMatch(a -> a.spec.jdk25()) ? "17 and 25" : "17",
+                    apps.size() == 1 ? "" : "s side by side",
+                    String.join(" and ", apps.stream().map(a -> a.spec.jdk25() ? "25" : "17").distinct().toList()),
                     load));
             md.append(describe());
             for (String sec : sections) {
@@ -602,6 +606,14 @@ final class SoakSection {
         String jfr = jcmd(a, "JFR.check");
         long heapKb = group(HEAP_USED, heap);
         long metaKb = group(METASPACE_USED, heap);
+        if (metaKb < 0) {
+            String meta = jcmd(a, "VM.metaspace", "basic");
+            metaKb = group(METASPACE_USED, meta);
+            Matcher both = METASPACE_BOTH.matcher(meta);
+            if (metaKb < 0 && both.find()) {
+                metaKb = Math.round(Double.parseDouble(both.group(1)) * 1024);
+            }
+        }
         long nmtKb = group(NMT_TOTAL, nmt);
         long[] threads = threads(pid);
         long fds = count(Path.of("/proc", Long.toString(pid), "fd"));
