@@ -4,6 +4,7 @@
 #   benchmarks/run.sh            # everything, about 25-30 minutes on a 2-CPU machine
 #   benchmarks/run.sh --quick    # everything, shorter, about 8-12 minutes (validates the harness)
 #   benchmarks/run.sh --only=jmh,fidelity [--quick] [--repeats=N]
+#   benchmarks/run.sh --only=soak [--quick] [--soak-minutes=N]   # memory over time, 30 min (quick 3); not in a default run
 #
 # Needs a JDK 17+ and Maven. Builds the benchmarks module and what it depends on (no tests, nothing installed),
 # then runs the Java harness, which starts every workload in child JVMs on 127.0.0.1, installs wrk with apt-get

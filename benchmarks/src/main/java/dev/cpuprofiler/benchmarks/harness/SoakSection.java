@@ -27,13 +27,13 @@ import tools.jackson.databind.JsonNode;
  * and a short cooldown, look-back, the endpoint with write access) under a modest load, a short on-demand session
  * every few seconds whose profile is then fetched in every format, for {@code soakMinutes}; every minute, after a
  * full GC, the heap in use, the resident set, the profiler's threads, open files and the bytes it keeps on disk.
- * Flat is the goal. Not a test: a leak shows as a slope, and the class histograms at the start and the end say
- * which objects pile up.
+ * Flat is the goal. Not a test: a leak shows as a slope, and the class histograms (one per reading) say which
+ * objects pile up.
  *
  * <p>Each app gets its own {@code java.io.tmpdir} under the work directory, so the profiler's work directory
  * ({@code cpuprofiler-*}), JFR's repository (look-back's and the JFR engines' chunks) and whatever else lands there
- * can be measured. Heap readings come from outside, with {@code jcmd <pid> GC.run} then {@code GC.heap_info}
- * (nothing is added to the product for this); the heap is pre-touched ({@code -XX:+AlwaysPreTouch}), so the resident
+ * can be measured. Heap readings come from outside, the live bytes counted by {@code jcmd <pid> GC.class_histogram}
+ * right after its own full GC (nothing is added to the product for this); the heap is pre-touched ({@code -XX:+AlwaysPreTouch}), so the resident
  * set does not grow as the heap is first used and what it shows is native memory; native memory tracking
  * ({@code summary}) says where that went.
  */
@@ -76,12 +76,16 @@ final class SoakSection {
     static final double HEAP_FLAT = 2;
     static final double RSS_FLAT = 5;
 
-    private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
+    /** JDK 17: {@code total 524288K, used 55790K}; JDK 25: {@code total reserved 524288K, committed 524288K, used …}. */
+    private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total [^\\n]*?used (\\d+)K");
+    /** {@code VM.metaspace basic}, where {@code GC.heap_info} has no metaspace line (JDK 25). */
+    private static final Pattern METASPACE_BOTH = Pattern.compile("Both:\\s+([\\d.]+) MB used");
     private static final Pattern METASPACE_USED = Pattern.compile("Metaspace\\s+used (\\d+)K");
     private static final Pattern NMT_TOTAL = Pattern.compile("Total: reserved=\\d+KB(?: [+-]\\d+KB)?, "
             + "committed=(\\d+)KB(?: ([+-]\\d+)KB)?");
     private static final Pattern NMT_CATEGORY = Pattern.compile("^-\\s+(.+?) \\(reserved=\\d+KB(?: [+-]\\d+KB)?, "
             + "committed=(\\d+)KB(?: ([+-]\\d+)KB)?\\)");
+    private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)");
     private static final Pattern HISTO_LINE = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
     private static final Pattern JFR_REPOSITORY = Pattern.compile("\\d{4}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d{2}_\\d+");
     private static final Pattern JFR_RECORDING = Pattern.compile("(?m)^Recording \\d+:");
@@ -90,7 +94,7 @@ final class SoakSection {
     }
 
     /** One reading of one app. {@code minute} is the time since the soak's start (negative: before warm-up). */
-    record Row(String label, double minute, long heapKb, long metaspaceKb, long rssKb, long rssAnonKb,
+    record Row(String label, double minute, long heapKb, long heapUsedKb, long metaspaceKb, long rssKb, long rssAnonKb,
             long rssFileKb, long nmtCommittedKb,
             long profilerThreads, long threads, long fds, long workDirBytes, long jfrRepoBytes, long otherTmpBytes,
             long outFiles, long outBytes, long lookbackBytes, String lookbackState, int jfrRecordings, int retained,
@@ -130,6 +134,8 @@ final class SoakSection {
         Map<String, Long> fdsStart = Map.of();
         Map<String, Long> fdsEnd = Map.of();
         double cpuPercent = Double.NaN;
+        /** Why the app is gone, if it died during the soak. */
+        String died;
 
         Soaked(AppSpec spec, App app, Path tmp, Path out, String jcmd, Path dir) {
             this.spec = spec;
@@ -416,9 +422,16 @@ final class SoakSection {
                     Thread.sleep(wait);
                 }
                 for (Soaked a : apps) {
-                    if (!a.app.child.alive()) {
-                        throw new IOException(a.spec.id() + " died (log " + a.app.child.log + "):\n"
-                                + a.app.child.tail(20));
+                    if (a.died != null) {
+                        continue;
+                    }
+                    if (!a.app.child.alive()) { // reported, not thrown: the other apps and the readings so far count
+                        a.died = Proc.fmt("died before minute %d (log %s): %s", k, a.app.child.log,
+                                a.app.child.tail(5).replace('\n', ' ').replace("|", "\\|"));
+                        a.stop = true;
+                        System.out.printf("[soak] %s %s%n", a.spec.id(), a.died);
+                        ctx.report.problem("soak " + a.spec.id() + " " + a.died);
+                        continue;
                     }
                     double minute = (System.nanoTime() - t0) / 60e9;
                     if (k == 0) {
@@ -426,15 +439,19 @@ final class SoakSection {
                         a.wall0 = System.nanoTime();
                     }
                     boolean last = k == s.soakMinutes();
-                    Row row = measure(a, k == 0 ? "start" : Integer.toString(k), minute, k == 0 ? () -> {
-                        jcmdTo(a, "GC.class_histogram", a.dir.resolve("histogram-start.txt"));
-                        jcmd(a, "VM.native_memory", "baseline");
-                        a.fdsStart = processFds(a, "fds-start.txt");
-                    } : last ? () -> {
-                        jcmdTo(a, "GC.class_histogram", a.dir.resolve("histogram-end.txt"));
-                        jcmdTo(a, "VM.native_memory summary.diff", a.dir.resolve("nmt-diff.txt"));
-                        a.fdsEnd = processFds(a, "fds-end.txt");
-                    } : null);
+                    Row row;
+                    try {
+                        row = measure(a, k == 0 ? "start" : Integer.toString(k), minute, k == 0 ? () -> {
+                            jcmd(a, "VM.native_memory", "baseline");
+                            a.fdsStart = processFds(a, "fds-start.txt");
+                        } : last ? () -> {
+                            jcmdTo(a, "VM.native_memory summary.diff", a.dir.resolve("nmt-diff.txt"));
+                            a.fdsEnd = processFds(a, "fds-end.txt");
+                        } : null);
+                    } catch (IOException | RuntimeException e) { // a reading that failed is left out, and said
+                        ctx.report.problem("soak " + a.spec.id() + ": the reading at minute " + k + " failed: " + e);
+                        continue;
+                    }
                     a.rows.add(row);
                     if (last) {
                         a.cpuPercent = 100.0 * (Proc.cpuNanos(a.app.pid()) - a.cpuNanos0)
@@ -456,9 +473,10 @@ final class SoakSection {
                 sections.add(render(ctx, a, a.cpuPercent));
             }
             StringBuilder md = new StringBuilder("## Soak: bounded memory over time\n\n");
-            md.append(Proc.fmt("%d minutes (after %.0f s of the same traffic as warm-up), %d app%s side by side on "
+            md.append(Proc.fmt("%d minutes (after %.0f s of the same traffic as warm-up), %d app%s on "
                     + "JDK %s; load average before: %s. ", s.soakMinutes(), s.soakWarmup(), apps.size(),
-                    apps.size() == 1 ? "" : "s", apps.stream().anyMatch(a -> a.spec.jdk25()) ? "17 and 25" : "17",
+                    apps.size() == 1 ? "" : "s side by side",
+                    String.join(" and ", apps.stream().map(a -> a.spec.jdk25() ? "25" : "17").distinct().toList()),
                     load));
             md.append(describe());
             for (String sec : sections) {
@@ -482,7 +500,8 @@ final class SoakSection {
                 + "for 1.5 s, up to 37%% of one core, and ~20 JSON quotes per second otherwise), which keeps the "
                 + "CPU trigger (threshold 10%%, 10 s window, cooldown 30 s) firing whenever it may.%n%n"
                 + "Every minute, between two of the driver's sessions (and after a CPU-triggered one has ended): "
-                + "`jcmd <pid> GC.run`, then the heap in use (`GC.heap_info`), the resident set (`VmRSS`), NMT's "
+                + "the heap after a full GC (the live bytes `jcmd <pid> GC.class_histogram` counts in its own full "
+                + "GC's safepoint; `GC.heap_info`'s used, a moment later, is in the CSV), the resident set (`VmRSS`), NMT's "
                 + "committed total, the profiler's threads (`cpuprofiler-*` in `/proc/<pid>/task/*/comm`) and all "
                 + "threads, open descriptors (`/proc/<pid>/fd`), the bytes under the tmpdir's `cpuprofiler-*` work "
                 + "directory, under JFR's repository (`<tmpdir>/<date>_<pid>`) and the rest of the tmpdir (Tomcat's), "
@@ -596,12 +615,26 @@ final class SoakSection {
     private static Row read(Soaked a, String label, double minute, JsonNode status, String note)
             throws IOException, InterruptedException {
         long pid = a.app.pid();
-        jcmd(a, "GC.run");
+        // GC.class_histogram runs a full GC and counts the live objects in the same safepoint: its total is the heap
+        // after GC, with nothing allocated since (GC.run and then GC.heap_info, two attaches apart, count what the
+        // app allocated in between). Every reading's histogram is kept, to see what any reading held.
+        String histo = jcmd(a, "GC.class_histogram");
+        Files.createDirectories(a.dir.resolve("histograms"));
+        Files.writeString(histogramFile(a, label), histo);
         String heap = jcmd(a, "GC.heap_info");
         String nmt = jcmd(a, "VM.native_memory", "summary");
         String jfr = jcmd(a, "JFR.check");
-        long heapKb = group(HEAP_USED, heap);
+        long heapKb = group(HISTOGRAM_TOTAL, histo) / 1024;
+        long heapUsedKb = group(HEAP_USED, heap);
         long metaKb = group(METASPACE_USED, heap);
+        if (metaKb < 0) {
+            String meta = jcmd(a, "VM.metaspace", "basic");
+            metaKb = group(METASPACE_USED, meta);
+            Matcher both = METASPACE_BOTH.matcher(meta);
+            if (metaKb < 0 && both.find()) {
+                metaKb = Math.round(Double.parseDouble(both.group(1)) * 1024);
+            }
+        }
         long nmtKb = group(NMT_TOTAL, nmt);
         long[] threads = threads(pid);
         long fds = count(Path.of("/proc", Long.toString(pid), "fd"));
@@ -629,7 +662,7 @@ final class SoakSection {
         int retained = status == null ? -1 : status.path("profiles").size();
         int recordings = jfr.contains("No available recordings") ? 0 : countMatches(JFR_RECORDING, jfr);
         long[] rss = rss(pid);
-        return new Row(label, minute, heapKb, metaKb, rss[0], rss[1], rss[2], nmtKb, threads[0],
+        return new Row(label, minute, heapKb, heapUsedKb, metaKb, rss[0], rss[1], rss[2], nmtKb, threads[0],
                 threads[1], fds, work, repo, other, outFiles, outBytes, lbBytes, lbState, recordings, retained,
                 a.manual.get(), a.cpu.get(), a.errors.get(), note);
     }
@@ -779,11 +812,12 @@ final class SoakSection {
 
     private static void writeCsv(Soaked a) throws IOException {
         List<String> lines = new ArrayList<>();
-        lines.add("label,minute,heap_kb,metaspace_kb,rss_kb,rss_anon_kb,rss_file_kb,nmt_committed_kb,profiler_threads,threads,fds,"
+        lines.add("label,minute,heap_after_gc_kb,heap_info_used_kb,metaspace_kb,rss_kb,rss_anon_kb,rss_file_kb,nmt_committed_kb,profiler_threads,threads,fds,"
                 + "work_dir_bytes,jfr_repo_bytes,other_tmp_bytes,out_files,out_bytes,lookback_bytes,lookback_state,"
                 + "jfr_recordings,retained,manual,cpu,errors,note");
         for (Row r : a.rows) {
-            lines.add(String.join(",", r.label(), num(r.minute(), 3), "" + r.heapKb(), "" + r.metaspaceKb(),
+            lines.add(String.join(",", r.label(), num(r.minute(), 3), "" + r.heapKb(), "" + r.heapUsedKb(),
+                    "" + r.metaspaceKb(),
                     "" + r.rssKb(), "" + r.rssAnonKb(), "" + r.rssFileKb(), "" + r.nmtCommittedKb(), "" + r.profilerThreads(), "" + r.threads(), "" + r.fds(),
                     "" + r.workDirBytes(), "" + r.jfrRepoBytes(), "" + r.otherTmpBytes(), "" + r.outFiles(),
                     "" + r.outBytes(), "" + r.lookbackBytes(), r.lookbackState(), "" + r.jfrRecordings(),
@@ -828,6 +862,12 @@ final class SoakSection {
         List<Row> firstQuiet = firstHalf.stream().filter(r -> r.note().isEmpty()).toList();
         List<Row> secondQuiet = secondHalf.stream().filter(r -> r.note().isEmpty()).toList();
         StringBuilder md = new StringBuilder();
+        if (timed.isEmpty()) {
+            String why = a.died != null ? "the app " + a.died : "no reading";
+            ctx.report.goal("Bounded memory over time (soak, " + a.spec.id() + ")", "flat", why,
+                    Report.Verdict.NOT_MEASURED, "no reading after the warm-up");
+            return "### " + a.spec.id() + ": " + a.spec.label() + "\n\nNot measured: " + why + ".\n\n";
+        }
         Row startRow = timed.get(0);
         Row endRow = timed.get(timed.size() - 1);
         md.append("### ").append(a.spec.id()).append(": ").append(a.spec.label()).append("\n\n");
@@ -877,6 +917,9 @@ final class SoakSection {
         bounded(grew, "output dir", firstQuiet, secondQuiet, Row::outBytes, 1 << 20);
         bounded(grew, "JFR recordings", firstQuiet, secondQuiet, Row::jfrRecordings, 0);
         boolean quick = minutes < 10;
+        if (a.died != null) {
+            grew.add(0, "the app " + a.died);
+        }
 
         md.append('\n').append(curve(timed, minutes));
         md.append(Proc.fmt("%nSlopes over the second half (minutes %.0f-%d), MB per 10 minutes: **heap after GC %s** "
@@ -902,7 +945,7 @@ final class SoakSection {
         md.append(histogramDiff(a, startRow.lookbackState(), endRow.lookbackState()));
         md.append(nmtDiff(a));
 
-        String verdictText = quick ? "too short to judge a slope (" + minutes + " min)"
+        String verdictText = quick && a.died == null ? "too short to judge a slope (" + minutes + " min)"
                 : heapFlat && rssFlat && grew.isEmpty() ? "flat" : "grows: "
                         + (heapFlat ? "" : "heap after GC; ") + (rssFlat ? "" : "RSS; ") + String.join("; ", grew);
         md.append(Proc.fmt("%n**Verdict (%s): %s.**%n%n", a.spec.id(), verdictText));
@@ -914,9 +957,9 @@ final class SoakSection {
                         num(timed.get(timed.size() - 1).heapKb() / 1024.0, 1), signed(heapSlope, 2),
                         num(timed.get(0).rssKb() / 1024.0, 0), num(timed.get(timed.size() - 1).rssKb() / 1024.0, 0),
                         signed(rssSlope, 2), a.manual.get(), a.cpu.get(), a.errors.get()),
-                quick ? Report.Verdict.INFO : heapFlat && rssFlat && grew.isEmpty() ? Report.Verdict.MET
-                        : Report.Verdict.MISSED,
-                quick ? "quick run: too short for a slope; the full run (30 min) judges" : verdictText);
+                quick && a.died == null ? Report.Verdict.INFO : heapFlat && rssFlat && grew.isEmpty()
+                        ? Report.Verdict.MET : Report.Verdict.MISSED,
+                quick && a.died == null ? "quick run: too short for a slope; the full run (30 min) judges" : verdictText);
         return md.toString();
     }
 
@@ -984,16 +1027,38 @@ final class SoakSection {
     }
 
     /** The classes whose live bytes grew most between the start and end histograms. */
+    private static Path histogramFile(Soaked a, String label) {
+        return a.dir.resolve("histograms").resolve("histogram-" + label + ".txt");
+    }
+
     private static String histogramDiff(Soaked a, String lookbackStart, String lookbackEnd) throws IOException {
-        Path start = a.dir.resolve("histogram-start.txt");
-        Path end = a.dir.resolve("histogram-end.txt");
+        List<Row> timed = a.rows.stream().filter(r -> !Double.isNaN(r.minute())).toList();
+        Row first = timed.get(0);
+        Row last = timed.get(timed.size() - 1);
+        Path start = histogramFile(a, first.label());
+        Path end = histogramFile(a, last.label());
         if (!Files.exists(start) || !Files.exists(end)) {
             return "";
         }
         Map<String, long[]> s = histogram(start);
-        Map<String, long[]> e = histogram(end);
-        long totalS = s.values().stream().mapToLong(v -> v[1]).sum();
-        long totalE = e.values().stream().mapToLong(v -> v[1]).sum();
+        StringBuilder sb = new StringBuilder(Proc.fmt("%nClass histogram (live objects, `GC.class_histogram`), start → "
+                + "end: %s → %s MB in all; look-back %s at the start, %s at the end (while it records, its JFR "
+                + "stream's parser holds the recording's metadata). Largest growth:%n%n",
+                num(first.heapKb() / 1024.0, 2), num(last.heapKb() / 1024.0, 2), lookbackStart, lookbackEnd));
+        sb.append(growthTable(s, histogram(end), 12));
+        // The highest reading, when it stands out: what it held that the start did not.
+        double median = Stats.median(timed.stream().map(r -> r.heapKb() / 1024.0).toList());
+        Row top = timed.stream().max((x, y) -> Long.compare(x.heapKb(), y.heapKb())).orElse(last);
+        Path topFile = histogramFile(a, top.label());
+        if (top.heapKb() / 1024.0 > median + 3 && Files.exists(topFile)) {
+            sb.append(Proc.fmt("%nThe highest reading, minute %s (%s MB against a median of %s MB), held more than the "
+                    + "start of:%n%n", top.label(), num(top.heapKb() / 1024.0, 1), num(median, 1)));
+            sb.append(growthTable(s, histogram(topFile), 6));
+        }
+        return sb.toString();
+    }
+
+    private static String growthTable(Map<String, long[]> s, Map<String, long[]> e, int rows) {
         List<Map.Entry<String, Long>> growth = new ArrayList<>();
         Set<String> classes = new java.util.HashSet<>(s.keySet());
         classes.addAll(e.keySet());
@@ -1002,12 +1067,9 @@ final class SoakSection {
             growth.add(Map.entry(c, d));
         }
         growth.sort((x, y) -> Long.compare(y.getValue(), x.getValue()));
-        StringBuilder sb = new StringBuilder(Proc.fmt("%nClass histogram (live objects, `GC.class_histogram`), start → "
-                + "end: %s → %s MB in all; look-back %s at the start, %s at the end (while it records, its JFR "
-                + "stream's parser holds the recording's metadata). Largest growth:%n%n| class | instances start → "
-                + "end | bytes start → end | Δ KB |%n|---|---|---|---|%n", num(totalS / 1048576.0, 2),
-                num(totalE / 1048576.0, 2), lookbackStart, lookbackEnd));
-        for (Map.Entry<String, Long> g : growth.subList(0, Math.min(12, growth.size()))) {
+        StringBuilder sb = new StringBuilder("| class | instances start → end | bytes start → end | Δ KB |\n"
+                + "|---|---|---|---|\n");
+        for (Map.Entry<String, Long> g : growth.subList(0, Math.min(rows, growth.size()))) {
             long[] x = s.getOrDefault(g.getKey(), new long[2]);
             long[] y = e.getOrDefault(g.getKey(), new long[2]);
             sb.append("| `").append(g.getKey()).append("` | ").append(x[0]).append(" → ").append(y[0]).append(" | ")
