@@ -1046,11 +1046,11 @@ final class SoakSection {
                 + "stream's parser holds the recording's metadata). Largest growth:%n%n",
                 num(first.heapKb() / 1024.0, 2), num(last.heapKb() / 1024.0, 2), lookbackStart, lookbackEnd));
         sb.append(growthTable(s, histogram(end), 12));
-        // The highest reading, when it stands out: what it held that the start did not.
+        // The highest reading after the start, when it stands out: what it held that the start did not.
         double median = Stats.median(timed.stream().map(r -> r.heapKb() / 1024.0).toList());
-        Row top = timed.stream().max((x, y) -> Long.compare(x.heapKb(), y.heapKb())).orElse(last);
+        Row top = timed.stream().skip(1).max((x, y) -> Long.compare(x.heapKb(), y.heapKb())).orElse(first);
         Path topFile = histogramFile(a, top.label());
-        if (top.heapKb() / 1024.0 > median + 3 && Files.exists(topFile)) {
+        if (top != first && top.heapKb() / 1024.0 > median + 3 && Files.exists(topFile)) {
             sb.append(Proc.fmt("%nThe highest reading, minute %s (%s MB against a median of %s MB), held more than the "
                     + "start of:%n%n", top.label(), num(top.heapKb() / 1024.0, 1), num(median, 1)));
             sb.append(growthTable(s, histogram(topFile), 6));
