@@ -2,6 +2,7 @@ package dev.cpuprofiler.session.engine;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
@@ -19,6 +20,8 @@ public final class JfrRepository {
 
     private final UnaryOperator<String> systemProperty;
     private final Supplier<String> flightRecorderOptions;
+    // A command-line flag: read once, not through the MXBean on every status request and look-back tick.
+    private volatile Optional<String> configured;
 
     /** The running JVM's. */
     public JfrRepository() {
@@ -36,14 +39,18 @@ public final class JfrRepository {
         if (current != null && !current.isBlank()) {
             return Path.of(current);
         }
-        String options = flightRecorderOptions.get();
-        if (options != null) {
-            Matcher m = OPTION.matcher(options);
-            if (m.find()) {
-                return Path.of(m.group(1));
-            }
+        return configured().map(Path::of).orElseGet(() -> Path.of(systemProperty.apply("java.io.tmpdir")));
+    }
+
+    private Optional<String> configured() {
+        Optional<String> c = configured;
+        if (c == null) {
+            String options = flightRecorderOptions.get();
+            Matcher m = OPTION.matcher(options == null ? "" : options);
+            c = m.find() ? Optional.of(m.group(1)) : Optional.empty();
+            configured = c;
         }
-        return Path.of(systemProperty.apply("java.io.tmpdir"));
+        return c;
     }
 
     private static String vmFlightRecorderOptions() {
