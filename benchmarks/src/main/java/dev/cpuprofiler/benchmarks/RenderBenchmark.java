@@ -1,14 +1,16 @@
 package dev.cpuprofiler.benchmarks;
 
+import dev.cpuprofiler.fixtures.CountingOutputStream;
+import dev.cpuprofiler.fixtures.RealisticStacks;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.FlameGraphRenderer;
+import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.JsonTreeRenderer;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.stack.StackTreeRenderer;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.stack.TextTreeRenderer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -60,7 +62,7 @@ public class RenderBenchmark {
 
     /** A tree of at least {@code nodes} nodes (a few more: the last stack may add several). */
     public static StackTreeSnapshot tree(int nodes) {
-        RealisticStacks stacks = RealisticStacks.generate(20_000, 99);
+        RealisticStacks<Frame> stacks = StackTreeMergeBenchmark.realisticStacks(20_000, 99);
         StackTree tree = new StackTree(512, 1_000_000, true);
         Random random = new Random(5);
         int i = 0;
@@ -76,29 +78,15 @@ public class RenderBenchmark {
 
     @Benchmark
     public long render() throws IOException {
-        CountingStream out = new CountingStream();
+        CountingOutputStream out = new CountingOutputStream();
         renderer.render(snapshot, out);
-        return out.count;
+        return out.count();
     }
 
     /** The size of each rendering, for the report (the harness calls it once). */
     public static long renderedBytes(StackTreeSnapshot tree, StackTreeRenderer renderer) throws IOException {
-        CountingStream out = new CountingStream();
+        CountingOutputStream out = new CountingOutputStream();
         renderer.render(tree, out);
-        return out.count;
-    }
-
-    private static final class CountingStream extends OutputStream {
-        long count;
-
-        @Override
-        public void write(int b) {
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            count += len;
-        }
+        return out.count();
     }
 }

@@ -1,11 +1,11 @@
 package dev.cpuprofiler.benchmarks;
 
 import dev.cpuprofiler.baseline.RollingBaseline;
-import dev.cpuprofiler.core.CpuSourceMode;
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.cpu.CpuSampler;
+import dev.cpuprofiler.cpu.CpuSourceMode;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
+import dev.cpuprofiler.cpu.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

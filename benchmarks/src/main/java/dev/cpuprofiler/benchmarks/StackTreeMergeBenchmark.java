@@ -1,6 +1,8 @@
 package dev.cpuprofiler.benchmarks;
 
+import dev.cpuprofiler.fixtures.RealisticStacks;
 import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.FrameKind;
 import dev.cpuprofiler.stack.StackTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +53,7 @@ public class StackTreeMergeBenchmark {
     @Param({"shared", "fresh"})
     public String names;
 
-    private RealisticStacks stacks;
+    private RealisticStacks<Frame> stacks;
     private List<List<Frame>> samples;
     private StackTree steadyTree;
     private boolean fresh;
@@ -59,8 +61,8 @@ public class StackTreeMergeBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        stacks = RealisticStacks.generate(4000, 2024);
-        RealisticStacks.Batch batch = stacks.batch(BATCH_FRAMES, 7);
+        stacks = realisticStacks(4000, 2024);
+        RealisticStacks.Batch<Frame> batch = stacks.batch(BATCH_FRAMES, 7);
         if (batch.frames() != BATCH_FRAMES) {
             throw new IllegalStateException("batch has " + batch.frames() + " frames");
         }
@@ -95,6 +97,11 @@ public class StackTreeMergeBenchmark {
         return copy;
     }
 
+    /** The shared {@link RealisticStacks} as the product's frames. */
+    static RealisticStacks<Frame> realisticStacks(int distinct, long seed) {
+        return RealisticStacks.generate(distinct, seed, (name, kind) -> new Frame(name, FrameKind.valueOf(kind.name())));
+    }
+
     static StackTree newTree() {
         return new StackTree(512, 200_000, false);
     }
@@ -112,7 +119,7 @@ public class StackTreeMergeBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            samples = RealisticStacks.generate(4000, 2024).batch(BATCH_FRAMES, 7).samples();
+            samples = realisticStacks(4000, 2024).batch(BATCH_FRAMES, 7).samples();
         }
 
         @Benchmark

@@ -1,11 +1,14 @@
 package dev.cpuprofiler.core;
 
+import dev.cpuprofiler.cpu.CpuSourceMode;
+import dev.cpuprofiler.engine.EngineChoice;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Every {@code profiler.cpu.*} setting as a JavaBean. Defaults mirror the original CPU-triggered profiler.
- * {@link #validate()} checks the ranges; each message names the property.
+ * Every {@code profiler.cpu.*} setting as a JavaBean. The settings, their defaults (which mirror the original
+ * CPU-triggered profiler) and ranges are declared in {@link CpuProfilerSettings}; {@link #validate()} checks them,
+ * each message naming the property.
  */
 public final class CpuProfilerOptions {
 
@@ -13,134 +16,57 @@ public final class CpuProfilerOptions {
     /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
     public static final long AUTO_FREE_DISK_SPACE = -1;
 
-    private boolean enabled = true;
-    private double threshold = 80;
-    private Duration cooldown = Duration.ofHours(4);
-    private Duration duration = Duration.ofSeconds(30);
-    private Duration samplingInterval = Duration.ofSeconds(1);
-    private Duration pollingInterval = Duration.ofSeconds(5);
-    private Duration rollingHistorySize = Duration.ofMinutes(10);
-    private Duration rollingHistoryInterval = Duration.ofSeconds(30);
-    private Duration averageWindow = Duration.ofSeconds(30);
-    private CpuSourceMode source = CpuSourceMode.AUTO;
-    private EngineChoice engine = EngineChoice.AUTO;
-    private Duration stackSamplingPeriod = Duration.ofMillis(10);
-    private int retainedProfiles = 10;
-    private long retainedBytes = 64L * 1024 * 1024;
+    private boolean enabled;
+    private double threshold;
+    private Duration cooldown;
+    private Duration duration;
+    private Duration samplingInterval;
+    private Duration pollingInterval;
+    private Duration rollingHistorySize;
+    private Duration rollingHistoryInterval;
+    private Duration averageWindow;
+    private CpuSourceMode source;
+    private EngineChoice engine;
+    private Duration stackSamplingPeriod;
+    private int retainedProfiles;
+    private long retainedBytes;
     private Path outputDirectory;
-    private int outputRetention = 20;
-    private int maxStackDepth = 512;
-    private int maxTreeNodes = 200_000;
-    private boolean groupByThread = false;
-    private Duration lookback = Duration.ZERO;
-    private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
-    private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
+    private int outputRetention;
+    private int maxStackDepth;
+    private int maxTreeNodes;
+    private boolean groupByThread;
+    private Duration lookback;
+    private double lookbackArmingRatio;
+    private Duration lookbackSamplingPeriod;
+    private Duration startupGrace;
+    private long minFreeDiskSpace;
 
+    /** Options with every default of {@link CpuProfilerSettings}. */
     public CpuProfilerOptions() {
+        for (Setting<?> setting : CpuProfilerSettings.all()) {
+            setting.reset(this);
+        }
     }
 
     /** An independent copy, so a running profiler never sees later changes. */
     public CpuProfilerOptions copy() {
         CpuProfilerOptions c = new CpuProfilerOptions();
-        c.enabled = enabled;
-        c.threshold = threshold;
-        c.cooldown = cooldown;
-        c.duration = duration;
-        c.samplingInterval = samplingInterval;
-        c.pollingInterval = pollingInterval;
-        c.rollingHistorySize = rollingHistorySize;
-        c.rollingHistoryInterval = rollingHistoryInterval;
-        c.averageWindow = averageWindow;
-        c.source = source;
-        c.engine = engine;
-        c.stackSamplingPeriod = stackSamplingPeriod;
-        c.retainedProfiles = retainedProfiles;
-        c.retainedBytes = retainedBytes;
-        c.outputDirectory = outputDirectory;
-        c.outputRetention = outputRetention;
-        c.maxStackDepth = maxStackDepth;
-        c.maxTreeNodes = maxTreeNodes;
-        c.groupByThread = groupByThread;
-        c.lookback = lookback;
-        c.lookbackSamplingPeriod = lookbackSamplingPeriod;
-        c.minFreeDiskSpace = minFreeDiskSpace;
+        for (Setting<?> setting : CpuProfilerSettings.all()) {
+            setting.copy(this, c);
+        }
         return c;
     }
 
     /**
-     * Checks every setting.
+     * Checks every setting against the values {@link CpuProfilerSettings} allows.
      *
      * @throws InvalidOptionException naming the first property out of range
      */
     public CpuProfilerOptions validate() {
-        if (!(threshold > 0 && threshold <= 100)) {
-            throw new InvalidOptionException(PREFIX + "threshold", threshold,
-                    "must be a percentage greater than 0 and at most 100");
-        }
-        requireAtLeast("cooldown", cooldown, Duration.ZERO, "must be zero or positive");
-        requireBetween("duration", duration, Duration.ofSeconds(1), Duration.ofHours(1));
-        requireBetween("sampling-interval", samplingInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
-        requireBetween("polling-interval", pollingInterval, Duration.ofMillis(10), Duration.ofHours(1));
-        requireBetween("rolling-history-interval", rollingHistoryInterval, samplingInterval, Duration.ofHours(1),
-                "at least profiler.cpu.sampling-interval (" + samplingInterval + ") and at most PT1H");
-        requireBetween("rolling-history-size", rollingHistorySize, rollingHistoryInterval, Duration.ofDays(1),
-                "at least profiler.cpu.rolling-history-interval (" + rollingHistoryInterval + ") and at most P1D");
-        if (rollingHistorySize.toNanos() / rollingHistoryInterval.toNanos() > 100_000) {
-            throw new InvalidOptionException(PREFIX + "rolling-history-size", rollingHistorySize,
-                    "must hold at most 100000 rolling-history-interval slots");
-        }
-        requireBetween("average-window", averageWindow, rollingHistoryInterval, rollingHistorySize,
-                "must be at least profiler.cpu.rolling-history-interval (" + rollingHistoryInterval
-                        + ") and at most profiler.cpu.rolling-history-size (" + rollingHistorySize + ")");
-        if (source == null) {
-            throw new InvalidOptionException(PREFIX + "source", null, "must be one of auto, cgroup, process");
-        }
-        if (engine == null) {
-            throw new InvalidOptionException(PREFIX + "engine", null,
-                    "must be one of auto, jfr-cpu-time, async-profiler, jfr-execution");
-        }
-        requireBetween("stack-sampling-period", stackSamplingPeriod, Duration.ofMillis(1), Duration.ofSeconds(1));
-        requireIntBetween("retained-profiles", retainedProfiles, 1, 1000);
-        if (retainedBytes < 1024 * 1024) {
-            throw new InvalidOptionException(PREFIX + "retained-size", retainedBytes + "B", "must be at least 1MB");
-        }
-        requireIntBetween("output-retention", outputRetention, 1, 100_000);
-        requireIntBetween("max-stack-depth", maxStackDepth, 8, 8192);
-        requireIntBetween("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
-        if (lookback == null || !lookback.isZero()) {
-            requireBetween("lookback", lookback, Duration.ofSeconds(1), Duration.ofMinutes(10),
-                    "must be 0 (off) or between PT1S and PT10M");
-        }
-        requireBetween("lookback-sampling-period", lookbackSamplingPeriod, Duration.ofMillis(10),
-                Duration.ofSeconds(1));
-        if (minFreeDiskSpace < 0 && minFreeDiskSpace != AUTO_FREE_DISK_SPACE) {
-            throw new InvalidOptionException(PREFIX + "min-free-disk-space", minFreeDiskSpace + "B",
-                    "must be at least 0B (0 turns the check off); leave it unset for 5% of each filesystem, "
-                            + "between 64MB and 512MB");
+        for (Setting<?> setting : CpuProfilerSettings.all()) {
+            setting.check(this);
         }
         return this;
-    }
-
-    private static void requireAtLeast(String name, Duration value, Duration min, String allowed) {
-        if (value == null || value.compareTo(min) < 0) {
-            throw new InvalidOptionException(PREFIX + name, value, allowed);
-        }
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max) {
-        requireBetween(name, value, min, max, "must be between " + min + " and " + max);
-    }
-
-    private static void requireBetween(String name, Duration value, Duration min, Duration max, String allowed) {
-        if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw new InvalidOptionException(PREFIX + name, value, allowed);
-        }
-    }
-
-    private static void requireIntBetween(String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new InvalidOptionException(PREFIX + name, value, "must be between " + min + " and " + max);
-        }
     }
 
     /** Whether high CPU starts a profile; monitoring and on-demand profiles work either way. */
@@ -313,7 +239,7 @@ public final class CpuProfilerOptions {
     }
 
     /**
-     * How far back a CPU-triggered profile reaches before its session starts; zero (the default) turns look-back
+     * How far back a CPU-triggered profile reaches before its session starts (30 s by default); zero turns look-back
      * off. Only used while the CPU trigger is on.
      */
     public Duration getLookback() {
@@ -324,6 +250,15 @@ public final class CpuProfilerOptions {
         this.lookback = lookback;
     }
 
+    /** The share of the threshold the recent CPU must exceed for the look-back to arm (0 < x <= 1). */
+    public double getLookbackArmingRatio() {
+        return lookbackArmingRatio;
+    }
+
+    public void setLookbackArmingRatio(double lookbackArmingRatio) {
+        this.lookbackArmingRatio = lookbackArmingRatio;
+    }
+
     /** The period of look-back's own stack sampler, coarser than a session's to stay cheap. */
     public Duration getLookbackSamplingPeriod() {
         return lookbackSamplingPeriod;
@@ -331,6 +266,15 @@ public final class CpuProfilerOptions {
 
     public void setLookbackSamplingPeriod(Duration lookbackSamplingPeriod) {
         this.lookbackSamplingPeriod = lookbackSamplingPeriod;
+    }
+
+    /** Time after start during which the CPU trigger does not fire and the look-back does not arm. */
+    public Duration getStartupGrace() {
+        return startupGrace;
+    }
+
+    public void setStartupGrace(Duration startupGrace) {
+        this.startupGrace = startupGrace;
     }
 
     /** Bytes kept free on every filesystem the profiler writes to, or {@link #AUTO_FREE_DISK_SPACE}. */

@@ -10,6 +10,9 @@ import java.time.Instant;
  * @param cooldown the configured cooldown
  * @param cooldownUntil when the current cooldown ends, or null
  * @param cooldownRemaining time left in it, or null
+ * @param startupGraceUntil when the start-up grace ends (no CPU trigger, no look-back before), or null once over
+ * @param startupGraceRemaining time left in it, or null
  */
-public record TriggerStatus(boolean enabled, Duration cooldown, Instant cooldownUntil, Duration cooldownRemaining) {
+public record TriggerStatus(boolean enabled, Duration cooldown, Instant cooldownUntil, Duration cooldownRemaining,
+        Instant startupGraceUntil, Duration startupGraceRemaining) {
 }

@@ -5,38 +5,16 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** The CPU time of a cgroup v1 {@code cpuacct} group: {@code cpuacct.usage}, already in nanoseconds. */
-public final class CgroupV1CpuSource implements CpuUsageSource {
-
-    private final CounterFile file;
+public final class CgroupV1CpuSource extends CgroupCounterSource {
 
     /** @param cgroupDirectory the cpuacct cgroup directory (holding {@code cpuacct.usage}) */
     public CgroupV1CpuSource(Path cgroupDirectory) {
-        this.file = new CounterFile(cgroupDirectory.resolve("cpuacct.usage"));
+        super(CpuSourceKind.CGROUP_V1, new CounterFile(cgroupDirectory.resolve("cpuacct.usage")));
     }
 
     @Override
     public long cpuTimeNanos() throws IOException {
         ByteBuffer content = file.read();
         return CounterFile.parseNumber(content, 0, file.path());
-    }
-
-    @Override
-    public CpuSourceKind kind() {
-        return CpuSourceKind.CGROUP_V1;
-    }
-
-    @Override
-    public String description() {
-        return file.path().toString();
-    }
-
-    @Override
-    public void close() {
-        file.close();
-    }
-
-    @Override
-    public String toString() {
-        return "CgroupV1CpuSource[" + description() + "]";
     }
 }

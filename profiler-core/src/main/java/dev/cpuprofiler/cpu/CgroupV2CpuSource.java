@@ -8,15 +8,13 @@ import java.nio.file.Path;
  * The CPU time of a cgroup v2 group: the {@code usage_usec} line of {@code cpu.stat} (microseconds), times 1000.
  * {@code cpu.stat} exists in every v2 cgroup, with or without the cpu controller enabled.
  */
-public final class CgroupV2CpuSource implements CpuUsageSource {
+public final class CgroupV2CpuSource extends CgroupCounterSource {
 
     private static final byte[] KEY = {'u', 's', 'a', 'g', 'e', '_', 'u', 's', 'e', 'c', ' '};
 
-    private final CounterFile file;
-
     /** @param cgroupDirectory the v2 cgroup directory (holding {@code cpu.stat}) */
     public CgroupV2CpuSource(Path cgroupDirectory) {
-        this.file = new CounterFile(cgroupDirectory.resolve("cpu.stat"));
+        super(CpuSourceKind.CGROUP_V2, new CounterFile(cgroupDirectory.resolve("cpu.stat")));
     }
 
     @Override
@@ -48,25 +46,5 @@ public final class CgroupV2CpuSource implements CpuUsageSource {
             }
         }
         return true;
-    }
-
-    @Override
-    public CpuSourceKind kind() {
-        return CpuSourceKind.CGROUP_V2;
-    }
-
-    @Override
-    public String description() {
-        return file.path().toString();
-    }
-
-    @Override
-    public void close() {
-        file.close();
-    }
-
-    @Override
-    public String toString() {
-        return "CgroupV2CpuSource[" + description() + "]";
     }
 }

@@ -1,14 +1,11 @@
 package dev.cpuprofiler.cpu;
 
-import dev.cpuprofiler.core.Ticker;
 import java.time.Duration;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +16,12 @@ import org.slf4j.LoggerFactory;
  * <p>Its own thread, not a shared pool: a pool saturated by the very load being measured would starve
  * the sampler exactly when it matters. A failed read is logged (once per failure streak, with the count
  * when it recovers) and retried on the next tick; nothing thrown by a read or a listener ends the thread.
+ *
+ * <p>A plain thread that parks until the next deadline, not a {@code ScheduledThreadPoolExecutor}: waking an idle
+ * executor's queue once a second costs about three times as much CPU (its lock and condition machinery, run
+ * interpreted at that rate) as the whole sample does. The rate is fixed; a deadline missed (a long tick, a
+ * suspended machine) is skipped, not made up by a burst of ticks, since each tick measures the whole span since the
+ * one before anyway.
  */
 public final class CpuSampler implements AutoCloseable {
 
@@ -29,7 +32,8 @@ public final class CpuSampler implements AutoCloseable {
     private final Duration interval;
     private final Ticker ticker;
     private final ThreadFactory threadFactory;
-    private final List<CpuSampleListener> listeners = new CopyOnWriteArrayList<>();
+    // Copied on add, read every tick: an array walk, without the iterator a list would make at each tick.
+    private volatile CpuSampleListener[] listeners = new CpuSampleListener[0];
     private final String sampleLogFormat;
 
     // Written only by the sampling thread (or a test's thread calling tick()); read by anyone.
@@ -46,7 +50,9 @@ public final class CpuSampler implements AutoCloseable {
     private boolean primed;
     private int failureStreak;
 
-    private ScheduledExecutorService executor;
+    // Guarded by this.
+    private Thread thread;
+    private volatile boolean stopping;
 
     public CpuSampler(CpuUsageSource source, EffectiveCpuCount cpus, Duration interval, Ticker ticker,
             ThreadFactory threadFactory) {
@@ -61,18 +67,43 @@ public final class CpuSampler implements AutoCloseable {
         this.sampleLogFormat = source.kind() == CpuSourceKind.PROCESS ? "CPU sample: {}%" : "CPU sample (cgroup): {}%";
     }
 
-    public void addListener(CpuSampleListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+    public synchronized void addListener(CpuSampleListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        CpuSampleListener[] more = Arrays.copyOf(listeners, listeners.length + 1);
+        more[more.length - 1] = listener;
+        listeners = more;
     }
 
     /** Starts sampling now and every interval after. */
     public synchronized void start() {
-        if (executor != null) {
-            throw new IllegalStateException("already started");
+        if (thread != null || stopping) {
+            throw new IllegalStateException(stopping ? "closed" : "already started");
         }
-        executor = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        long periodNanos = interval.toNanos();
-        executor.scheduleAtFixedRate(this::tick, 0, periodNanos, TimeUnit.NANOSECONDS);
+        thread = threadFactory.newThread(this::run);
+        thread.start();
+    }
+
+    /**
+     * The sampling thread's loop. Deadlines are on {@link System#nanoTime()}, not the injected ticker: parking waits
+     * in real time, and a test's hand-driven ticker would never reach the next deadline.
+     */
+    private void run() {
+        long period = interval.toNanos();
+        long next = System.nanoTime();
+        while (!stopping) {
+            tick();
+            next += period;
+            long late = System.nanoTime() - next;
+            if (late >= 0) {
+                next += (late / period + 1) * period; // skip the missed deadlines, keep the phase
+            }
+            long wait;
+            while (!stopping && (wait = next - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait); // no blocker: setting and clearing it is a tenth of an idle tick
+                // An interrupt would make every park return at once: clear it (close() stops by flag and unpark).
+                Thread.interrupted();
+            }
+        }
     }
 
     /**
@@ -210,18 +241,19 @@ public final class CpuSampler implements AutoCloseable {
         return interval;
     }
 
-    /** Stops the sampling thread and waits briefly for it to end. */
+    /** Stops the sampling thread (at once when it is waiting, after its tick otherwise) and waits briefly for it. */
     @Override
     public void close() {
-        ScheduledExecutorService e;
+        Thread t;
         synchronized (this) {
-            e = executor;
-            executor = null;
+            stopping = true;
+            t = thread;
         }
-        if (e != null) {
-            e.shutdownNow();
+        if (t != null && t != Thread.currentThread()) {
+            LockSupport.unpark(t);
             try {
-                if (!e.awaitTermination(5, TimeUnit.SECONDS)) {
+                t.join(TimeUnit.SECONDS.toMillis(5));
+                if (t.isAlive()) {
                     log.warn("CPU sampler thread did not stop within 5 s");
                 }
             } catch (InterruptedException ie) {

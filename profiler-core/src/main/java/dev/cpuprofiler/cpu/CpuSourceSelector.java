@@ -1,6 +1,5 @@
 package dev.cpuprofiler.cpu;
 
-import dev.cpuprofiler.core.CpuSourceMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.cpuprofiler.lookback;
 
-import dev.cpuprofiler.session.engine.JfrStackConverter;
+import dev.cpuprofiler.engine.JfrStackConverter;
 import dev.cpuprofiler.stack.Frame;
 import java.util.IdentityHashMap;
 import java.util.List;

@@ -11,25 +11,35 @@ import java.util.Optional;
  */
 public interface Lookback extends AutoCloseable {
 
-    /** Starts recording (or waiting for the engine lock). Idempotent. */
+    /** Starts: idle until the CPU arms it (or recording at once when always armed). Idempotent. */
     void start();
 
     /**
-     * Stops recording, frees the engine lock and hands over the samples of the window, forgetting them (each sample
-     * goes into one profile at most). Blocks until the sampler has delivered its last samples (up to JFR's
-     * one-second flush interval).
+     * Stops recording and frees the engine lock at once, for a session whose engine starts right after: no gap
+     * between the look-back's last sample and the session's first but the engine's own start-up. The samples come
+     * with {@link LookbackHandOver#snapshot()}.
+     *
+     * @return the hand-over; empty when look-back is off, not started or closed
+     */
+    Optional<LookbackHandOver> handOver();
+
+    /**
+     * {@link #handOver()} and its snapshot at once: blocks until the sampler has delivered its last samples (up to
+     * JFR's one-second flush interval).
      *
      * @return the window's samples; empty when look-back is off, not started or closed
      */
-    Optional<LookbackSnapshot> stepAside();
+    default Optional<LookbackSnapshot> stepAside() {
+        return handOver().map(LookbackHandOver::snapshot);
+    }
 
-    /** Records again after a session (retrying every second while another recording holds the engine lock). */
+    /** May record again after a session: at once when armed (or always armed), else once the CPU arms it. */
     void resume();
 
     /**
-     * Records again from {@code when} on: after a CPU-triggered session, one window before its cooldown ends, so the
-     * window is full when the trigger can fire again and nothing is sampled for hours in between. A time in the past
-     * resumes now. A later {@link #stepAside()} cancels it.
+     * May record again from {@code when} on: after a CPU-triggered session, one window before its cooldown ends, so
+     * the window is full when the trigger can fire again and nothing is sampled for hours in between. A time in the
+     * past resumes now. A later {@link #handOver()} cancels it.
      */
     void resumeAt(Instant when);
 

@@ -16,7 +16,7 @@ final class LookbackOff implements Lookback {
     }
 
     @Override
-    public Optional<LookbackSnapshot> stepAside() {
+    public Optional<LookbackHandOver> handOver() {
         return Optional.empty();
     }
 

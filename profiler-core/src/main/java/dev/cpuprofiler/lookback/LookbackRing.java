@@ -56,7 +56,15 @@ final class LookbackRing {
     }
 
     /** Adds one sample taken at {@code sampledAt}; samples older than every retained bucket are dropped. */
-    synchronized void add(Instant sampledAt, List<Frame> framesRootFirst, String threadName) {
+    void add(Instant sampledAt, List<Frame> framesRootFirst, String threadName) {
+        add(sampledAt, framesRootFirst, threadName, null);
+    }
+
+    /**
+     * As {@link #add(Instant, List, String)}, for a sample that stands for {@code period} (null: the current
+     * {@link #samplePeriod()}); this is the {@link TimedStackSink} a recording fills.
+     */
+    synchronized void add(Instant sampledAt, List<Frame> framesRootFirst, String threadName, Duration period) {
         long index = Math.floorDiv(sampledAt.toEpochMilli(), widthMillis);
         if (newestIndex != Long.MIN_VALUE && index <= newestIndex - slots.length) {
             dropped++;  // its slot belongs to a newer bucket now: it is outside the window anyway
@@ -71,7 +79,7 @@ final class LookbackRing {
             slots[slot] = bucket;
         }
         bucket.samples++;
-        bucket.tree.accept(framesRootFirst, threadName, weigher.next());
+        bucket.tree.accept(framesRootFirst, threadName, period == null ? weigher.next() : weigher.next(period));
     }
 
     /** Samples from now on come every {@code period} (JFR may impose a finer one than asked for). */

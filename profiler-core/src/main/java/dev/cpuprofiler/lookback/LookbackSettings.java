@@ -1,6 +1,5 @@
 package dev.cpuprofiler.lookback;
 
-import dev.cpuprofiler.session.SessionSettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -51,11 +50,5 @@ public record LookbackSettings(Duration window, Duration samplingPeriod, Duratio
         if (maxTreeNodes < 100) {
             throw new IllegalArgumentException("maxTreeNodes must be at least 100, was " + maxTreeNodes);
         }
-    }
-
-    /** Look-back for sessions recording with these settings: same depth, threads and weight unit. */
-    public static LookbackSettings forSessions(Duration window, Duration samplingPeriod, SessionSettings sessions) {
-        return new LookbackSettings(window, samplingPeriod, sessions.samplingPeriod(), sessions.maxStackDepth(),
-                Math.min(sessions.maxTreeNodes(), DEFAULT_MAX_TREE_NODES), sessions.groupByThread());
     }
 }

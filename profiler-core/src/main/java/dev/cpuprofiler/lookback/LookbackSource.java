@@ -2,6 +2,8 @@ package dev.cpuprofiler.lookback;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What samples stacks for the look-back: {@link JfrExecutionSampleSource} in production, fakes in tests. The
@@ -33,6 +35,16 @@ public interface LookbackSource {
          * delivery, boundedly). The sink receives nothing afterwards. Idempotent.
          */
         void stop();
+
+        /**
+         * Stops sampling now and returns at once: samples taken before this call still reach the sink (the stage
+         * completes once they have, or after a bounded wait), none taken after it. Lets a session's engine start
+         * right away instead of after JFR's next flush. Idempotent; stop() or cancel() afterwards are harmless.
+         */
+        default CompletionStage<Void> handOver() {
+            stop();
+            return CompletableFuture.completedFuture(null);
+        }
 
         /** Stops at once, possibly leaving the last samples undelivered; for shutdown. Idempotent. */
         void cancel();

@@ -2,13 +2,18 @@ package dev.cpuprofiler.lookback;
 
 /** What the look-back is doing. */
 public enum LookbackState {
-    /** Not configured ({@code profiler.cpu.lookback} is 0). */
+    /** Not configured ({@code profiler.cpu.lookback} is 0, or the CPU trigger is off). */
     OFF,
     /** Configured, not started yet or closed. */
     STOPPED,
-    /** Sampling into its ring. */
-    RECORDING,
-    /** Stepped aside for a session (or its cooldown); resumes when told, or at the time it was given. */
+    /**
+     * Records nothing (no JFR, an empty ring): the CPU is below the arming level, or the start-up grace or a
+     * cooldown holds it back. The status says which.
+     */
+    IDLE,
+    /** Armed: sampling into its ring. */
+    ARMED,
+    /** Stepped aside for a session that records now. */
     STEPPED_ASIDE,
     /** Wants to record but another recording holds the engine lock; retries every second. */
     WAITING,

@@ -21,7 +21,19 @@ final class SampleWeigher {
 
     /** The weight of the next sample (may be 0 when samples are finer than the unit). */
     long next() {
-        carry += periodNanos;
+        return next(periodNanos);
+    }
+
+    /**
+     * The weight of the next sample when it stands for {@code period} itself (a JFR CPU-time sample says which
+     * period it was taken at). The remainder is carried as for any other sample, so totals stay exact.
+     */
+    long next(Duration period) {
+        return next(period.toNanos());
+    }
+
+    private long next(long nanos) {
+        carry += nanos;
         long weight = carry / unitNanos;
         carry -= weight * unitNanos;
         return weight;

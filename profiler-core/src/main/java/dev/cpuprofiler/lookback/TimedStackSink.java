@@ -1,6 +1,7 @@
 package dev.cpuprofiler.lookback;
 
 import dev.cpuprofiler.stack.Frame;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,6 +13,14 @@ public interface TimedStackSink {
      * @param sampledAt when the sample was taken
      * @param framesRootFirst the stack, outermost frame first
      * @param threadName the sampled thread's name, or {@code null} if unknown
+     * @param period the sampling period this one sample stands for, where the event says so (JFR's CPU-time samples
+     *        carry the throttle in force when each was taken), or {@code null}: the recording's
+     *        {@link LookbackSource.Recording#effectivePeriod()}
      */
-    void accept(Instant sampledAt, List<Frame> framesRootFirst, String threadName);
+    void accept(Instant sampledAt, List<Frame> framesRootFirst, String threadName, Duration period);
+
+    /** A sample that stands for the recording's effective period. */
+    default void accept(Instant sampledAt, List<Frame> framesRootFirst, String threadName) {
+        accept(sampledAt, framesRootFirst, threadName, null);
+    }
 }

@@ -1,8 +1,8 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.engine.EngineFallback;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import dev.cpuprofiler.threads.ConcurrencyReport;
 import dev.cpuprofiler.threads.CpuBreakdown;

@@ -1,7 +1,8 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.engine.DiskSpaceGuard;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.StackTreeRenderer;
@@ -39,7 +40,6 @@ public final class ProfileFileWriter {
 
     private static final Logger log = LoggerFactory.getLogger(ProfileFileWriter.class);
     private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
     static final Pattern PROFILE_FILE = Pattern.compile("(\\d{8}T\\d{6}Z-[a-z]+-\\d+)\\.(collapsed\\.txt|html|jfr)");
 
     private final Path directory;
@@ -73,7 +73,7 @@ public final class ProfileFileWriter {
             if (full.isPresent()) {
                 throw new FloorReached(full.get());
             }
-            createDirectory();
+            OwnerOnlyDirectory.create(directory);
             write(directory.resolve(profile.id() + ".collapsed.txt"), out -> collapsed.render(profile.tree(LookbackView.INCLUDE), out));
             write(directory.resolve(profile.id() + ".html"), out -> html.render(profile.tree(LookbackView.INCLUDE), out));
             Profile result = profile;
@@ -132,17 +132,6 @@ public final class ProfileFileWriter {
             Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private void createDirectory() throws IOException {
-        if (Files.isDirectory(directory)) {
-            return;
-        }
-        if (posix()) {
-            Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(OWNER_DIR));
-        } else {
-            Files.createDirectories(directory);
         }
     }
 

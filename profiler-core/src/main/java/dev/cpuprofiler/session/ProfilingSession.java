@@ -1,8 +1,8 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.engine.SelectedRecording;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.session.engine.RecordingResult;
-import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencyReport;
 import dev.cpuprofiler.threads.ConcurrencySampler;

@@ -1,12 +1,13 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.EngineSelector;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.EngineUnavailableException;
+import dev.cpuprofiler.engine.SelectedRecording;
 import dev.cpuprofiler.lookback.Lookback;
+import dev.cpuprofiler.lookback.LookbackHandOver;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.session.engine.DiskSpaceGuard;
-import dev.cpuprofiler.session.engine.EngineSelector;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.EngineUnavailableException;
-import dev.cpuprofiler.session.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.threads.ConcurrencySampler;
 import dev.cpuprofiler.threads.CpuBreakdownProbe;
@@ -16,6 +17,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,6 +52,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final CpuBreakdownProbe breakdown;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
+    // A shorter gap between look-back and session is not worth a note: a few samples at most.
+    static final Duration NOTED_GAP = Duration.ofMillis(100);
 
     /**
      * @param workDirectory where engines put their temporary recordings
@@ -78,11 +83,10 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
 
     @Override
     public RunningSession launch(SessionTrigger trigger, Duration duration) {
-        // One engine at a time: the look-back lets go of the engine lock first. Its samples belong to profiles the
-        // CPU trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
-        Optional<LookbackSnapshot> before = lookback.stepAside();
-        LookbackSnapshot lookbackPart = trigger == SessionTrigger.CPU ? before.filter(l -> !l.isEmpty()).orElse(null)
-                : null;
+        // One engine at a time: the look-back stops sampling and lets go of the engine lock first, without waiting
+        // for its last samples, so the session's engine starts right away. Its samples belong to profiles the CPU
+        // trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
+        Optional<LookbackHandOver> handOver = lookback.handOver();
         Instant now = clock.instant();
         String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
                 + sequence.incrementAndGet();
@@ -100,6 +104,9 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
+        LookbackSnapshot lookbackPart = trigger == SessionTrigger.CPU ? handOver.map(LookbackHandOver::snapshot)
+                .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
+        handOver.filter(h -> trigger != SessionTrigger.CPU).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
                 cpuBreakdown);
@@ -117,6 +124,22 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         current = session;
         log.debug("Session {} ({}) recording with {} for {}", id, trigger, recording.engineId(), duration);
         return session;
+    }
+
+    /**
+     * Says so when the session's first sample may come noticeably later than the look-back's last: the engine took
+     * that long to start (loading async-profiler's library, JFR's first recording in this JVM).
+     */
+    private static LookbackSnapshot withGap(LookbackSnapshot l, Instant sessionStart) {
+        Duration gap = Duration.between(l.endedAt(), sessionStart);
+        if (gap.compareTo(NOTED_GAP) < 0) {
+            return l;
+        }
+        List<String> notes = new ArrayList<>(l.notes());
+        notes.add("the session's engine started " + gap.toMillis() + " ms after the look-back stopped: nothing was "
+                + "sampled in between");
+        return new LookbackSnapshot(l.startedAt(), l.endedAt(), l.samplingPeriod(), l.weightUnit(), l.samples(),
+                l.tree(), notes);
     }
 
     private ConcurrencySampler startConcurrency() {

@@ -1,8 +1,8 @@
 package dev.cpuprofiler.session;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.engine.EngineChoice;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How sessions record.
@@ -16,8 +16,15 @@ import java.time.Duration;
 public record SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
         boolean groupByThread) {
 
-    public static SessionSettings from(CpuProfilerOptions o) {
-        return new SessionSettings(o.getEngine(), o.getStackSamplingPeriod(), o.getMaxStackDepth(),
-                o.getMaxTreeNodes(), o.isGroupByThread());
+    public SessionSettings {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(samplingPeriod, "samplingPeriod");
+        if (samplingPeriod.isNegative() || samplingPeriod.isZero()) {
+            throw new IllegalArgumentException("samplingPeriod must be positive, was " + samplingPeriod);
+        }
+        if (maxStackDepth < 1 || maxTreeNodes < 1) {
+            throw new IllegalArgumentException("maxStackDepth and maxTreeNodes must be positive, were "
+                    + maxStackDepth + " and " + maxTreeNodes);
+        }
     }
 }

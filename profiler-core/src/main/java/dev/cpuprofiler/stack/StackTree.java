@@ -1,6 +1,5 @@
 package dev.cpuprofiler.stack;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -85,11 +84,6 @@ public final class StackTree implements StackSink {
         path = new int[length];
         previousPacked = new int[length];
         previousPath = new int[length];
-    }
-
-    /** A tree bounded by {@code max-stack-depth}, {@code max-tree-nodes} and {@code group-by-thread}. */
-    public static StackTree of(CpuProfilerOptions options) {
-        return new StackTree(options.getMaxStackDepth(), options.getMaxTreeNodes(), options.isGroupByThread());
     }
 
     /** Parses collapsed stacks ({@code frame;frame;frame count} per line) with the widest limits the options allow. */

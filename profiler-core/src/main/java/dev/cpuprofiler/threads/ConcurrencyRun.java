@@ -1,17 +1,16 @@
 package dev.cpuprofiler.threads;
 
-import dev.cpuprofiler.core.Ticker;
+import dev.cpuprofiler.cpu.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
+import java.util.function.ObjLongConsumer;
 
 /**
  * One profile's worth of fine ticks: which threads to read on each, their deltas fed to a
@@ -34,9 +33,7 @@ final class ConcurrencyRun {
     private final LongPredicate excluded;
     private final LongFunction<String> knownNames;
     private final ConcurrencyEstimator estimator;
-    private final Map<Long, Watched> live = new HashMap<>();
-    private final ThreadListing listing = new ThreadListing();
-    private final ReadWheel<Watched> wheel;
+    private final WatchedThreads<Watched> watched;
     private final List<Watched> ended = new ArrayList<>();
 
     private long tick;
@@ -65,7 +62,12 @@ final class ConcurrencyRun {
         this.knownNames = knownNames;
         this.estimator = new ConcurrencyEstimator(Math.max(settings.maxBackOffTicks(), settings.listEveryTicks()),
                 cpus);
-        this.wheel = new ReadWheel<>(settings.maxBackOffTicks());
+        // A thread that ends loses the CPU it used since its last read; one that used none is left out of the report.
+        this.watched = new WatchedThreads<>(reader, settings.maxBackOffTicks(), w -> {
+            if (w.total > 0) {
+                ended.add(w);
+            }
+        });
     }
 
     /** The baseline: every live thread's CPU time now (one bulk read, done once). */
@@ -74,7 +76,7 @@ final class ConcurrencyRun {
         lastNanos = startNanos;
         lastListNanos = startNanos;
         long[] ids = listed();
-        listing.update(ids.clone());
+        watched.firstListing(ids);
         long[] cpu = reader.cpuTimes(ids);
         reads += ids.length;
         int cap = settings.maxBackOffTicks();
@@ -88,10 +90,8 @@ final class ConcurrencyRun {
             ReadBackOff backOff = likelyActive.contains(ids[i])
                     ? new ReadBackOff(cap, hold, 1)
                     : ReadBackOff.atCap(cap, hold, 1 + (idle++ % cap));
-            Watched w = new Watched(ids[i], backOff, cpu[i], 0, startNanos);
-            live.put(ids[i], w);
+            watched.add(new Watched(ids[i], backOff, cpu[i], 0, startNanos), backOff.dueTick());
             seen++;
-            wheel.schedule(w, backOff.dueTick());
         }
     }
 
@@ -114,70 +114,46 @@ final class ConcurrencyRun {
             list(now);
         }
 
-        List<Watched> due = new ArrayList<>();
-        for (Watched w : all ? live.values() : wheel.take(tick)) {
-            if (!w.gone) {
-                due.add(w);
-            }
-        }
-        long[] ids = new long[due.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = due.get(i).id;
-        }
-        long[] cpu = reader.cpuTimes(ids);
-        reads += ids.length;
         List<Watched> unnamed = new ArrayList<>();
-        for (int i = 0; i < ids.length; i++) {
-            Watched w = due.get(i);
-            if (cpu[i] < 0) {
-                end(w); // its CPU since its last read is lost
-                continue;
-            }
-            long delta = Math.max(0, cpu[i] - w.lastCpu);
-            long span = tick - w.lastTick;
-            if (span <= 1) {
-                estimator.exact(w.id, delta);
-            } else {
-                estimator.spread((int) span, delta);
-            }
-            if (delta > 0 && w.name == null) {
-                // Named when first seen using CPU, while it is alive: it may end before the report.
-                w.name = knownNames.apply(w.id);
-                if (w.name == null) {
-                    unnamed.add(w);
-                }
-            }
-            w.backOff.read(tick, ReadBackOff.active(delta, now - w.lastNanos, settings.activeShare()));
-            if (!all) {
-                wheel.schedule(w, w.backOff.dueTick());
-            }
-            w.total += delta;
-            w.lastCpu = cpu[i];
-            w.lastTick = tick;
-            w.lastNanos = now;
+        ObjLongConsumer<Watched> read = (w, cpu) -> read(w, cpu, now, !all, unnamed);
+        reads += all ? watched.readAll(read) : watched.readDue(tick, read);
+        watched.readNames(unnamed);
+    }
+
+    /** One thread's read: its delta to the estimator, its back-off and total; a thread first seen busy to name. */
+    private void read(Watched w, long cpu, long now, boolean reschedule, List<Watched> unnamed) {
+        long delta = Math.max(0, cpu - w.lastCpu);
+        long span = tick - w.lastTick;
+        if (span <= 1) {
+            estimator.exact(w.id, delta);
+        } else {
+            estimator.spread((int) span, delta);
         }
-        if (!unnamed.isEmpty()) {
-            name(unnamed);
+        if (delta > 0 && w.name == null) {
+            // Named when first seen using CPU, while it is alive: it may end before the report.
+            w.name = knownNames.apply(w.id);
+            if (w.name == null) {
+                unnamed.add(w);
+            }
         }
+        w.backOff.read(tick, ReadBackOff.active(delta, now - w.lastNanos, settings.activeShare()));
+        if (reschedule) {
+            watched.schedule(w, w.backOff.dueTick());
+        }
+        w.total += delta;
+        w.lastCpu = cpu;
+        w.lastTick = tick;
+        w.lastNanos = now;
     }
 
     /** Lists live threads: new ones get a zero baseline at the previous listing; missing ones have ended. */
     private void list(long now) {
-        ThreadListing.Diff diff = listing.update(listed());
-        for (long id : diff.removed()) {
-            Watched w = live.get(id);
-            if (w != null) {
-                end(w);
-            }
-        }
-        for (long id : diff.added()) {
+        watched.list(listed(), id -> {
             // Started after the previous listing: all its CPU time was used since then.
-            ReadBackOff backOff = new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick);
-            Watched w = new Watched(id, backOff, 0, lastListTick, lastListNanos);
-            live.put(id, w);
             seen++;
-            wheel.schedule(w, tick);
-        }
+            return new Watched(id, new ReadBackOff(settings.maxBackOffTicks(), settings.holdTicks(), tick), 0,
+                    lastListTick, lastListNanos);
+        }, tick);
         lastListTick = tick;
         lastListNanos = now;
     }
@@ -191,22 +167,6 @@ final class ConcurrencyRun {
             }
         }
         return Arrays.copyOf(ids, n);
-    }
-
-    private void end(Watched w) {
-        live.remove(w.id);
-        w.gone = true; // still in the wheel: skipped when its tick comes
-        if (w.total > 0) {
-            ended.add(w);
-        }
-    }
-
-    private void name(List<Watched> ws) {
-        long[] ids = ws.stream().mapToLong(w -> w.id).toArray();
-        String[] names = reader.names(ids);
-        for (int i = 0; i < ids.length; i++) {
-            ws.get(i).name = names[i];
-        }
     }
 
     long ticks() {
@@ -246,14 +206,14 @@ final class ConcurrencyRun {
 
     private List<ThreadCpu> threads() {
         List<Watched> used = new ArrayList<>(ended);
-        for (Watched w : live.values()) {
+        for (Watched w : watched.live()) {
             if (w.total > 0) {
                 used.add(w);
             }
         }
         return used.stream()
                 .map(w -> ThreadCpu.of(w.id, w.name == null ? "thread-" + w.id : w.name, w.total,
-                        (live.containsKey(w.id) ? lastNanos : w.lastNanos) - w.fromNanos))
+                        (w.gone ? w.lastNanos : lastNanos) - w.fromNanos))
                 .sorted(Comparator.comparing(ThreadCpu::cpuTime).reversed())
                 .toList();
     }
@@ -263,19 +223,16 @@ final class ConcurrencyRun {
     }
 
     /** One thread during the profile. */
-    private static final class Watched {
-        final long id;
+    private static final class Watched extends WatchedThreads.Entry {
         final ReadBackOff backOff;
         final long fromNanos;
         long lastCpu;
         long lastTick;
         long lastNanos;
         long total;
-        boolean gone;
-        String name;
 
         Watched(long id, ReadBackOff backOff, long baselineCpu, long baselineTick, long baselineNanos) {
-            this.id = id;
+            super(id);
             this.backOff = backOff;
             this.lastCpu = baselineCpu;
             this.lastTick = baselineTick;

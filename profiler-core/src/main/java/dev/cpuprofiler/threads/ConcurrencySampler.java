@@ -1,7 +1,7 @@
 package dev.cpuprofiler.threads;
 
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.cpu.EffectiveCpuCount;
+import dev.cpuprofiler.cpu.Ticker;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -64,6 +64,16 @@ public final class ManagementThreadCpuReader implements ThreadCpuReader {
     }
 
     @Override
+    public long startedThreadCount() {
+        return available ? bean.getTotalStartedThreadCount() : -1;
+    }
+
+    @Override
+    public long liveThreadCount() {
+        return available ? bean.getThreadCount() : -1;
+    }
+
+    @Override
     public long[] cpuTimes(long[] ids) {
         if (!available || ids.length == 0) {
             return new long[ids.length];

@@ -14,6 +14,8 @@ import java.util.List;
 final class ReadWheel<T> {
 
     private final List<List<T>> buckets = new ArrayList<>();
+    // The list the last take returned; cleared and reused by the next take, so a tick allocates nothing.
+    private List<T> spare = new ArrayList<>();
 
     ReadWheel(int horizon) {
         for (int i = 0; i <= horizon; i++) {
@@ -25,11 +27,16 @@ final class ReadWheel<T> {
         buckets.get(bucket(dueTick)).add(item);
     }
 
-    /** Removes and returns the items due on {@code tick}. */
+    /** Removes and returns the items due on {@code tick}; the list is valid (and the caller's) until the next take. */
     List<T> take(long tick) {
         int b = bucket(tick);
         List<T> due = buckets.get(b);
-        buckets.set(b, new ArrayList<>(Math.max(4, due.size())));
+        if (due.isEmpty()) {
+            return due; // most ticks of an idle application: nothing to swap (an empty list: nothing is added to it)
+        }
+        spare.clear();
+        buckets.set(b, spare);
+        spare = due;
         return due;
     }
 

@@ -23,4 +23,18 @@ public interface ThreadCpuReader {
 
     /** The current name of each thread, in the order asked; {@code null} for a thread that has ended. */
     String[] names(long[] ids);
+
+    /**
+     * How many threads have been started since the JVM started (the threads {@link #threadIds()} can list), or -1
+     * when unknown. Together with {@link #liveThreadCount()}: two counters that tell whether a listing could have
+     * changed, far cheaper than taking one.
+     */
+    default long startedThreadCount() {
+        return -1;
+    }
+
+    /** How many of those threads are alive now, or -1 when unknown. */
+    default long liveThreadCount() {
+        return -1;
+    }
 }

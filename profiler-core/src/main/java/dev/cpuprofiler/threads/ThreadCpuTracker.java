@@ -4,11 +4,11 @@ import dev.cpuprofiler.cpu.CpuSampleListener;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongFunction;
+import java.util.function.ObjLongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,10 +17,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A thread that used CPU since its last read (at least 1% of a core) is read again next tick; an idle one backs
  * off to 2, 4, 8, ... ticks up to a cap ({@link ReadBackOff}), so hundreds of parked threads cost a few reads per
- * tick. All due threads are read in one bulk call. The live threads are listed every few ticks to pick up new ones
- * and drop ended ones. Names are read only for threads that use CPU (when first seen using it, and again now and
- * then while they do, as threads may rename themselves) or that a query returns: reading the names of hundreds of
- * parked threads would cost more than tracking them.
+ * tick. All due threads are read in one bulk call, and a tick with none due reads nothing. Names are read only for
+ * threads that use CPU (when first seen using it, and again now and then while they do, as threads may rename
+ * themselves) or that a query returns: reading the names of hundreds of parked threads would cost more than tracking
+ * them.
+ *
+ * <p>The live threads are listed (to find new ones and drop ended ones) only when the JVM's thread counters, started
+ * and alive, say one started or ended since the last listing, and once more on the tick after (a thread that is
+ * ending is counted out a little before it leaves the list); and at least every
+ * {@link ThreadTrackerSettings#listEveryTicks()} ticks, for anything the counters miss. A reader without counters has
+ * its threads listed every tick. Listing
+ * every tick was most of an idle application's tracking cost, yet two counters find a new thread on the very next
+ * tick: one that starts burning CPU is in {@link #top} two ticks later, as before. An ended thread is dropped at the
+ * next listing, or at its next read, which reports it gone.
+ *
+ * <p>A tick allocates nothing when nothing changed: the read callback and the thread factory are bound once, the
+ * list of threads whose names are wanted is reused. This code runs once a second, so it stays interpreted: its cost
+ * is the bytecodes it runs and the objects it makes, not how fast compiled code would be.
  *
  * <p>Runs on the sampler's thread ({@link #onSample}); {@link #top} and the other queries may come from any thread.
  */
@@ -30,12 +43,21 @@ public final class ThreadCpuTracker implements CpuSampleListener {
 
     private final ThreadCpuReader reader;
     private final ThreadTrackerSettings settings;
-    private final Map<Long, Tracked> threads = new HashMap<>();
-    private final ThreadListing listing = new ThreadListing();
-    private final ReadWheel<Tracked> wheel;
+    private final WatchedThreads<Tracked> threads;
+    private final ObjLongConsumer<Tracked> onRead = this::onRead;
+    private final LongFunction<Tracked> newTracked = this::newTracked;
+    private final List<Tracked> needNames = new ArrayList<>();
     private long tick;
     private long lastReads;
     private int failureStreak;
+    // The thread counters at the last listing, and whether the next tick lists again regardless.
+    private long listedStarted = -1;
+    private long listedLive = -1;
+    private long lastListTick;
+    private boolean listAgain;
+    // The tick being read, for onRead.
+    private long readNanoTime;
+    private boolean refreshNames;
 
     public ThreadCpuTracker(ThreadCpuReader reader) {
         this(reader, ThreadTrackerSettings.defaults());
@@ -44,7 +66,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.wheel = new ReadWheel<>(settings.maxBackOffTicks());
+        this.threads = new WatchedThreads<>(reader, settings.maxBackOffTicks(), t -> { });
     }
 
     /** One tick: lists threads if it is time, reads the due ones. Never throws. */
@@ -68,69 +90,46 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             return;
         }
         tick++;
-        if ((tick - 1) % settings.listEveryTicks() == 0) {
-            list();
+        if (listingDue()) {
+            lastListTick = tick;
+            threads.list(reader.threadIds(), newTracked, tick);
         }
 
-        List<Tracked> due = new ArrayList<>();
-        for (Tracked t : wheel.take(tick)) {
-            if (!t.gone) {
-                due.add(t);
-            }
-        }
-        long[] ids = new long[due.size()];
-        for (int i = 0; i < ids.length; i++) {
-            ids[i] = due.get(i).id;
-        }
-        long[] cpu = reader.cpuTimes(ids);
-        lastReads = ids.length;
-        boolean refreshNames = tick % settings.nameRefreshTicks() == 0;
-        List<Tracked> needNames = new ArrayList<>();
-        for (int i = 0; i < ids.length; i++) {
-            Tracked t = due.get(i);
-            if (cpu[i] < 0) {
-                drop(t.id); // ended between the listing and the read
-                continue;
-            }
-            t.read(tick, now, cpu[i]);
-            wheel.schedule(t, t.backOff.dueTick());
-            if (t.active && (t.name == null || refreshNames)) {
-                needNames.add(t);
-            }
-        }
-        readNames(needNames);
-    }
-
-    /** Lists live threads: adds new ones (due now), drops ended ones. */
-    private void list() {
-        ThreadListing.Diff diff = listing.update(reader.threadIds());
-        for (long id : diff.removed()) {
-            drop(id);
-        }
-        for (long id : diff.added()) {
-            Tracked t = new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
-            threads.put(id, t);
-            wheel.schedule(t, tick);
+        readNanoTime = now;
+        refreshNames = tick % settings.nameRefreshTicks() == 0;
+        lastReads = threads.readDue(tick, onRead);
+        if (!needNames.isEmpty()) {
+            threads.readNames(needNames);
+            needNames.clear();
         }
     }
 
-    private void drop(long id) {
-        Tracked t = threads.remove(id);
-        if (t != null) {
-            t.gone = true; // still in the wheel: skipped when its tick comes
+    /** Whether to list the live threads on this tick (see the class comment). */
+    private boolean listingDue() {
+        // Started first: a thread started after this read changes it by the next tick, whatever the listing misses.
+        long started = reader.startedThreadCount();
+        long live = reader.liveThreadCount();
+        boolean changed = started < 0 || live < 0 || started != listedStarted || live != listedLive;
+        boolean due = tick == 1 || changed || listAgain || tick - lastListTick >= settings.listEveryTicks();
+        if (due) {
+            listAgain = tick > 1 && changed && started >= 0 && live >= 0;
+            listedStarted = started;
+            listedLive = live;
         }
+        return due;
     }
 
-    private void readNames(List<Tracked> ts) {
-        if (ts.isEmpty()) {
-            return;
-        }
-        long[] ids = ts.stream().mapToLong(t -> t.id).toArray();
-        String[] names = reader.names(ids);
-        for (int i = 0; i < ids.length; i++) {
-            if (names[i] != null) {
-                ts.get(i).name = names[i];
-            }
+    /** A newly listed thread, due now. */
+    private Tracked newTracked(long id) {
+        return new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
+    }
+
+    /** One due thread's read: schedules its next one, and asks for its name if it uses CPU. */
+    private void onRead(Tracked t, long cpu) {
+        t.read(tick, readNanoTime, cpu);
+        threads.schedule(t, t.backOff.dueTick());
+        if (t.active && (t.name == null || refreshNames)) {
+            needNames.add(t);
         }
     }
 
@@ -142,12 +141,12 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         if (n <= 0) {
             return List.of();
         }
-        List<Tracked> top = threads.values().stream()
+        List<Tracked> top = threads.live().stream()
                 .filter(t -> t.history.cpuInSpan() > 0)
                 .sorted(Comparator.comparingDouble(Tracked::percent).reversed())
                 .limit(n)
                 .toList();
-        readNames(top.stream().filter(t -> t.name == null).toList());
+        threads.readNames(top.stream().filter(t -> t.name == null).toList());
         return top.stream().map(Tracked::recent).toList();
     }
 
@@ -158,14 +157,14 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             return Optional.empty();
         }
         if (t.name == null) {
-            readNames(List.of(t));
+            threads.readNames(List.of(t));
         }
         return Optional.of(t.recent());
     }
 
     /** Ids of the threads whose last read showed CPU use: the ones read every tick. */
     public synchronized long[] activeThreadIds() {
-        return threads.values().stream().filter(t -> t.active).mapToLong(t -> t.id).toArray();
+        return threads.live().stream().filter(t -> t.active).mapToLong(t -> t.id).toArray();
     }
 
     /** The cached name of a tracked thread, or null if not read (yet). */
@@ -191,16 +190,13 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     }
 
     /** One thread's read schedule and recent reads. */
-    private static final class Tracked {
-        final long id;
+    private static final class Tracked extends WatchedThreads.Entry {
         final ReadBackOff backOff;
         final ReadHistory history;
-        String name;
         boolean active;
-        boolean gone;
 
         Tracked(long id, ReadBackOff backOff, long windowNanos) {
-            this.id = id;
+            super(id);
             this.backOff = backOff;
             this.history = new ReadHistory(windowNanos);
         }

@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param window the span a thread's CPU% is averaged over (longer for idle threads read rarely)
  * @param maxBackOffTicks the longest wait, in ticks, between two reads of an idle thread (how late a thread that
  *        wakes up can be noticed)
- * @param listEveryTicks how often the live threads are listed, to find new ones and drop ended ones
- *        ({@code getAllThreadIds()}: about 15 µs with 500 threads)
+ * @param listEveryTicks the longest wait, in ticks, between two listings of the live threads (to find new ones and
+ *        drop ended ones); they are also listed whenever the JVM's thread counters change
+ *        ({@code getAllThreadIds()}: about 15 µs with 500 threads compiled, but most of an idle tick interpreted)
  * @param nameRefreshTicks how often the names of active threads are read again (threads may rename themselves);
  *        a new thread's name is read once when it is found
  */
@@ -27,8 +28,11 @@ public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int li
         }
     }
 
-    /** 10 s window, back-off up to 32 ticks, list threads every tick, refresh active names every 60 ticks. */
+    /**
+     * 10 s window, back-off up to 32 ticks, list threads when the counters change and at least every 10 ticks (an
+     * ended thread that nothing else reveals is gone from the table within 10 s), refresh active names every 60 ticks.
+     */
     public static ThreadTrackerSettings defaults() {
-        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 1, 60);
+        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 10, 60);
     }
 }

@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at
  * once, a session's outcome always completes (the launcher guarantees it), and as a last resort a
  * session still running {@code watchdogGrace} past its duration is cancelled and counted as failed.
+ *
+ * <p>A launch (the look-back hands over, an engine starts: a second or more) runs without the lock, reserved by a
+ * flag: meanwhile the policy counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits
+ * for it. So a poll never waits for a launch, and {@link #poll(Executor)} can run on the CPU sampler's own thread.
  */
 public final class CpuTriggerPolicy {
 
@@ -38,10 +44,12 @@ public final class CpuTriggerPolicy {
     private final List<SessionEndListener> listeners = new CopyOnWriteArrayList<>();
 
     private RunningSession active;
+    private boolean launching; // a session is being launched, outside the lock; notifyAll() when it is done
     private Instant cooldownUntil;
     private SessionOutcome lastOutcome;
     private double lastSeenAverage = Double.NaN;
     private String shutDownReason; // why no session may start any more (the profiler is closing), or null
+    private Instant graceUntil; // no CPU trigger before this (start-up grace), or null
 
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
             Clock clock) {
@@ -55,36 +63,60 @@ public final class CpuTriggerPolicy {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** One policy check. Called every polling interval; never throws. */
+    /** One policy check; a session it starts is launched on the calling thread. Never throws. */
     public void poll() {
+        poll(Runnable::run);
+    }
+
+    /**
+     * One policy check, called every polling interval; a session it starts is launched by {@code launches}, so the
+     * caller does not wait for it (until it is launched the policy counts as profiling). Never throws.
+     */
+    public void poll(Executor launches) {
         try {
-            doPoll();
+            if (doPoll()) {
+                launchCpuSession(launches);
+            }
         } catch (RuntimeException e) {
             log.warn("CPU trigger policy check failed; next check in one polling interval", e);
         }
     }
 
-    private synchronized void doPoll() {
+    /** The check itself; true when it reserved a CPU-triggered launch, which the caller must then make. */
+    private synchronized boolean doPoll() {
         if (shutDownReason != null) {
-            return;
+            return false;
+        }
+        if (launching) {
+            log.debug("A profiling session is being launched; not checking CPU");
+            return false;
         }
         Instant now = clock.instant();
         if (active != null) {
             checkWatchdog(now);
             if (active != null) {
                 log.debug("Session {} is recording; not checking CPU", active.id());
-                return;
+                return false;
             }
         }
         if (!settings.enabled()) {
             log.debug("CPU trigger disabled (profiler.cpu.enabled=false); not checking CPU");
-            return;
+            return false;
+        }
+        if (graceUntil != null) {
+            if (now.isBefore(graceUntil)) {
+                log.debug("In start-up grace until {}; not checking CPU", graceUntil);
+                return false;
+            }
+            graceUntil = null;
         }
         if (cooldownUntil != null) {
             if (now.isBefore(cooldownUntil)) {
-                log.debug("In cooldown until {} ({} left); not checking CPU", cooldownUntil,
-                        Duration.between(now, cooldownUntil));
-                return;
+                if (log.isDebugEnabled()) {
+                    log.debug("In cooldown until {} ({} left); not checking CPU", cooldownUntil,
+                            Duration.between(now, cooldownUntil));
+                }
+                return false;
             }
             log.debug("Cooldown ended at {}; monitoring again", cooldownUntil);
             cooldownUntil = null;
@@ -92,19 +124,41 @@ public final class CpuTriggerPolicy {
         OptionalDouble avg = average.get();
         if (avg.isEmpty()) {
             log.debug("Getting current CPU usage: no baseline yet (first rolling interval not complete)");
-            return;
+            return false;
         }
         double value = avg.getAsDouble();
         lastSeenAverage = value;
-        log.debug("Getting current CPU usage: {}", String.format("%.1f", value));
+        boolean debug = log.isDebugEnabled(); // formatting costs more than the whole check: only when it is shown
+        if (debug) {
+            log.debug("Getting current CPU usage: {}", String.format("%.1f", value));
+        }
         if (value > settings.thresholdPercent()) {
             log.info("CPU average {}% is above the threshold {}%: starting a CPU-triggered profiling session for {}",
                     String.format("%.1f", value), String.format("%.1f", settings.thresholdPercent()),
                     settings.duration());
-            start(SessionTrigger.CPU, settings.duration());
-        } else {
+            launching = true;
+            return true;
+        }
+        if (debug) {
             log.debug("CPU average {}% is not above the threshold {}%: not profiling", String.format("%.1f", value),
                     String.format("%.1f", settings.thresholdPercent()));
+        }
+        return false;
+    }
+
+    /** Hands the reserved CPU-triggered launch to {@code launches}; a launch that cannot be handed over fails. */
+    private void launchCpuSession(Executor launches) {
+        AtomicBoolean ran = new AtomicBoolean();
+        try {
+            launches.execute(() -> {
+                ran.set(true);
+                launch(SessionTrigger.CPU, settings.duration());
+            });
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (ran.get()) {
+                throw e; // the launch ran (on this thread) and has already ended its reservation
+            }
+            launchFailed(SessionTrigger.CPU, e); // no thread to launch on: it fails like a launch that threw
         }
     }
 
@@ -138,6 +192,11 @@ public final class CpuTriggerPolicy {
     public RunningSession startOnDemand(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         synchronized (this) {
+            // A CPU-triggered launch under way: wait for its session, which is then the one already running.
+            if (shutDownReason == null && !awaitLaunch()) {
+                throw new IllegalStateException("profiling session could not start: interrupted while another "
+                        + "session was being launched");
+            }
             if (shutDownReason != null) {
                 throw new IllegalStateException("profiling session could not start: " + shutDownReason);
             }
@@ -146,38 +205,84 @@ public final class CpuTriggerPolicy {
                 // Also when it is done but its end is not yet recorded: its cooldown must not be lost.
                 throw new SessionAlreadyRunningException(s);
             }
-            log.info("Starting an on-demand profiling session for {}", duration);
-            RunningSession started = start(SessionTrigger.MANUAL, duration);
-            if (started == null) {
-                // The reason alone: it already says what could not record and why (the endpoint's 503 shows it).
-                throw new IllegalStateException(lastOutcome == null ? "the profiling session could not start"
-                        : lastOutcome.reason());
-            }
-            return started;
+            launching = true;
         }
+        log.info("Starting an on-demand profiling session for {}", duration);
+        Launch launch = launch(SessionTrigger.MANUAL, duration);
+        if (launch.session() == null) {
+            // The reason alone: it already says what could not record and why (the endpoint's 503 shows it).
+            throw new IllegalStateException(launch.failure().reason());
+        }
+        return launch.session();
     }
 
-    /** Launches a session, or records a failed one. Holds the lock. */
-    private RunningSession start(SessionTrigger trigger, Duration duration) {
+    /** Waits, holding the lock, until no launch is under way; false if interrupted first. */
+    private boolean awaitLaunch() {
+        while (launching) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What a launch gave: the session, or why there is none. */
+    private record Launch(RunningSession session, SessionOutcome failure) {
+    }
+
+    /**
+     * Launches the session reserved by {@code launching}, without holding the lock, and records it, or records it
+     * failed. A session launched after a shutdown began (its wait was interrupted) is cancelled at once.
+     */
+    private Launch launch(SessionTrigger trigger, Duration duration) {
         RunningSession s;
         try {
             s = launcher.launch(trigger, duration);
         } catch (RuntimeException | LinkageError e) {
-            Instant now = clock.instant();
-            String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start: " + e;
-            log.warn("Profiling session ({}) could not start: {}", trigger, reason);
-            SessionOutcome outcome = SessionOutcome.failed(reason, now);
+            return new Launch(null, launchFailed(trigger, e));
+        } catch (Error e) {
+            endLaunch(); // never stay reserved
+            throw e;
+        }
+        String cancel;
+        synchronized (this) {
+            active = s;
+            launching = false;
+            notifyAll();
+            cancel = shutDownReason;
+        }
+        s.outcome().whenComplete((outcome, error) -> ended(s,
+                outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
+        if (cancel != null) {
+            s.cancel(cancel);
+        }
+        return new Launch(s, null);
+    }
+
+    /** Records a launch that failed (a CPU-triggered one starts a cooldown) and ends the reservation. */
+    private SessionOutcome launchFailed(SessionTrigger trigger, Throwable e) {
+        Instant now = clock.instant();
+        String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start: " + e;
+        log.warn("Profiling session ({}) could not start: {}", trigger, reason);
+        SessionOutcome outcome = SessionOutcome.failed(reason, now);
+        synchronized (this) {
             lastOutcome = outcome;
             if (trigger == SessionTrigger.CPU) {
                 cooldownUntil = now.plus(settings.cooldown());
             }
-            notifyListeners(trigger, null, outcome);
-            return null;
+            launching = false;
+            notifyAll();
         }
-        active = s;
-        s.outcome().whenComplete((outcome, error) -> ended(s,
-                outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
-        return s;
+        notifyListeners(trigger, null, outcome);
+        return outcome;
+    }
+
+    private synchronized void endLaunch() {
+        launching = false;
+        notifyAll();
     }
 
     private void ended(RunningSession s, SessionOutcome outcome) {
@@ -211,7 +316,7 @@ public final class CpuTriggerPolicy {
 
     /** The state now (cooldown expiry is seen at once, not only at the next poll). */
     public synchronized TriggerState state() {
-        if (active != null) {
+        if (active != null || launching) {
             return TriggerState.PROFILING;
         }
         if (!settings.enabled()) {
@@ -221,6 +326,25 @@ public final class CpuTriggerPolicy {
             return TriggerState.COOLDOWN;
         }
         return TriggerState.MONITORING;
+    }
+
+    /**
+     * Monitoring has started: the CPU does not trigger for the start-up grace from now (JIT warm-up and caches
+     * filling burn CPU that is not an incident). On-demand sessions are not held back.
+     */
+    public synchronized void monitoringStarted() {
+        graceUntil = settings.startupGrace().isZero() ? null : clock.instant().plus(settings.startupGrace());
+        if (graceUntil != null) {
+            log.debug("CPU trigger held back until {} (start-up grace)", graceUntil);
+        }
+    }
+
+    /** When the start-up grace ends, if it is in force now. */
+    public synchronized Optional<Instant> graceUntil() {
+        if (graceUntil != null && clock.instant().isBefore(graceUntil)) {
+            return Optional.of(graceUntil);
+        }
+        return Optional.empty();
     }
 
     /** When the cooldown ends, if one is in force now. */
@@ -236,7 +360,12 @@ public final class CpuTriggerPolicy {
         return cooldownUntil().map(until -> Duration.between(clock.instant(), until));
     }
 
+    /**
+     * The session recording, if any. While one is being launched this waits for it (as long as a launch takes): the
+     * status then names the session {@link #state()} already counts as profiling. Never called on the polling path.
+     */
     public synchronized Optional<RunningSession> activeSession() {
+        awaitLaunch();
         return Optional.ofNullable(active);
     }
 
@@ -256,12 +385,13 @@ public final class CpuTriggerPolicy {
 
     /**
      * Shutdown: cancels the running session, if any, and refuses every session after it (an on-demand start then
-     * fails with the reason, a poll does nothing). A launch under way finishes first (it holds the lock) and is
-     * cancelled here, so no session outlives the profiler, and no engine recreates the files it cleans up.
+     * fails with the reason, a poll does nothing). A launch under way is waited for and cancelled here, so no
+     * session outlives the profiler, and no engine recreates the files it cleans up.
      */
     public void shutDown(String reason) {
         synchronized (this) {
             shutDownReason = Objects.requireNonNull(reason, "reason");
+            awaitLaunch(); // if interrupted, the launch cancels its own session when it is done
         }
         cancelActive(reason);
     }

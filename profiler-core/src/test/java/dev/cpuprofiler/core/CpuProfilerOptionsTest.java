@@ -3,6 +3,8 @@ package dev.cpuprofiler.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cpuprofiler.cpu.CpuSourceMode;
+import dev.cpuprofiler.engine.EngineChoice;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -25,8 +27,10 @@ class CpuProfilerOptionsTest {
         assertThat(o.getEngine()).isEqualTo(EngineChoice.AUTO);
         assertThat(o.getStackSamplingPeriod()).isEqualTo(Duration.ofMillis(10));
         assertThat(o.getRetainedProfiles()).isEqualTo(10);
-        assertThat(o.getLookback()).isZero();
+        assertThat(o.getLookback()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(o.getLookbackArmingRatio()).isEqualTo(0.6);
         assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
+        assertThat(o.getStartupGrace()).isEqualTo(Duration.ofSeconds(60));
         assertThat(o.getMinFreeDiskSpace()).isEqualTo(CpuProfilerOptions.AUTO_FREE_DISK_SPACE);
     }
 
@@ -75,6 +79,18 @@ class CpuProfilerOptionsTest {
         CpuProfilerOptions c = o.copy().validate();
         assertThat(c.getLookback()).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(50));
+    }
+
+    @Test
+    void anArmingRatioOutsideZeroToOneFailsNamingTheProperty() {
+        for (double bad : new double[] {0, -0.1, 1.01}) {
+            CpuProfilerOptions o = new CpuProfilerOptions();
+            o.setLookbackArmingRatio(bad);
+            assertThatThrownBy(o::validate).isInstanceOfSatisfying(InvalidOptionException.class, e -> {
+                assertThat(e.property()).isEqualTo("profiler.cpu.lookback-arming-ratio");
+                assertThat(e.getMessage()).contains("must be greater than 0 and at most 1");
+            });
+        }
     }
 
     @Test

@@ -4,30 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.cpu.CpuSourceMode;
+import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.engine.JfrExecutionEngine;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.SessionOutcome;
 import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.session.engine.EngineFailureException;
-import dev.cpuprofiler.session.engine.EngineRecording;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.JfrExecutionEngine;
-import dev.cpuprofiler.session.engine.ProfilingEngine;
-import dev.cpuprofiler.session.engine.RecordingResult;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.stack.HotMethod;
+import dev.cpuprofiler.stack.HotMethods;
 import dev.cpuprofiler.testing.FakeCgroupV2Container;
-import dev.cpuprofiler.testing.FakeSession;
 import dev.cpuprofiler.testing.FakeTime;
+import dev.cpuprofiler.testing.ScriptedEngine.Behaviour;
+import dev.cpuprofiler.testing.ScriptedEngine;
 import dev.cpuprofiler.trigger.TriggerState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +49,8 @@ class CpuProfilerTest {
         o.setRollingHistorySize(Duration.ofSeconds(2));
         o.setPollingInterval(Duration.ofMillis(50));
         o.setDuration(Duration.ofSeconds(1));
+        o.setStartupGrace(Duration.ZERO);
+        o.setLookback(Duration.ZERO); // look-back has tests of its own (CpuProfilerLookbackTest)
         return o;
     }
 
@@ -59,21 +58,19 @@ class CpuProfilerTest {
     void monitorsTheContainersCgroupAndTriggersWhenItsCpuStaysHigh() throws Exception {
         // A cgroup namespace: the process sees its own cgroup as "/", mounted at /sys/fs/cgroup.
         FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "150000 100000", "0-3");
-
-        List<FakeSession> launched = new CopyOnWriteArrayList<>();
+        // The session's recording cannot end until the test lets it: "profiling" is seen however slow the machine.
+        ScriptedEngine engine = ScriptedEngine.working(JfrExecutionEngine.ID).then(Behaviour.HANG_AT_STOP);
+        CpuProfilerOptions o = fastOptions();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
         List<Thread> threads = new CopyOnWriteArrayList<>();
-        CpuProfiler profiler = CpuProfiler.builder(fastOptions())
+        CpuProfiler profiler = CpuProfiler.builder(o)
                 .fsRoot(root)
+                .engines(List.of(engine))
+                .workDirectory(root.resolve("work"))
                 .threadFactory(r -> {
                     Thread t = new Thread(r);
                     threads.add(t);
                     return t;
-                })
-                .sessionLauncher((trigger, duration) -> {
-                    FakeSession s = new FakeSession("s" + launched.size(), trigger, Clock.systemUTC().instant(),
-                            duration);
-                    launched.add(s);
-                    return s;
                 })
                 .build();
 
@@ -86,82 +83,39 @@ class CpuProfilerTest {
         assertThat(before.state()).isEqualTo(TriggerState.MONITORING);
 
         // The container burns 1.35 of its 1.5 CPUs: 90%.
-        AtomicBoolean burning = new AtomicBoolean(true);
-        long start = System.nanoTime();
-        Thread load = new Thread(() -> {
-            while (burning.get()) {
-                try {
-                    container.usage((long) ((System.nanoTime() - start) / 1000 * 1.35));
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        });
-        load.start();
-        try {
+        try (Burner load = new Burner(container, 1.35)) {
             profiler.start();
-            await().atMost(Duration.ofSeconds(20)).until(() -> !launched.isEmpty());
+            await().atMost(Duration.ofSeconds(20)).until(() -> engine.starts.get() == 1);
             CpuProfilerStatus during = profiler.status();
             assertThat(during.state()).isEqualTo(TriggerState.PROFILING);
             assertThat(during.session().trigger()).isEqualTo(SessionTrigger.CPU);
             assertThat(during.cpu().averagePercent()).isCloseTo(90, offset(10.0));
             assertThat(during.cpu().latestPercent()).isNotNull();
 
-            launched.get(0).complete(Clock.systemUTC().instant());
-            assertThat(profiler.status().state()).isEqualTo(TriggerState.COOLDOWN);
+            engine.unhang.countDown();
+            await().atMost(Duration.ofSeconds(20)).until(() -> profiler.profiles().size() == 1);
+            await().atMost(Duration.ofSeconds(10)).until(() -> profiler.status().state() == TriggerState.COOLDOWN);
             assertThat(profiler.status().trigger().cooldownUntil()).isNotNull();
+            assertThat(HotMethods.of(profiler.profiles().latest().orElseThrow().tree(LookbackView.INCLUDE), 1))
+                    .extracting(HotMethod::method).containsExactly(ScriptedEngine.FRAME);
         } finally {
-            burning.set(false);
-            load.join();
             profiler.close();
         }
-        assertThat(threads).extracting(Thread::getName).contains("cpuprofiler-sampler", "cpuprofiler-policy");
+        // Only the threads this profiler made are judged: other tests' profilers may still be winding down.
+        assertThat(threads).extracting(Thread::getName)
+                .contains("cpuprofiler-sampler", "cpuprofiler-policy", "cpuprofiler-session");
         assertThat(threads).allMatch(Thread::isDaemon);
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().startsWith("cpuprofiler-") && t.isAlive()));
+        for (Thread t : threads) {
+            t.join(5000);
+        }
+        assertThat(threads).noneMatch(Thread::isAlive);
+        assertThat(root.resolve("work")).doesNotExist();
     }
 
     @Test
     void aCpuTriggeredSessionWhoseEngineFailsEndsInCooldownAndTheNextTriggerRecords() throws Exception {
         FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "150000 100000", "0-3");
-        AtomicInteger starts = new AtomicInteger();
-        ProfilingEngine failingOnce = new ProfilingEngine() {
-            @Override
-            public String id() {
-                return JfrExecutionEngine.ID;
-            }
-
-            @Override
-            public EngineRecording start(EngineSettings settings, StackSink sink) {
-                boolean fail = starts.incrementAndGet() == 1;
-                return new EngineRecording() {
-                    @Override
-                    public String engineId() {
-                        return JfrExecutionEngine.ID;
-                    }
-
-                    @Override
-                    public long samplesSoFar() {
-                        return 0;
-                    }
-
-                    @Override
-                    public RecordingResult stop() {
-                        if (fail) {
-                            throw new EngineFailureException("could not write the recording",
-                                    new IOException("No space left on device"));
-                        }
-                        sink.accept(List.of(Frame.java("Hot.spin")), "worker", 1);
-                        return new RecordingResult(JfrExecutionEngine.ID, "fake", 1, 0, null, List.of(), List.of());
-                    }
-
-                    @Override
-                    public void cancel() {
-                    }
-                };
-            }
-        };
+        ScriptedEngine failingOnce = ScriptedEngine.working(JfrExecutionEngine.ID).then(Behaviour.FAIL_AT_STOP);
         CpuProfilerOptions o = fastOptions();
         o.setEngine(EngineChoice.JFR_EXECUTION);
         o.setCooldown(Duration.ofMinutes(30));
@@ -176,7 +130,7 @@ class CpuProfilerTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> outcomes.size() == 1);
             SessionOutcome failed = outcomes.get(0);
             assertThat(failed.failed()).isTrue();
-            assertThat(failed.reason()).contains("could not write the recording");
+            assertThat(failed.reason()).contains("could not write");
             CpuProfilerStatus afterFailure = profiler.status();
             assertThat(afterFailure.state()).isEqualTo(TriggerState.COOLDOWN);
             assertThat(afterFailure.session()).isNull();
@@ -186,7 +140,7 @@ class CpuProfilerTest {
             // The cooldown ends with the load still there: the next trigger records with the engine, now working.
             clock.advance(Duration.ofMinutes(31));
             await().atMost(Duration.ofSeconds(20)).until(() -> profiler.profiles().size() == 1);
-            assertThat(starts).hasValue(2);
+            assertThat(failingOnce.starts).hasValue(2);
             await().atMost(Duration.ofSeconds(5)).until(() -> outcomes.size() == 2);
             assertThat(outcomes.get(1).failed()).isFalse();
             assertThat(profiler.status().state()).isEqualTo(TriggerState.COOLDOWN);
@@ -236,5 +190,22 @@ class CpuProfilerTest {
             assertThat(cpu.fallbackReason()).isNotBlank();
             assertThat(cpu.effectiveCpuCount()).isEqualTo(2.0);
         }
+    }
+
+    /** The work directory is named at build time but created by the first recording: a JVM that never profiles,
+     * even one killed before close, leaves nothing in the temp directory. */
+    @Test
+    void aProfilerThatNeverRecordsCreatesNoWorkDirectory() throws Exception {
+        FakeCgroupV2Container.create(root, "150000 100000", "0-3");
+        Path workDirectory;
+        try (CpuProfiler profiler = CpuProfiler.builder(fastOptions()).fsRoot(root).build()) {
+            profiler.start();
+            workDirectory = Path.of(profiler.status().disk().places().stream()
+                    .filter(p -> p.role().equals("work-directory")).findFirst().orElseThrow().path());
+            assertThat(workDirectory.getFileName().toString()).matches("cpuprofiler-\\d+-[0-9a-z]+");
+            assertThat(workDirectory.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+            assertThat(workDirectory).doesNotExist();
+        }
+        assertThat(workDirectory).doesNotExist();
     }
 }

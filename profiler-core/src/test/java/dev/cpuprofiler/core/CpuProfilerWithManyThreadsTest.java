@@ -3,6 +3,7 @@ package dev.cpuprofiler.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.engine.EngineChoice;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.SessionStatus;

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.core;
 
+import dev.cpuprofiler.engine.EngineChoice;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.SessionOutcome;
@@ -37,6 +38,13 @@ public final class DiskFullMain {
         options.setEngine(EngineChoice.fromId(args[1]));
         options.setLookback(Duration.ofSeconds(20));
         options.setThreshold(99);
+        // The burner arms the look-back within half a second: above 20% of the threshold, no start-up grace, CPU
+        // averaged over a quarter of a 2-second average window.
+        options.setLookbackArmingRatio(0.2);
+        options.setStartupGrace(Duration.ZERO);
+        options.setSamplingInterval(Duration.ofMillis(100));
+        options.setRollingHistoryInterval(Duration.ofSeconds(1));
+        options.setAverageWindow(Duration.ofSeconds(2));
         if (System.getProperty("floor") != null) {  // -Dfloor=0 turns the guard off: what happened without it
             options.setMinFreeDiskSpace(Long.parseLong(System.getProperty("floor")));
         }

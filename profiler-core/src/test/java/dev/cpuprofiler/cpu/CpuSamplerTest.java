@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.offset;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.testing.FakeCpuSource;
 import dev.cpuprofiler.testing.FakeTime;
 import dev.cpuprofiler.testing.LogCapture;
@@ -14,8 +13,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 class CpuSamplerTest {
@@ -164,5 +165,33 @@ class CpuSamplerTest {
         assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(2));
         await().atMost(Duration.ofSeconds(2)).until(() -> !thread.get().isAlive());
         assertThat(source.closed()).isTrue();
+    }
+
+    @Test
+    void aTickThatOverrunsManyIntervalsIsFollowedByOneTickNotABurst() {
+        Duration interval = Duration.ofMillis(20);
+        List<Long> sampleTimes = new CopyOnWriteArrayList<>();
+        CountDownLatch stalled = new CountDownLatch(1);
+        CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), interval, Ticker.system(),
+                Thread::new);
+        sampler.addListener((t, cpu, p) -> {
+            sampleTimes.add(t);
+            if (sampleTimes.size() == 3) {
+                // A listener held up for 25 intervals (a GC pause, a suspended VM).
+                LockSupport.parkNanos(interval.multipliedBy(25).toNanos());
+                stalled.countDown();
+            }
+        });
+        try {
+            sampler.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> stalled.getCount() == 0 && sampleTimes.size() >= 8);
+        } finally {
+            sampler.close();
+        }
+        // The stalled tick ended 25 intervals late; a burst would fire the missed ticks one after another,
+        // each measuring CPU over next to no wall time. Only the next deadline's tick may come within one interval.
+        long stallEnd = sampleTimes.get(2) + interval.multipliedBy(25).toNanos();
+        long soon = sampleTimes.stream().filter(t -> t >= stallEnd && t < stallEnd + interval.toNanos()).count();
+        assertThat(soon).isLessThanOrEqualTo(2);
     }
 }

@@ -6,7 +6,6 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.cpuprofiler.core.CpuSourceMode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

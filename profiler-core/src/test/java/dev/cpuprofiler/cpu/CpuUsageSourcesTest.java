@@ -133,10 +133,16 @@ class CpuUsageSourcesTest {
     }
 
     @Test
-    void v2ReadsAreAllocationFree() throws IOException {
+    void manyReadsOfTheSameOpenFileStayExact() throws IOException {
+        // The source reuses its buffer on every read: nothing of one read may leak into the next. (What a read costs,
+        // in time and allocation, is measured by the benchmarks: CpuSourceReadBenchmark, not here.)
         FakeFs fs = new FakeFs(root).v2Group("/cg", 123456, "max 100000");
         try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/cg"))) {
-            assertCheap(source);
+            for (int i = 0; i < 1000; i++) {
+                assertThat(source.cpuTimeNanos()).isEqualTo(123_456_000L);
+            }
+            fs.write("/cg/cpu.stat", "usage_usec 7\n");
+            assertThat(source.cpuTimeNanos()).as("a shorter file after a longer one").isEqualTo(7_000L);
         }
     }
 
@@ -151,7 +157,6 @@ class CpuUsageSourcesTest {
 
             // The same open file, re-read at offset 0, shows the machine's CPU time having grown by our burn.
             assertThat(after - before).isGreaterThanOrEqualTo(45_000_000L);
-            assertCheap(source);
         }
     }
 
@@ -166,7 +171,6 @@ class CpuUsageSourcesTest {
             assertThat(source.description()).isEqualTo("OperatingSystemMXBean.getProcessCpuTime()");
             // The JVM's process CPU time may tick in 10 ms steps.
             assertThat(after - before).isGreaterThanOrEqualTo(80_000_000L);
-            assertCheap(source);
         }
     }
 
@@ -176,28 +180,6 @@ class CpuUsageSourcesTest {
 
         assertThatThrownBy(source::cpuTimeNanos).isInstanceOf(IOException.class)
                 .hasMessageContaining("not available").hasMessageContaining("test counter");
-    }
-
-    /** The steady-state read must cost well under 50 µs and allocate nothing: it runs every second, forever. */
-    private static void assertCheap(CpuUsageSource source) throws IOException {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        long sink = 0;
-        for (int i = 0; i < 20_000; i++) { // let the JIT settle
-            sink += source.cpuTimeNanos();
-        }
-        int reads = 20_000;
-        long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
-        long start = System.nanoTime();
-        for (int i = 0; i < reads; i++) {
-            sink += source.cpuTimeNanos();
-        }
-        long elapsed = System.nanoTime() - start;
-        long allocated = threads.getCurrentThreadAllocatedBytes() - allocatedBefore;
-
-        assertThat(sink).isNotZero();
-        assertThat(elapsed / reads).as("ns per read of %s", source.description()).isLessThan(50_000);
-        assertThat(allocated).as("bytes allocated by %d reads of %s", reads, source.description())
-                .isLessThan(reads / 10);
     }
 
     /** Burns this much CPU time on this thread (not wall time: a busy machine must not shorten the burn). */

@@ -1,7 +1,5 @@
 package dev.cpuprofiler.cpu;
 
-import dev.cpuprofiler.core.CpuSourceMode;
-import dev.cpuprofiler.core.Ticker;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;

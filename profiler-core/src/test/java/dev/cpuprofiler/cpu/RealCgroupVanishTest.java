@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.testing.LogCapture;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
 package dev.cpuprofiler.lookback;
 
-import dev.cpuprofiler.session.engine.EngineRecording;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.ProfilingEngine;
-import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.engine.EngineRecording;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.ProfilingEngine;
+import dev.cpuprofiler.engine.RecordingResult;
 import dev.cpuprofiler.stack.StackSink;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -1,6 +1,6 @@
 package dev.cpuprofiler.lookback;
 
-import dev.cpuprofiler.session.engine.EngineLock;
+import dev.cpuprofiler.engine.EngineLock;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -24,10 +24,10 @@ public final class LookbackBatchMain {
                 });
         recorder.start();
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (recorder.status().state() != LookbackState.RECORDING && System.nanoTime() < deadline) {
+        while (recorder.status().state() != LookbackState.ARMED && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         Thread.sleep(1_500);  // a flush or two: the stream is fully under way
-        System.out.println(recorder.status().state() == LookbackState.RECORDING ? "recording" : "not recording");
+        System.out.println(recorder.status().state() == LookbackState.ARMED ? "recording" : "not recording");
     }
 }

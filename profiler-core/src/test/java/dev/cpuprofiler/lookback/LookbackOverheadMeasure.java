@@ -1,7 +1,8 @@
 package dev.cpuprofiler.lookback;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.cpuprofiler.session.engine.EngineLock;
+import dev.cpuprofiler.engine.EngineLock;
+import dev.cpuprofiler.fixtures.CountedDeepWork;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -10,12 +11,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
@@ -45,7 +44,6 @@ import java.util.stream.Stream;
  */
 public final class LookbackOverheadMeasure {
 
-    private static final int DEPTH = 24;
     private static final int PARKED_THREADS = 50;
     private static final Duration SETTLE_AFTER_STEP_ASIDE = Duration.ofMillis(500);
     // A resumed stream parses a new chunk's metadata and constant pools first: measure the steady state after it.
@@ -58,7 +56,7 @@ public final class LookbackOverheadMeasure {
     private record Window(double perSecond, double perCpuSecond) {
     }
 
-    private final LongAdder units = new LongAdder();
+    private final CountedDeepWork work = new CountedDeepWork();
     private final List<Thread> workers = new ArrayList<>();
     private final ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
     private final List<Map<String, Double>> busyThreadCpu = new ArrayList<>();
@@ -66,8 +64,6 @@ public final class LookbackOverheadMeasure {
     private long repositoryBytes;
     private final OperatingSystemMXBean os =
             (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    private volatile boolean working = true;
-    private volatile long blackhole;
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 9;
@@ -86,7 +82,7 @@ public final class LookbackOverheadMeasure {
         }
         int threads = Runtime.getRuntime().availableProcessors();
         for (int i = 0; i < threads; i++) {
-            Thread t = new Thread(this::work, "worker-" + i);
+            Thread t = new Thread(work, "worker-" + i);
             t.setDaemon(true);
             t.start();
             workers.add(t);
@@ -133,7 +129,7 @@ public final class LookbackOverheadMeasure {
                             + "off/off %.3f%n",
                     round + 1, ratios.get(round), control.get(round), cpuRatios.get(round), cpuControl.get(round));
         }
-        working = false;
+        work.stop();
         Thread.sleep(1_000);
 
         List<Double> idleOn = new ArrayList<>();
@@ -252,11 +248,11 @@ public final class LookbackOverheadMeasure {
     }
 
     private Window measure(Duration window) throws InterruptedException {
-        long start = units.sum();
+        long start = work.units();
         long cpu0 = workersCpuNanos();
         long t0 = System.nanoTime();
         Thread.sleep(window.toMillis());
-        long done = units.sum() - start;
+        long done = work.units() - start;
         long cpu = workersCpuNanos() - cpu0;
         return new Window(done / ((System.nanoTime() - t0) / 1e9), done / (cpu / 1e9));
     }
@@ -267,34 +263,6 @@ public final class LookbackOverheadMeasure {
             sum += threadBean.getThreadCpuTime(t.getId());
         }
         return sum;
-    }
-
-    private void work() {
-        long x = 1;
-        while (working) {
-            x += descend(DEPTH, x);
-            units.increment();
-        }
-        blackhole = x;
-    }
-
-    private long descend(int depth, long seed) {
-        if (depth == 0) {
-            return leaf(seed);
-        }
-        return descend(depth - 1, seed + depth) ^ depth;
-    }
-
-    private long leaf(long seed) {
-        long[] scratch = new long[16];
-        long x = seed | 1;
-        for (int i = 0; i < 20_000; i++) {
-            x ^= x << 13;
-            x ^= x >>> 7;
-            x ^= x << 17;
-            scratch[i & 15] += x;
-        }
-        return x + Arrays.stream(scratch).sum();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

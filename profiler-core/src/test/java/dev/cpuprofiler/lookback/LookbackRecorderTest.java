@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.core.EngineChoice;
-import dev.cpuprofiler.session.engine.EngineBusyException;
-import dev.cpuprofiler.session.engine.EngineLock;
-import dev.cpuprofiler.session.engine.EngineSelector;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.SelectedRecording;
+import dev.cpuprofiler.engine.EngineBusyException;
+import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.engine.EngineLock;
+import dev.cpuprofiler.engine.EngineSelector;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.testing.FakeTime;
@@ -29,10 +29,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The recorder's hand-over with sessions, with a fake sampler and a fake session engine behind the real lock. */
+/**
+ * The recorder's hand-over with sessions, with a fake sampler and a fake session engine behind the real lock. Most
+ * tests give the recorder's own ticking thread an hour between ticks, so it never ticks during the test, and drive the
+ * ticks themselves ({@link LookbackRecorder#tick()}) on the fake clock: "still waiting" is asserted after the ticks
+ * that would have resumed it have run, never after a sleep.
+ */
 class LookbackRecorderTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(30);
+    /** The own ticker's period in tests that drive ticks by hand: it never fires while they run. */
+    private static final Duration NEVER = Duration.ofHours(1);
 
     @TempDir
     Path workDirectory;
@@ -63,7 +70,7 @@ class LookbackRecorderTest {
         recorder = recorder(Duration.ofHours(1));
         recorder.start();
 
-        assertThat(recorder.status().state()).isEqualTo(LookbackState.RECORDING);
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
         assertThat(lock.holder()).hasValueSatisfying(h -> assertThat(h).startsWith("look-back"));
         assertThatThrownBy(this::startSession).isInstanceOf(EngineBusyException.class)
                 .hasMessageContaining("look-back");
@@ -99,7 +106,7 @@ class LookbackRecorderTest {
 
     @Test
     void resumingWhileTheSessionRecordsWaitsForItThenRecordsAgain() throws Exception {
-        recorder = recorder(Duration.ofMillis(10));
+        recorder = recorder(NEVER);
         recorder.start();
         recorder.stepAside();
         SelectedRecording session = startSession();
@@ -108,15 +115,39 @@ class LookbackRecorderTest {
 
         assertThat(recorder.status().state()).isEqualTo(LookbackState.WAITING);
         assertThat(recorder.status().reason()).contains("recording 'cpuprofile'");
-        Thread.sleep(100);  // ten ticks: still waiting, never sampling next to the session
+        for (int i = 0; i < 10; i++) {  // ten ticks, each trying the lock: still waiting, never sampling next to it
+            time.advance(Duration.ofSeconds(1));
+            recorder.tick();
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.WAITING);
+            assertThat(recorder.status().reason()).contains("recording 'cpuprofile'");
+        }
         assertThat(source.isRecording()).isFalse();
         assertThat(source.starts.get()).isEqualTo(1);
 
         session.stop();
+        recorder.tick();  // the next tick takes the lock the session left
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.status().state() == LookbackState.RECORDING);
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
         assertThat(source.isRecording()).isTrue();
         assertThat(source.starts.get()).isEqualTo(2);
+        assertThat(detector.mostAtOnce()).isEqualTo(1);
+    }
+
+    @Test
+    void itsOwnTickerResumesOnceTheSessionHasEnded() throws Exception {
+        recorder = recorder(Duration.ofMillis(10));
+        recorder.start();
+        recorder.stepAside();
+        SelectedRecording session = startSession();
+        recorder.resume();
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.WAITING);
+
+        session.stop();
+
+        // Nothing but the recorder's own thread calls tryRecord now: reaching ARMED proves it ticks.
+        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.status().state() == LookbackState.ARMED);
+        assertThat(source.starts.get()).isEqualTo(2);
+        assertThat(threads).extracting(Thread::getName).containsExactly("lookback-test-ticker");
         assertThat(detector.mostAtOnce()).isEqualTo(1);
     }
 
@@ -137,8 +168,11 @@ class LookbackRecorderTest {
         });
         poker.start();
         int sessions = 0;
+        // How often the poker's resume() wins the lock depends on scheduling (on a loaded 2-core machine it wins
+        // most rounds), so run until enough sessions started instead of a fixed number of rounds.
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         try {
-            for (int round = 0; round < 300; round++) {
+            for (int round = 0; sessions < 100 && round < 100_000 && System.nanoTime() < deadline; round++) {
                 Optional<LookbackSnapshot> snapshot = recorder.stepAside();
                 assertThat(snapshot).isPresent();
                 SelectedRecording session;
@@ -160,43 +194,49 @@ class LookbackRecorderTest {
             poker.join();
         }
         assertThat(failure.get()).isNull();
-        assertThat(sessions).isGreaterThan(50);
+        assertThat(sessions).as("sessions that got the engine lock").isGreaterThanOrEqualTo(100);
         assertThat(detector.mostAtOnce()).as("samplers running at once").isEqualTo(1);
     }
 
     @Test
     void afterACpuTriggeredSessionItResumesOneWindowBeforeTheCooldownEnds() {
-        recorder = recorder(Duration.ofMillis(10));
+        recorder = recorder(NEVER);
         recorder.start();
         recorder.stepAside();
         Instant cooldownEnd = time.instant().plus(Duration.ofHours(4));
 
         recorder.resumeAt(cooldownEnd.minus(WINDOW));
 
-        assertThat(recorder.status().state()).isEqualTo(LookbackState.STEPPED_ASIDE);
-        assertThat(recorder.status().resumesAt()).isEqualTo(cooldownEnd.minus(WINDOW));
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.IDLE);
+        assertThat(recorder.status().armsFrom()).isEqualTo(cooldownEnd.minus(WINDOW));
+        assertThat(recorder.status().reason()).contains("cooldown").contains("may arm again from");
         time.advance(Duration.ofHours(4).minus(WINDOW).minusSeconds(1));
+        recorder.tick();  // a second early
         assertThat(source.isRecording()).as("sampling during the cooldown").isFalse();
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.IDLE);
+        assertThat(source.starts.get()).isEqualTo(1);
 
         time.advance(Duration.ofSeconds(1));
+        recorder.tick();
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> recorder.status().state() == LookbackState.RECORDING);
+        assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
         assertThat(source.starts.get()).isEqualTo(2);
-        assertThat(recorder.status().resumesAt()).isNull();
+        assertThat(recorder.status().armsFrom()).isNull();
     }
 
     @Test
     void aSessionStartingBeforeTheResumeTimeKeepsItAside() {
-        recorder = recorder(Duration.ofMillis(10));
+        recorder = recorder(NEVER);
         recorder.start();
         recorder.stepAside();
         recorder.resumeAt(time.instant().plus(Duration.ofMinutes(5)));
 
         recorder.stepAside();
         time.advance(Duration.ofMinutes(10));
+        recorder.tick();  // past the resume time that the second stepAside cancelled
 
         assertThat(recorder.status().state()).isEqualTo(LookbackState.STEPPED_ASIDE);
-        assertThat(recorder.status().resumesAt()).isNull();
+        assertThat(recorder.status().armsFrom()).isNull();
         assertThat(source.starts.get()).isEqualTo(1);
     }
 
@@ -232,11 +272,12 @@ class LookbackRecorderTest {
 
     @Test
     void aFinerPeriodImposedByAnotherRecordingIsWeighedAndSaid() throws Exception {
-        recorder = recorder(Duration.ofMillis(10));
+        recorder = recorder(NEVER);
         recorder.start();
         source.imposePeriod(Duration.ofMillis(10));
-        await().atMost(Duration.ofSeconds(5))
-                .until(() -> recorder.status().samplingPeriod().equals(Duration.ofMillis(10)));
+        assertThat(recorder.status().samplingPeriod()).as("noticed on the next tick").isEqualTo(Duration.ofMillis(20));
+        recorder.tick();
+        assertThat(recorder.status().samplingPeriod()).isEqualTo(Duration.ofMillis(10));
         for (int i = 0; i < 100; i++) {
             time.advance(Duration.ofMillis(10));
             source.sample(time.instant(), stack("app.Main.run"), "main");
@@ -267,25 +308,34 @@ class LookbackRecorderTest {
     @Test
     void aRecordingThatMustEndFreesTheEngineSaysWhyOnceAndIsRetriedAMinuteLater() throws Exception {
         try (LogCapture logs = new LogCapture()) {
-            recorder = recorder(Duration.ofMillis(5));
+            recorder = recorder(NEVER);
             recorder.start();
-            assertThat(recorder.status().state()).isEqualTo(LookbackState.RECORDING);
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
 
             source.failRunning("only 10 MB of 96 MB free (JFR's repository)");
             source.refuse("only 10 MB of 96 MB free (JFR's repository)");
-            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().state() == LookbackState.UNAVAILABLE);
+            recorder.tick();
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.UNAVAILABLE);
             assertThat(recorder.status().reason()).contains("only 10 MB");
             assertThat(lock.holder()).isEmpty();
             assertThat(source.isRecording()).isFalse();
+            assertThat(source.starts.get()).isEqualTo(1);
 
-            time.advance(Duration.ofSeconds(61));  // the retry a minute later is refused too: not said again
-            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().reason() != null
-                    && logs.messages(Level.DEBUG).stream().anyMatch(m -> m.contains("still cannot record")));
+            time.advance(Duration.ofSeconds(59));
+            recorder.tick();  // within the minute: no retry
+            assertThat(logs.messages(Level.DEBUG)).noneMatch(m -> m.contains("still cannot record"));
+
+            time.advance(Duration.ofSeconds(2));  // the retry a minute later is refused too: not said again
+            recorder.tick();
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.UNAVAILABLE);
+            assertThat(logs.messages(Level.DEBUG)).filteredOn(m -> m.contains("still cannot record")).hasSize(1);
             assertThat(logs.messages(Level.WARN)).filteredOn(m -> m.contains("Look-back cannot record")).hasSize(1);
 
             source.refuse(null);  // space again
             time.advance(Duration.ofSeconds(61));
-            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.status().state() == LookbackState.RECORDING);
+            recorder.tick();
+            assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
+            assertThat(source.starts.get()).isEqualTo(2);
             assertThat(logs.messages(Level.INFO)).anySatisfy(m -> assertThat(m).contains("records again"));
         }
     }

@@ -42,6 +42,21 @@ class LookbackRingTest {
     }
 
     @Test
+    void aSampleThatSaysItsPeriodWeighsItInTheSessionsUnit() {
+        LookbackRing ring = new LookbackRing(settings(WINDOW, 44_000));
+
+        // CPU-time samples: one taken while JFR sampled every 10 ms (another recording asked), three at 20 ms.
+        ring.add(T0, stack("app.A.run"), "a", Duration.ofMillis(10));
+        ring.add(T0.plusMillis(20), stack("app.B.run"), "b", Duration.ofMillis(20));
+        ring.add(T0.plusMillis(40), stack("app.B.run"), "b", Duration.ofMillis(20));
+        ring.add(T0.plusMillis(60), stack("app.B.run"), "b");
+
+        LookbackRing.Contents contents = ring.contents(T0.plusSeconds(1));
+        assertThat(contents.samples()).isEqualTo(4);
+        assertThat(contents.tree().totalSamples()).as("10 ms units: 1 + 2 + 2 + 2").isEqualTo(7);
+    }
+
+    @Test
     void memoryStaysBoundedOverALongRunWithManyDistinctStacks() {
         int budget = 44_000;
         LookbackRing ring = new LookbackRing(settings(WINDOW, budget));

@@ -3,12 +3,12 @@ package dev.cpuprofiler.lookback;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.EngineChoice;
-import dev.cpuprofiler.session.engine.EngineLock;
-import dev.cpuprofiler.session.engine.EngineSelector;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.RecordingResult;
-import dev.cpuprofiler.session.engine.SelectedRecording;
+import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.engine.EngineLock;
+import dev.cpuprofiler.engine.EngineSelector;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.engine.SelectedRecording;
 import dev.cpuprofiler.stack.StackSink;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
@@ -145,7 +145,7 @@ class LookbackWithRealEnginesTest {
         assertThat(lookbackDuringSession).as("look-back samples taken during the session").isZero();
         assertThat(busySamples.sum() / seconds).as("busy thread's samples per second at a 50 ms period")
                 .isLessThan(30);
-        assertThat(lookback.status().state()).isEqualTo(LookbackState.RECORDING);
+        assertThat(lookback.status().state()).isEqualTo(LookbackState.ARMED);
         await().atMost(Duration.ofSeconds(10)).until(() -> lookback.status().samples() > 0);
         busy.join();
     }
@@ -212,7 +212,7 @@ class LookbackWithRealEnginesTest {
     }
 
     private void awaitRecording() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> lookback.status().state() == LookbackState.RECORDING);
+        await().atMost(Duration.ofSeconds(10)).until(() -> lookback.status().state() == LookbackState.ARMED);
     }
 
     private EngineSettings settings(String name) {

@@ -43,6 +43,20 @@ class SampleWeigherTest {
         assertThat(weigher.period()).isEqualTo(Duration.ofMillis(10));
     }
 
+    @Test
+    void aSampleThatSaysItsPeriodWeighsThatPeriodAndSharesTheCarry() {
+        SampleWeigher weigher = new SampleWeigher(Duration.ofMillis(20), Duration.ofMillis(10));
+
+        // JFR CPU-time samples taken at 15 ms (1, 2, 1, 2 ...), then one at the weigher's own 20 ms.
+        List<Long> w = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            w.add(weigher.next(Duration.ofMillis(15)));
+        }
+        w.add(weigher.next());
+
+        assertThat(w).containsExactly(1L, 2L, 1L, 2L, 2L);
+    }
+
     private static List<Long> weights(SampleWeigher weigher, int n) {
         List<Long> w = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.session.engine.DiskSpaceGuard;
-import dev.cpuprofiler.session.engine.JfrRepository;
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.JfrRepository;
 import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.testing.LogCapture;

@@ -8,39 +8,37 @@ import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.DiskStatus;
-import dev.cpuprofiler.core.EngineChoice;
-import dev.cpuprofiler.session.engine.AsyncProfilerEngine;
-import dev.cpuprofiler.session.engine.DiskSpaceGuard;
-import dev.cpuprofiler.session.engine.EngineFailureException;
-import dev.cpuprofiler.session.engine.EngineRecording;
-import dev.cpuprofiler.session.engine.EngineSelector;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.EngineUnavailableException;
-import dev.cpuprofiler.session.engine.EnginesHere;
-import dev.cpuprofiler.session.engine.JfrCpuTimeEngine;
-import dev.cpuprofiler.session.engine.JfrExecutionEngine;
-import dev.cpuprofiler.session.engine.JfrRepository;
-import dev.cpuprofiler.session.engine.ProfilingEngine;
-import dev.cpuprofiler.session.engine.RecordingResult;
-import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.engine.AsyncProfilerEngine;
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.engine.EngineRecording;
+import dev.cpuprofiler.engine.EngineSelector;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.EngineUnavailableException;
+import dev.cpuprofiler.engine.EnginesHere;
+import dev.cpuprofiler.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.engine.JfrExecutionEngine;
+import dev.cpuprofiler.engine.JfrRepository;
+import dev.cpuprofiler.engine.ProfilingEngine;
 import dev.cpuprofiler.stack.StackNode;
 import dev.cpuprofiler.stack.StackSink;
 import dev.cpuprofiler.testing.FakeTime;
 import dev.cpuprofiler.testing.LogCapture;
+import dev.cpuprofiler.testing.ScriptedEngine.Behaviour;
+import dev.cpuprofiler.testing.ScriptedEngine;
 import dev.cpuprofiler.threads.CpuBreakdown;
 import dev.cpuprofiler.threads.GroupCpu;
 import dev.cpuprofiler.trigger.TriggerState;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import jdk.jfr.FlightRecorder;
@@ -136,7 +134,7 @@ class ProfilingSessionsTest {
             Profile profile = status.latestProfile();
             assertThat(profile.id()).isEqualTo(session.id());
             assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
-            assertThat(profile.engine()).isIn("jfr-cpu-time", "async-profiler", "jfr-execution");
+            assertThat(profile.engine()).isEqualTo(EnginesHere.autoExpected());
             assertThat(profile.samples()).isGreaterThan(20);
             assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
             assertThat(containsFrame(profile.tree().toNode(), "ProfilingSessionsTest.burnDistinctively")).isTrue();
@@ -213,17 +211,7 @@ class ProfilingSessionsTest {
 
     @Test
     void anEngineThatCannotStartFallsBackAndTheProfileSaysSo() throws Exception {
-        ProfilingEngine refusing = new ProfilingEngine() {
-            @Override
-            public String id() {
-                return "jfr-cpu-time";
-            }
-
-            @Override
-            public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
-                throw new EngineUnavailableException("jfr-cpu-time", "pretend this JVM has no CPU-time sampler");
-            }
-        };
+        ProfilingEngine refusing = ScriptedEngine.refusing("jfr-cpu-time", "pretend this JVM has no CPU-time sampler");
         List<ProfilingEngine> engines = new ArrayList<>();
         engines.add(refusing);
         engines.add(EngineSelector.standardEngines().get(2)); // jfr-execution
@@ -277,17 +265,7 @@ class ProfilingSessionsTest {
 
     @Test
     void noEngineAtAllFailsTheStartWithEveryReason() {
-        ProfilingEngine refusing = new ProfilingEngine() {
-            @Override
-            public String id() {
-                return "jfr-execution";
-            }
-
-            @Override
-            public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
-                throw new EngineUnavailableException("jfr-execution", "JFR is disabled in this JVM");
-            }
-        };
+        ProfilingEngine refusing = ScriptedEngine.refusing("jfr-execution", "JFR is disabled in this JVM");
         try (CpuProfiler profiler = CpuProfiler.builder(options()).engines(List.of(refusing)).workDirectory(work)
                 .build()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
@@ -325,6 +303,10 @@ class ProfilingSessionsTest {
         assertThat(workDirectory.getFileName().toString()).startsWith("cpuprofiler-");
         assertThat(workDirectory.getParent().toAbsolutePath().normalize())
                 .isEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize());
+        if (workDirectory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(workDirectory)))
+                    .as("created by the first recording, for this user only").isEqualTo("rwx------");
+        }
         assertThat(fileNames(workDirectory)).as("the engine's recording file")
                 .anyMatch(name -> name.startsWith(session.id() + "-" + engineId));
         String recordingName = "cpuprofiler " + engineId + " " + session.id();
@@ -334,8 +316,7 @@ class ProfilingSessionsTest {
         } else {
             assertThat(asyncProfilerStatus()).contains("running");
         }
-        assertThat(ours).extracting(Thread::getName).contains("cpuprofiler-sampler", "cpuprofiler-policy",
-                "cpuprofiler-session");
+        assertThat(ours).extracting(Thread::getName).contains("cpuprofiler-sampler", "cpuprofiler-session");
         long applicationWorkBefore = burned.get();
 
         long before = System.nanoTime();
@@ -397,7 +378,7 @@ class ProfilingSessionsTest {
      */
     @Test
     void anEngineThatCrashesFailsOrHangsCostsOnlyItsOwnSession() throws Exception {
-        ScriptedEngine engine = new ScriptedEngine();
+        ScriptedEngine engine = ScriptedEngine.working(JfrExecutionEngine.ID);
         FakeTime clock = new FakeTime(java.time.Instant.now()); // the policy's watchdog reads it; sessions wait in real time
         CpuProfilerOptions o = options();
         o.setEngine(EngineChoice.JFR_EXECUTION);
@@ -451,69 +432,6 @@ class ProfilingSessionsTest {
 
             long samples = profiler.sampler().samples();
             await().atMost(Duration.ofSeconds(10)).until(() -> profiler.sampler().samples() >= samples + 3);
-        }
-    }
-
-    private enum Behaviour { CRASH_AT_START, FAIL_AT_STOP, HANG_AT_STOP, WORK }
-
-    /** An engine that does, at each start, what the test told it last. */
-    private static final class ScriptedEngine implements ProfilingEngine {
-
-        final AtomicInteger starts = new AtomicInteger();
-        final CountDownLatch stopEntered = new CountDownLatch(1);
-        final CountDownLatch unhang = new CountDownLatch(1);
-        private volatile Behaviour behaviour = Behaviour.WORK;
-
-        void next(Behaviour b) {
-            behaviour = b;
-        }
-
-        @Override
-        public String id() {
-            return JfrExecutionEngine.ID;
-        }
-
-        @Override
-        public EngineRecording start(EngineSettings settings, StackSink sink) {
-            starts.incrementAndGet();
-            Behaviour b = behaviour;
-            if (b == Behaviour.CRASH_AT_START) {
-                throw new IllegalStateException("engine exploded");
-            }
-            return new EngineRecording() {
-                @Override
-                public String engineId() {
-                    return JfrExecutionEngine.ID;
-                }
-
-                @Override
-                public long samplesSoFar() {
-                    return 0;
-                }
-
-                @Override
-                public RecordingResult stop() {
-                    switch (b) {
-                        case FAIL_AT_STOP -> throw new EngineFailureException("scripted could not write its file",
-                                new IOException("No space left on device"));
-                        case HANG_AT_STOP -> {
-                            stopEntered.countDown();
-                            try {
-                                unhang.await();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                        }
-                        default -> { }
-                    }
-                    sink.accept(List.of(Frame.java("Scripted.run")), "scripted", 1);
-                    return new RecordingResult(JfrExecutionEngine.ID, "scripted", 1, 0, null, List.of(), List.of());
-                }
-
-                @Override
-                public void cancel() {
-                }
-            };
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.cpuprofiler.stack;
 
+import dev.cpuprofiler.fixtures.CountingOutputStream;
+import dev.cpuprofiler.fixtures.RealisticStacks;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,13 +10,13 @@ import java.util.Random;
 
 /**
  * Not a test: prints how fast {@link StackTree} merges realistic stacks and how many bytes a node takes.
- * Run: {@code mvn -q -pl profiler-core test-compile} then
- * {@code java -cp profiler-core/target/classes:profiler-core/target/test-classes:$(cat cp.txt)
- * dev.cpuprofiler.stack.StackTreeMeasure}.
+ * Run: {@code mvn -q -pl profiler-core -am test-compile} then, with
+ * {@code CP=profiler-core/target/classes:profiler-core/target/test-classes:profiler-test-fixtures/target/classes},
+ * {@code java -cp $CP:$(cat cp.txt) dev.cpuprofiler.stack.StackTreeMeasure}.
  *
- * <p>Stacks: a shared trunk (thread start, server, filters), one of 60 endpoints with its own chain of frames,
- * then one of 80 library leaf chains; 4000 distinct stacks, 30 to 80 frames deep, drawn with a skewed
- * (Zipf-like) distribution, on 40 thread names.
+ * <p>Stacks: the benchmarks' {@link RealisticStacks} (a shared trunk, one of 120 endpoints, one of 120 library leaf
+ * chains), 4000 distinct stacks, 30 to 80 frames deep, drawn with a skewed (Zipf-like) distribution, on 40 thread
+ * names: the same stacks as {@code StackTreeMergeBenchmark}'s.
  */
 public final class StackTreeMeasure {
 
@@ -24,15 +26,17 @@ public final class StackTreeMeasure {
     }
 
     public static void main(String[] args) throws Exception {
+        RealisticStacks<Frame> realistic = RealisticStacks.generate(DISTINCT, 2024,
+                (name, kind) -> new Frame(name, FrameKind.valueOf(kind.name())));
+        List<List<Frame>> stacks = realistic.stacks();
         Random random = new Random(2024);
-        List<List<Frame>> stacks = distinctStacks(random);
         int[] picks = new int[200_000];
         for (int i = 0; i < picks.length; i++) {
-            picks[i] = zipf(random, DISTINCT);
+            picks[i] = RealisticStacks.zipf(random, DISTINCT);
         }
         String[] threads = new String[40];
         for (int i = 0; i < threads.length; i++) {
-            threads[i] = i < 30 ? "http-nio-8080-exec-" + (i + 1) : "pool-2-thread-" + (i - 29);
+            threads[i] = realistic.thread(i);
         }
         long frames = 0;
         int minDepth = Integer.MAX_VALUE;
@@ -132,14 +136,14 @@ public final class StackTreeMeasure {
                 (System.nanoTime() - start) / 1e6);
         for (StackTreeRenderer renderer : List.of(new JsonTreeRenderer(), new TextTreeRenderer(),
                 new CollapsedStacksRenderer(), new FlameGraphRenderer())) {
-            CountingStream out = new CountingStream();
+            CountingOutputStream out = new CountingOutputStream();
             for (int i = 0; i < 3; i++) {
                 renderer.render(snapshot, OutputStream.nullOutputStream());
             }
             start = System.nanoTime();
             renderer.render(snapshot, out);
             System.out.printf(Locale.ROOT, "render %-24s %7.1f ms, %6.2f MB%n", renderer.getClass().getSimpleName(),
-                    (System.nanoTime() - start) / 1e6, out.count / 1e6);
+                    (System.nanoTime() - start) / 1e6, out.count() / 1e6);
         }
     }
 
@@ -151,64 +155,6 @@ public final class StackTreeMeasure {
         return tree;
     }
 
-    private static List<List<Frame>> distinctStacks(Random random) {
-        List<Frame> trunk = chain("org.apache.tomcat.util.net", 22, random);
-        trunk.add(0, Frame.java("java.lang.Thread.run"));
-        List<List<Frame>> endpoints = new ArrayList<>();
-        for (int e = 0; e < 60; e++) {
-            endpoints.add(chain("com.example.shop.endpoint" + e, 5 + random.nextInt(20), random));
-        }
-        List<List<Frame>> leaves = new ArrayList<>();
-        for (int l = 0; l < 80; l++) {
-            List<Frame> leaf = chain("org.library" + l % 9 + ".impl", 2 + random.nextInt(20), random);
-            if (l % 10 == 0) {
-                leaf.add(new Frame("__memmove_avx_unaligned_erms", FrameKind.NATIVE));
-            }
-            leaves.add(leaf);
-        }
-        List<List<Frame>> stacks = new ArrayList<>();
-        java.util.Set<Long> used = new java.util.HashSet<>();
-        while (stacks.size() < DISTINCT) {
-            int e = random.nextInt(endpoints.size());
-            int l = random.nextInt(leaves.size());
-            int middle = random.nextInt(4);
-            if (!used.add((long) e << 32 | l << 4 | middle)) {
-                continue;
-            }
-            List<Frame> stack = new ArrayList<>(trunk);
-            stack.addAll(endpoints.get(e));
-            for (int m = 0; m < middle; m++) {
-                stack.add(Frame.java("com.example.shop.support.Helper" + m + ".call"));
-            }
-            stack.addAll(leaves.get(l));
-            if (stack.size() >= 30 && stack.size() <= 80) {
-                stacks.add(List.copyOf(stack));
-            } else {
-                used.remove((long) e << 32 | l << 4 | middle);
-            }
-        }
-        return stacks;
-    }
-
-    private static List<Frame> chain(String pkg, int length, Random random) {
-        List<Frame> frames = new ArrayList<>();
-        for (int i = 0; i < length; i++) {
-            String cls = pkg + ".Component" + random.nextInt(1000);
-            String method = random.nextInt(12) == 0 ? "lambda$process$" + i : "process" + random.nextInt(50);
-            frames.add(random.nextInt(8) == 0 ? new Frame(cls + "." + method, FrameKind.INLINED)
-                    : Frame.java(cls + "." + method));
-        }
-        return frames;
-    }
-
-    /** Index in [0, n) with probability roughly proportional to 1/(rank+1). */
-    private static int zipf(Random random, int n) {
-        double harmonic = Math.log(n) + 0.5772;
-        double u = random.nextDouble() * harmonic;
-        int rank = (int) Math.min(n - 1, Math.exp(u - 0.5772 * random.nextDouble()) - 1);
-        return Math.max(0, rank);
-    }
-
     private static long usedAfterGc() throws InterruptedException {
         Runtime runtime = Runtime.getRuntime();
         long used = Long.MAX_VALUE;
@@ -218,19 +164,5 @@ public final class StackTreeMeasure {
             used = Math.min(used, runtime.totalMemory() - runtime.freeMemory());
         }
         return used;
-    }
-
-    private static final class CountingStream extends OutputStream {
-        long count;
-
-        @Override
-        public void write(int b) {
-            count++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            count += len;
-        }
     }
 }

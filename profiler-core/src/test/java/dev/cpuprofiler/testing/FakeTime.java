@@ -1,6 +1,6 @@
 package dev.cpuprofiler.testing;
 
-import dev.cpuprofiler.core.Ticker;
+import dev.cpuprofiler.cpu.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -21,13 +21,13 @@ public final class LogCapture implements AutoCloseable {
     }
 
     public List<String> messages() {
-        synchronized (appender.list) {
+        synchronized (appender) { // AppenderBase.doAppend adds under the appender's own lock
             return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
         }
     }
 
     public List<String> messages(Level level) {
-        synchronized (appender.list) {
+        synchronized (appender) { // AppenderBase.doAppend adds under the appender's own lock
             return appender.list.stream().filter(e -> e.getLevel() == level)
                     .map(ILoggingEvent::getFormattedMessage).toList();
         }

@@ -2,13 +2,13 @@ package dev.cpuprofiler.testing;
 
 import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.core.StageSettings;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.EffectiveCpuCount;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.SessionLauncher;
 import dev.cpuprofiler.session.SessionTrigger;
 import dev.cpuprofiler.trigger.CpuTriggerPolicy;
-import dev.cpuprofiler.trigger.TriggerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +40,7 @@ public final class MonitoringSimulation {
                 options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
-        this.policy = new CpuTriggerPolicy(TriggerSettings.from(options), baseline::average,
+        this.policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }

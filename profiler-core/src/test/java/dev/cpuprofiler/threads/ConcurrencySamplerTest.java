@@ -3,8 +3,8 @@ package dev.cpuprofiler.threads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.cpu.EffectiveCpuCount;
+import dev.cpuprofiler.cpu.Ticker;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;

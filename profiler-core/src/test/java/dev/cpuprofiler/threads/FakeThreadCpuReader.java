@@ -14,8 +14,10 @@ final class FakeThreadCpuReader implements ThreadCpuReader {
     private final List<long[]> cpuReads = new ArrayList<>();
     private final List<long[]> nameReads = new ArrayList<>();
     private int listings;
+    private long started;
 
     void start(long id, String name) {
+        started++;
         cpu.put(id, new long[] {0});
         names.put(id, name);
     }
@@ -62,6 +64,16 @@ final class FakeThreadCpuReader implements ThreadCpuReader {
     public long[] threadIds() {
         listings++;
         return cpu.keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
+    public long startedThreadCount() {
+        return started;
+    }
+
+    @Override
+    public long liveThreadCount() {
+        return cpu.size();
     }
 
     @Override

@@ -165,6 +165,38 @@ class ThreadCpuTrackerTest {
     }
 
     @Test
+    void threadsAreListedWhenOneStartsOrEndsSoANewHotThreadShowsUpAtOnce() {
+        for (long id = 1; id <= 100; id++) {
+            threads.start(id, "parked-" + id);
+        }
+        run(60, 1, t -> { });
+        assertThat(threads.listings()).as("a quiet minute: the first listing and one every 10 ticks").isEqualTo(6);
+
+        threads.start(101, "hot");
+        run(2, 101, t -> threads.burn(101, SECOND));
+        assertThat(tracker.top(3)).as("found on the next tick, ranked on the one after")
+                .extracting(ThreadCpu::name).containsExactly("hot");
+
+        threads.end(101);
+        threads.end(7);
+        run(1, 1, t -> { });
+        assertThat(tracker.trackedThreads()).as("ended threads dropped on the next tick").isEqualTo(99);
+        assertThat(tracker.top(3)).isEmpty();
+    }
+
+    @Test
+    void aTickWithNoThreadDueReadsNothing() {
+        threads.start(1, "parked");
+        run(64, 1, t -> { }); // backed off to one read every 32 ticks by now
+        threads.takeCpuReads();
+        for (int i = 0; i < 64; i++) {
+            now += SECOND;
+            tracker.onSample(now, 0, Double.NaN);
+        }
+        assertThat(threads.takeCpuReads()).as("reads at ticks 96 and 128 only").hasSize(2);
+    }
+
+    @Test
     void aThreadNeedsTwoReadsBeforeItHasAPercent() {
         threads.start(1, "fresh");
         threads.burn(1, 50 * SECOND); // CPU used before we ever saw it: not a rate

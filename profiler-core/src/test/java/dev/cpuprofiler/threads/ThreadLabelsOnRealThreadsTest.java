@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -51,5 +52,43 @@ class ThreadLabelsOnRealThreadsTest {
             assertThat(top.get(0).name()).isEqualTo("busy");
             assertThat(top).extracting(ThreadCpu::name).doesNotContain("parked-0");
         }
+    }
+
+    /** The JVM's thread counters, not a listing every tick, are what finds threads here: new ones and ended ones. */
+    @Test
+    void aThreadThatStartsBurningIsInTheTopTableTwoTicksLaterAndDroppedOnceItEnds() throws InterruptedException {
+        ThreadCpuTracker tracker = new ThreadCpuTracker(new ManagementThreadCpuReader());
+        for (int tick = 0; tick < 5; tick++) {
+            tracker.onSample(System.nanoTime(), 0, Double.NaN);
+            Thread.sleep(50);
+        }
+        AtomicBoolean burning = new AtomicBoolean(true);
+        Thread burner = new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+            if (x == 42) {
+                System.out.println();
+            }
+        }, "burner");
+        burner.setDaemon(true);
+        burner.start();
+        try {
+            for (int tick = 0; tick < 2; tick++) {
+                Thread.sleep(100);
+                tracker.onSample(System.nanoTime(), 0, Double.NaN);
+            }
+            assertThat(tracker.top(10)).extracting(ThreadCpu::name).contains("burner");
+        } finally {
+            burning.set(false);
+            burner.join(10_000);
+        }
+        for (int tick = 0; tick < 2; tick++) {
+            Thread.sleep(50);
+            tracker.onSample(System.nanoTime(), 0, Double.NaN);
+        }
+        assertThat(tracker.thread(burner.getId())).as("dropped once ended").isEmpty();
+        assertThat(tracker.top(10)).extracting(ThreadCpu::name).doesNotContain("burner");
     }
 }

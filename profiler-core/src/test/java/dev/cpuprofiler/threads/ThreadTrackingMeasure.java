@@ -1,7 +1,7 @@
 package dev.cpuprofiler.threads;
 
-import dev.cpuprofiler.core.Ticker;
 import dev.cpuprofiler.cpu.EffectiveCpuCount;
+import dev.cpuprofiler.cpu.Ticker;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;

@@ -1,11 +1,15 @@
 package dev.cpuprofiler.autoconfigure;
 
 import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.CpuSourceMode;
-import dev.cpuprofiler.core.EngineChoice;
+import dev.cpuprofiler.core.CpuProfilerSettings;
+import dev.cpuprofiler.core.Setting;
+import dev.cpuprofiler.cpu.CpuSourceMode;
+import dev.cpuprofiler.engine.EngineChoice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.BeanWrapperImpl;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.convert.DataSizeUnit;
@@ -14,7 +18,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
 
 /**
- * Settings of the CPU-triggered profiler.
+ * Settings of the CPU-triggered profiler. The {@code profiler.cpu.*} settings are declared, with their defaults,
+ * ranges and descriptions, in {@link CpuProfilerSettings}; this class binds them.
  */
 @ConfigurationProperties(prefix = "profiler")
 public class CpuProfilerProperties {
@@ -42,187 +47,98 @@ public class CpuProfilerProperties {
         return cpu;
     }
 
-    /** Settings under {@code profiler.cpu}. */
+    /**
+     * Settings under {@code profiler.cpu}: the binding of {@link CpuProfilerSettings}, where each setting's default,
+     * range and description are declared (the build writes them into the configuration metadata). A field here has
+     * the setting's name in camel case; {@link #toOptions()} copies them by that name.
+     */
     public static class Cpu {
 
-        /**
-         * Whether high CPU starts a profile (ApplicationInsightsProfiler_CpuTriggerEnabled). Monitoring, the
-         * endpoint and on-demand profiles keep working when false.
-         */
-        private boolean enabled = true;
+        private boolean enabled = CpuProfilerSettings.ENABLED.defaultValue();
 
-        /**
-         * CPU percentage, greater than 0 and at most 100, that the average must exceed to start a profile
-         * (ApplicationInsightsProfiler_CpuThreshold).
-         */
-        private double threshold = 80;
+        private double threshold = CpuProfilerSettings.THRESHOLD.defaultValue();
 
-        /**
-         * Quiet time after a CPU-triggered profile ends, from its end
-         * (ApplicationInsightsProfiler_Cpu_TriggerCooldownInSeconds). A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration cooldown = Duration.ofHours(4);
+        private Duration cooldown = CpuProfilerSettings.COOLDOWN.defaultValue();
 
-        /**
-         * How long a profile records, 1 s to 1 h (ApplicationInsightsProfiler_Cpu_ProfilingDurationInSeconds).
-         * A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration duration = Duration.ofSeconds(30);
+        private Duration duration = CpuProfilerSettings.DURATION.defaultValue();
 
-        /**
-         * How often CPU usage is sampled, 10 ms to 1 min. A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration samplingInterval = Duration.ofSeconds(1);
+        private Duration samplingInterval = CpuProfilerSettings.SAMPLING_INTERVAL.defaultValue();
 
-        /**
-         * How often the average is compared with the threshold. A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration pollingInterval = Duration.ofSeconds(5);
+        private Duration pollingInterval = CpuProfilerSettings.POLLING_INTERVAL.defaultValue();
 
-        /**
-         * How much CPU history the rolling baseline keeps (CpuRollingHistorySize). A bare number means
-         * seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration rollingHistorySize = Duration.ofMinutes(10);
+        private Duration rollingHistorySize = CpuProfilerSettings.ROLLING_HISTORY_SIZE.defaultValue();
 
-        /**
-         * Length of one baseline slot, each holding the true average over it (CpuRollingHistoryInterval).
-         * At least the sampling interval. A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration rollingHistoryInterval = Duration.ofSeconds(30);
+        private Duration rollingHistoryInterval = CpuProfilerSettings.ROLLING_HISTORY_INTERVAL.defaultValue();
 
-        /**
-         * Span of recent baseline slots the average covers (CpuAverageWindow), between the rolling-history
-         * interval and the rolling-history size. A bare number means seconds.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration averageWindow = Duration.ofSeconds(30);
+        private Duration averageWindow = CpuProfilerSettings.AVERAGE_WINDOW.defaultValue();
 
-        /**
-         * Where CPU usage is read: 'auto' (the container's cgroup when the process has one of its own, else
-         * the process), 'cgroup' or 'process'.
-         */
-        private CpuSourceMode source = CpuSourceMode.AUTO;
+        private CpuSourceMode source = CpuProfilerSettings.SOURCE.defaultValue();
 
-        /**
-         * Sampling engine: 'auto' (the first of jfr-cpu-time, async-profiler, jfr-execution that starts),
-         * 'jfr-cpu-time' (JDK 25+), 'async-profiler' (needs tools.profiler:async-profiler on the classpath)
-         * or 'jfr-execution' (any JDK 17+).
-         */
-        private EngineChoice engine = EngineChoice.AUTO;
+        private EngineChoice engine = CpuProfilerSettings.ENGINE.defaultValue();
 
-        /**
-         * Interval between stack samples while a profile records, 1 ms to 1 s. A bare number means
-         * milliseconds.
-         */
         @DurationUnit(ChronoUnit.MILLIS)
-        private Duration stackSamplingPeriod = Duration.ofMillis(10);
+        private Duration stackSamplingPeriod = CpuProfilerSettings.STACK_SAMPLING_PERIOD.defaultValue();
 
-        /**
-         * How many recent profiles stay in memory, 1 to 1000.
-         */
-        private int retainedProfiles = 10;
+        private int retainedProfiles = CpuProfilerSettings.RETAINED_PROFILES.defaultValue();
 
-        /**
-         * Most memory the retained profiles may take together; the oldest are dropped first. At least 1MB.
-         */
         @DataSizeUnit(DataUnit.MEGABYTES)
-        private DataSize retainedSize = DataSize.ofMegabytes(64);
+        private DataSize retainedSize = DataSize.ofBytes(CpuProfilerSettings.RETAINED_SIZE.defaultValue());
 
-        /**
-         * Directory where each profile is also written (collapsed stacks, HTML flame graph, and the .jfr
-         * recording when a JFR engine recorded it), readable by the owner only. Unset: memory only.
-         */
-        private Path outputDirectory;
+        private Path outputDirectory = CpuProfilerSettings.OUTPUT_DIRECTORY.defaultValue();
 
-        /**
-         * How many profiles the output directory keeps; older ones are deleted.
-         */
-        private int outputRetention = 20;
+        private int outputRetention = CpuProfilerSettings.OUTPUT_RETENTION.defaultValue();
 
-        /**
-         * Deepest stack kept in a profile's tree, 8 to 8192; deeper stacks are cut and counted. Every engine records
-         * this deep: async-profiler's jstackdepth, and JFR's own stack depth (at most 2048), which the profiler raises
-         * when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it). So
-         * async-profiler keeps up to 8192 frames (within its 1 MB stack walk), the JFR engines up to 2048; a stack cut
-         * shorter starts at [truncated] and counts as cut.
-         */
-        private int maxStackDepth = 512;
+        private int maxStackDepth = CpuProfilerSettings.MAX_STACK_DEPTH.defaultValue();
 
-        /**
-         * Most nodes one profile's tree may hold; samples that would need more are counted as truncated.
-         */
-        private int maxTreeNodes = 200_000;
+        private int maxTreeNodes = CpuProfilerSettings.MAX_TREE_NODES.defaultValue();
 
-        /**
-         * Whether the tree's first level is the thread, numbered pool threads folded into one
-         * (http-nio-8080-exec-*).
-         */
-        private boolean groupByThread = false;
+        private boolean groupByThread = CpuProfilerSettings.GROUP_BY_THREAD.defaultValue();
 
-        /**
-         * How far back a CPU-triggered profile reaches: while monitoring, stack samples of the last this long are
-         * kept (a low-rate JFR execution-sample recording into a bounded in-memory ring), so the profile also shows
-         * the burst that raised the average, not only what follows. 0 (the default) is off; otherwise 1s to 10m. A
-         * bare number means seconds. Costs measured on 2 CPUs: about 0.3% of one core idle and 2% of throughput when
-         * busy, plus the 25-50 MB of memory JFR takes once it runs. It pauses while a profile records and during the cooldown
-         * (until one window before it ends). Only used while the CPU trigger is on.
-         */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration lookback = Duration.ZERO;
+        private Duration lookback = CpuProfilerSettings.LOOKBACK.defaultValue();
 
-        /**
-         * Interval between the look-back's stack samples, 10 ms to 1 s; coarser than stack-sampling-period to keep
-         * it cheap. Its samples are weighed to the session's period, so shares compare across both parts. A bare
-         * number means milliseconds.
-         */
+        private double lookbackArmingRatio = CpuProfilerSettings.LOOKBACK_ARMING_RATIO.defaultValue();
+
         @DurationUnit(ChronoUnit.MILLIS)
-        private Duration lookbackSamplingPeriod = Duration.ofMillis(20);
+        private Duration lookbackSamplingPeriod = CpuProfilerSettings.LOOKBACK_SAMPLING_PERIOD.defaultValue();
 
-        /**
-         * Free space the profiler leaves on every filesystem it writes to: JFR's repository (java.io.tmpdir unless
-         * -XX:FlightRecorderOptions:repository says otherwise), its work directory and output-directory. Below it a
-         * profile or the look-back does not start, one under way stops early and keeps what it recorded, and no
-         * profile file is written; the reason is logged once and shown in the status. JFR stops the whole JVM when
-         * its repository cannot be written, so this is what keeps a filling disk from taking the application down
-         * with it. Unset: 5% of each filesystem, at least 64MB (what JFR may write at once) and at most 512MB. 0
-         * turns the check off.
-         */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration startupGrace = CpuProfilerSettings.STARTUP_GRACE.defaultValue();
+
+        /** Unset: {@link CpuProfilerOptions#AUTO_FREE_DISK_SPACE}. */
         private DataSize minFreeDiskSpace;
 
-        /** Copies these values into the core's options. */
+        /**
+         * Copies these values into the core's options, setting by setting of {@link CpuProfilerSettings}, each read
+         * from the property of the same name. A size becomes bytes; an unset size is
+         * {@link CpuProfilerOptions#AUTO_FREE_DISK_SPACE}.
+         */
         public CpuProfilerOptions toOptions() {
-            CpuProfilerOptions o = new CpuProfilerOptions();
-            o.setEnabled(enabled);
-            o.setThreshold(threshold);
-            o.setCooldown(cooldown);
-            o.setDuration(duration);
-            o.setSamplingInterval(samplingInterval);
-            o.setPollingInterval(pollingInterval);
-            o.setRollingHistorySize(rollingHistorySize);
-            o.setRollingHistoryInterval(rollingHistoryInterval);
-            o.setAverageWindow(averageWindow);
-            o.setSource(source);
-            o.setEngine(engine);
-            o.setStackSamplingPeriod(stackSamplingPeriod);
-            o.setRetainedProfiles(retainedProfiles);
-            o.setRetainedBytes(retainedSize == null ? -1 : retainedSize.toBytes());
-            o.setOutputDirectory(outputDirectory);
-            o.setOutputRetention(outputRetention);
-            o.setMaxStackDepth(maxStackDepth);
-            o.setMaxTreeNodes(maxTreeNodes);
-            o.setGroupByThread(groupByThread);
-            o.setLookback(lookback);
-            o.setLookbackSamplingPeriod(lookbackSamplingPeriod);
-            o.setMinFreeDiskSpace(minFreeDiskSpace == null ? CpuProfilerOptions.AUTO_FREE_DISK_SPACE
-                    : minFreeDiskSpace.toBytes());
-            return o;
+            CpuProfilerOptions options = new CpuProfilerOptions();
+            BeanWrapper bound = new BeanWrapperImpl(this);
+            for (Setting<?> setting : CpuProfilerSettings.all()) {
+                Object value = bound.getPropertyValue(camelCase(setting.key()));
+                if (setting.type() == Long.class && (value == null || value instanceof DataSize)) {
+                    value = value == null ? CpuProfilerOptions.AUTO_FREE_DISK_SPACE : ((DataSize) value).toBytes();
+                }
+                setting.setChecked(options, value);
+            }
+            return options;
+        }
+
+        private static String camelCase(String key) {
+            StringBuilder name = new StringBuilder();
+            for (String part : key.split("-")) {
+                name.append(name.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+            }
+            return name.toString();
         }
 
         public boolean isEnabled() {
@@ -383,6 +299,22 @@ public class CpuProfilerProperties {
 
         public void setLookback(Duration lookback) {
             this.lookback = lookback;
+        }
+
+        public double getLookbackArmingRatio() {
+            return lookbackArmingRatio;
+        }
+
+        public void setLookbackArmingRatio(double lookbackArmingRatio) {
+            this.lookbackArmingRatio = lookbackArmingRatio;
+        }
+
+        public Duration getStartupGrace() {
+            return startupGrace;
+        }
+
+        public void setStartupGrace(Duration startupGrace) {
+            this.startupGrace = startupGrace;
         }
 
         public Duration getLookbackSamplingPeriod() {

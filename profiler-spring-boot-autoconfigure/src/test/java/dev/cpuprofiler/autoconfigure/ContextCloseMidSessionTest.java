@@ -13,11 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
@@ -31,15 +29,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real web application (random port) is shut down while an on-demand profile, started over HTTP, records with a
- * real engine. Afterwards no thread of its profiler is left, its private work directory under java.io.tmpdir is gone
- * with the recording in it, the engine's JFR recording is closed, and an application thread that asked for nothing
+ * real engine. Afterwards no thread of its profiler is left, its private work directory (the one its status names,
+ * not guessed among java.io.tmpdir's) is gone with the recording in it, the engine's JFR recording is closed, and an application thread that asked for nothing
  * runs on undisturbed.
  */
 class ContextCloseMidSessionTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final Path TMP = Path.of(System.getProperty("java.io.tmpdir"));
 
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
@@ -49,7 +46,6 @@ class ContextCloseMidSessionTest {
     @Test
     void closingTheContextMidSessionStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs() throws Exception {
         OwnThreadGroup own = new OwnThreadGroup();
-        Set<Path> dirsBefore = workDirectories();
         AtomicReference<ConfigurableApplicationContext> started = new AtomicReference<>();
         // Started from a thread of its own group: every thread of this context can be told from other contexts'.
         own.run(() -> started.set(new SpringApplicationBuilder(App.class).properties(
@@ -89,24 +85,18 @@ class ContextCloseMidSessionTest {
             String recordingName = "cpuprofiler " + engine + " " + id;
             assertThat(jfrRecordings()).contains(recordingName);
             assertThat(own.alive("cpuprofiler-")).extracting(Thread::getName)
-                    .contains("cpuprofiler-sampler", "cpuprofiler-policy", "cpuprofiler-session");
-            // The private work directory: new since this test began, and holding this session's recording. Another
-            // JVM on the machine could, in the same second, start a session of the same id: then it is ambiguous.
-            List<Path> workDirectory = workDirectories().stream().filter(d -> !dirsBefore.contains(d))
-                    .filter(d -> holdsRecordingOf(d, id)).toList();
-            assertThat(workDirectory).as("the profiler's work directory with the recording").isNotEmpty();
+                    .contains("cpuprofiler-sampler", "cpuprofiler-session");
+            // The private work directory, as the status names it, holding this session's recording.
+            Path workDirectory = Path.of(profiler.status().disk().places().stream()
+                    .filter(p -> p.role().equals("work-directory")).findFirst().orElseThrow().path());
+            assertThat(workDirectory.getParent()).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+            assertThat(holdsRecordingOf(workDirectory, id)).as("the recording in %s", workDirectory).isTrue();
             long workBefore = work.get();
 
             context.close();
 
             assertThat(jfrRecordings()).as("the engine's recording is closed").doesNotContain(recordingName);
-            if (workDirectory.size() == 1) {
-                assertThat(workDirectory.get(0)).doesNotExist();
-            } else {
-                System.out.println("Several new work directories hold a recording named " + id
-                        + " (another JVM started one in the same second): " + workDirectory);
-                assertThat(workDirectory).anyMatch(d -> !Files.exists(d));
-            }
+            assertThat(workDirectory).doesNotExist();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(own.alive("cpuprofiler-"))
                     .as("threads of the closed context's profiler").isEmpty());
             assertThat(application.isAlive()).isTrue();
@@ -125,18 +115,11 @@ class ContextCloseMidSessionTest {
                 .build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static Set<Path> workDirectories() throws IOException {
-        try (Stream<Path> files = Files.list(TMP)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("cpuprofiler-") && Files.isDirectory(p))
-                    .collect(Collectors.toSet());
-        }
-    }
-
     private static boolean holdsRecordingOf(Path dir, String sessionId) {
         try (Stream<Path> files = Files.list(dir)) {
             return files.anyMatch(f -> f.getFileName().toString().startsWith(sessionId + "-"));
         } catch (IOException e) {
-            return false; // gone meanwhile: not ours
+            return false;
         }
     }
 

@@ -7,8 +7,8 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.EngineChoice;
-import dev.cpuprofiler.core.CpuSourceMode;
+import dev.cpuprofiler.cpu.CpuSourceMode;
+import dev.cpuprofiler.engine.EngineChoice;
 import dev.cpuprofiler.trigger.TriggerState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -47,8 +47,8 @@ class CpuProfilerAutoConfigurationTest {
             assertThat(options.getDuration()).isEqualTo(Duration.ofSeconds(30));
             assertThat(options.getEngine()).isEqualTo(EngineChoice.AUTO);
             assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.MONITORING);
-            // Nothing starts before the application is ready.
-            assertThat(own.profilerThreadsAlive()).isFalse();
+            // Nothing starts before the application is ready (start() starts its threads before it returns).
+            assertThat(own.alive("cpuprofiler-")).isEmpty();
         }));
     }
 
@@ -62,7 +62,8 @@ class CpuProfilerAutoConfigurationTest {
                             .doesNotHaveBean(CpuProfilerMeterBinder.class);
                     context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
                             Duration.ZERO));
-                    assertThat(own.profilerThreadsAlive()).isFalse();
+                    // The event was delivered (publishEvent returns after every listener ran): nothing listened.
+                    assertThat(own.alive("cpuprofiler-")).isEmpty();
                 }));
     }
 
@@ -109,19 +110,21 @@ class CpuProfilerAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class OwnProfiler {
 
-        static final CpuProfiler MINE = CpuProfiler.builder(new CpuProfilerOptions()).build();
-
+        // Built per context, not held in a static: the context closes it, and no other test may see it closed.
         @Bean
         CpuProfiler myProfiler() {
-            return MINE;
+            CpuProfilerOptions options = new CpuProfilerOptions();
+            options.setThreshold(33);
+            return CpuProfiler.builder(options).build();
         }
     }
 
     @Test
     void aUsersOwnBeanWins() {
         runner.withUserConfiguration(OwnProfiler.class).run(context -> {
-            assertThat(context).hasSingleBean(CpuProfiler.class);
-            assertThat(context.getBean(CpuProfiler.class)).isSameAs(OwnProfiler.MINE);
+            assertThat(context).hasSingleBean(CpuProfiler.class).hasBean("myProfiler").doesNotHaveBean("cpuProfiler");
+            assertThat(context.getBean(CpuProfiler.class)).isSameAs(context.getBean("myProfiler"));
+            assertThat(context.getBean(CpuProfiler.class).options().getThreshold()).isEqualTo(33);
         });
         runner.withBean(CpuProfilerOptions.class, () -> {
             CpuProfilerOptions o = new CpuProfilerOptions();
@@ -207,14 +210,14 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(registry.find("profiler.cpu.breakdown").tag("group", "gc").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
                             .counter()).isNotNull();
-                    assertThat(registry.find("profiler.lookback.memory").gauge()).isNull();
+                    // Look-back is on by default: idle (not even started in this runner, no ApplicationReadyEvent),
+                    // its ring holds nothing.
+                    assertThat(registry.find("profiler.lookback.memory").gauge().value()).isZero();
                 });
         runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class))
-                .withBean(SimpleMeterRegistry.class).withPropertyValues("profiler.cpu.lookback=30s").run(context -> {
-                    // Not started in this runner (no ApplicationReadyEvent): the ring is empty.
-                    assertThat(context.getBean(MeterRegistry.class).find("profiler.lookback.memory").gauge().value())
-                            .isZero();
-                });
+                .withBean(SimpleMeterRegistry.class).withPropertyValues("profiler.cpu.lookback=0").run(context ->
+                        assertThat(context.getBean(MeterRegistry.class).find("profiler.lookback.memory").gauge())
+                                .as("no gauge for a look-back switched off").isNull());
         runner.run(context -> assertThat(context).doesNotHaveBean(MeterRegistry.class));
         runner.withClassLoader(new FilteredClassLoader(MeterBinder.class))
                 .run(context -> assertThat(context).hasSingleBean(CpuProfiler.class)
@@ -233,10 +236,11 @@ class CpuProfilerAutoConfigurationTest {
         own.run(() -> runner.run(context -> {
             context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
                     Duration.ZERO));
-            await().atMost(Duration.ofSeconds(5)).until(own::profilerThreadsAlive);
+            // start() starts its threads before it returns, and only this test's contexts run in its thread group.
+            // The policy is checked on the sampler's tick: an idle profiler has no other thread.
             assertThat(own.alive("cpuprofiler-")).extracting(Thread::getName)
-                    .contains("cpuprofiler-sampler", "cpuprofiler-policy");
+                    .containsExactlyInAnyOrder("cpuprofiler-sampler");
         }));
-        await().atMost(Duration.ofSeconds(10)).until(() -> !own.profilerThreadsAlive());
+        await().atMost(Duration.ofSeconds(10)).until(() -> own.alive("cpuprofiler-").isEmpty());
     }
 }

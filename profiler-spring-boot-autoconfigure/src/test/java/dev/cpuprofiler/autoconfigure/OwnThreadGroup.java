@@ -50,9 +50,4 @@ final class OwnThreadGroup {
         int n = group.enumerate(threads, true);
         return Arrays.stream(threads, 0, n).filter(t -> t.isAlive() && t.getName().startsWith(prefix)).toList();
     }
-
-    /** Whether a thread named {@code cpuprofiler-*} of this group is alive. */
-    boolean profilerThreadsAlive() {
-        return !alive("cpuprofiler-").isEmpty();
-    }
 }

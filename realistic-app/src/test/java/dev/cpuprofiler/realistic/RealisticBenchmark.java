@@ -112,7 +112,7 @@ public final class RealisticBenchmark {
         try (ChildApp app = run.startApp("bench-" + engine, s.classpath("async-profiler".equals(engine)),
                 List.of("--profiler.cpu.engine=" + engine));
                 LoadDriver load = run.load(app, Duration.ofMinutes(15))) {
-            Thread.sleep(s.warmUp().toMillis());
+            JitWarmUp.await(app.pid(), s.warmUp(), s.maxWarmUp());
             RealisticRun.Result r = run.profileWindow(app, load, "bench-" + engine, engine);
             ProfileFigures f = r.figures();
             log(engine + ": " + r.engine() + " / " + r.engineDetail() + " " + f);

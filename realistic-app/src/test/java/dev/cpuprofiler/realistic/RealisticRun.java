@@ -25,7 +25,7 @@ final class RealisticRun {
 
     /** Where things are and how long phases last; system properties set by surefire or benchmarks/realistic.sh. */
     record Settings(String javaHome, String runtimeClasspath, Path agentJar, Path workDirectory, Duration warmUp,
-            Duration window, int clients) {
+            Duration maxWarmUp, Duration window, int clients) {
 
         static Settings fromSystemProperties() throws IOException {
             Path classes = Path.of(property("realistic.classesDirectory", "target/classes"));
@@ -36,6 +36,7 @@ final class RealisticRun {
                     Path.of(property("realistic.agentJar", "target/agent/async-profiler.jar")).toAbsolutePath(),
                     Path.of(property("realistic.workDirectory", "target/realistic")).toAbsolutePath(),
                     Duration.ofSeconds(Long.parseLong(property("realistic.warmUpSeconds", "20"))),
+                    Duration.ofSeconds(Long.parseLong(property("realistic.maxWarmUpSeconds", "60"))),
                     Duration.ofSeconds(Long.parseLong(property("realistic.windowSeconds", "15"))),
                     Integer.parseInt(property("realistic.clients", "4")));
         }
@@ -107,7 +108,7 @@ final class RealisticRun {
 
     /**
      * The starter's side: the app as installed (engine {@code null} = the default, {@code auto}), warmed up under
-     * load, then one on-demand profile of the window, fetched as collapsed stacks and JSON.
+     * load ({@link JitWarmUp}), then one on-demand profile of the window, fetched as collapsed stacks and JSON.
      */
     Result profiled(String name, String engine) throws Exception {
         List<String> args = new ArrayList<>();
@@ -116,8 +117,8 @@ final class RealisticRun {
         }
         boolean forcedAsync = "async-profiler".equals(engine);
         try (ChildApp app = startApp(name, settings.classpath(forcedAsync), args);
-                LoadDriver load = load(app, settings.warmUp().plus(settings.window()).plusSeconds(120))) {
-            Thread.sleep(settings.warmUp().toMillis());
+                LoadDriver load = load(app, settings.maxWarmUp().plus(settings.window()).plusSeconds(120))) {
+            JitWarmUp.await(app.pid(), settings.warmUp(), settings.maxWarmUp());
             return profileWindow(app, load, name, engine);
         }
     }
@@ -165,8 +166,8 @@ final class RealisticRun {
         Path file = settings.workDirectory().resolve(name + ".collapsed");
         Files.deleteIfExists(file);
         try (ChildApp app = startApp(name, settings.classpath(false), List.of("--profiler.enabled=false"));
-                LoadDriver load = load(app, settings.warmUp().plus(settings.window()).plusSeconds(120))) {
-            Thread.sleep(settings.warmUp().toMillis());
+                LoadDriver load = load(app, settings.maxWarmUp().plus(settings.window()).plusSeconds(120))) {
+            JitWarmUp.await(app.pid(), settings.warmUp(), settings.maxWarmUp());
             long okBefore = load.completed();
             long failedBefore = load.failed();
             long start = System.nanoTime();

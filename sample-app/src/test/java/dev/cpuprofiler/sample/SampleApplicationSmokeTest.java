@@ -42,6 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
         "profiler.cpu.rolling-history-size=20s",
         "profiler.cpu.polling-interval=1s",
         "profiler.cpu.duration=6s",
+        "profiler.cpu.startup-grace=4s",
         // Short, so that a profile triggered by start-up work (the JIT) cannot keep the demo load's out.
         "profiler.cpu.cooldown=3s"
 })

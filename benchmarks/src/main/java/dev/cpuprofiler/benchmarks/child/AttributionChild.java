@@ -1,12 +1,13 @@
 package dev.cpuprofiler.benchmarks.child;
 
-import dev.cpuprofiler.session.engine.AsyncProfilerEngine;
-import dev.cpuprofiler.session.engine.EngineRecording;
-import dev.cpuprofiler.session.engine.EngineSettings;
-import dev.cpuprofiler.session.engine.JfrCpuTimeEngine;
-import dev.cpuprofiler.session.engine.JfrExecutionEngine;
-import dev.cpuprofiler.session.engine.ProfilingEngine;
-import dev.cpuprofiler.session.engine.RecordingResult;
+import dev.cpuprofiler.engine.AsyncProfilerEngine;
+import dev.cpuprofiler.engine.EngineRecording;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.engine.JfrExecutionEngine;
+import dev.cpuprofiler.engine.ProfilingEngine;
+import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.fixtures.SplitWorkload;
 import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackSink;
 import java.nio.file.Files;

@@ -116,6 +116,7 @@ final class DetectionSection {
 
     private static Outcome runOne(Ctx ctx, Case c, int n, Random random) throws Exception {
         List<String> props = List.of("profiler.enabled=true", "profiler.cpu.enabled=true",
+                "profiler.cpu.startup-grace=0s", // the load starts one interval after ready: no grace to wait out
                 "profiler.cpu.threshold=" + THRESHOLD, "profiler.cpu.duration=5s",
                 "profiler.cpu.rolling-history-interval=" + c.interval() + "s",
                 "profiler.cpu.average-window=" + c.window() + "s", "profiler.cpu.polling-interval=" + c.polling() + "s",

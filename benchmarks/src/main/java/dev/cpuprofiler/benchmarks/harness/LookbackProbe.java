@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
  * {@code profiler.cpu.lookback} anyway (Spring Boot ignores unknown keys), measures, and says so instead of failing.
  *
  * @param present whether the status has a {@code lookback} field at all
- * @param state its {@code state} ({@code RECORDING}, {@code WAITING}, ...), empty when absent
+ * @param state its {@code state} ({@code ARMED}, {@code IDLE}, {@code WAITING}, ...), empty when absent
  * @param text a short description for the report
  */
 record LookbackProbe(boolean present, String state, String text) {
@@ -71,6 +71,6 @@ record LookbackProbe(boolean present, String state, String text) {
 
     /** Whether the look-back was sampling when asked. */
     boolean recording() {
-        return "RECORDING".equals(state);
+        return "ARMED".equals(state);
     }
 }

@@ -78,6 +78,36 @@ final class Proc {
         return new long[] {sum, count};
     }
 
+    /** One live thread: its kernel name, CPU time (ns, schedstat) and voluntary context switches (its wake-ups). */
+    record TaskCpu(String name, long cpuNanos, long wakeUps) {
+    }
+
+    /** The live threads of {@code pid} whose name starts with one of {@code prefixes}, by thread id. */
+    static java.util.Map<Long, TaskCpu> tasksCpu(long pid, String... prefixes) {
+        java.util.Map<Long, TaskCpu> tasks = new java.util.TreeMap<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : dir) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).trim();
+                    if (java.util.Arrays.stream(prefixes).noneMatch(comm::startsWith)) {
+                        continue;
+                    }
+                    long cpu = Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
+                    long wakeUps = Files.readAllLines(task.resolve("status")).stream()
+                            .filter(l -> l.startsWith("voluntary_ctxt_switches:"))
+                            .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst()
+                            .orElse(0);
+                    tasks.put(Long.parseLong(task.getFileName().toString()), new TaskCpu(comm, cpu, wakeUps));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return java.util.Map.of();
+        }
+        return tasks;
+    }
+
     /** Thread groups for the idle breakdown, by the kernel's (15-character) thread name. */
     static String threadGroup(String comm) {
         if (comm.startsWith("cpuprofiler-")) {

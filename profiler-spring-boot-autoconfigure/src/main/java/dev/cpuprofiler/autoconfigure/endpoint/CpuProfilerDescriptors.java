@@ -3,16 +3,16 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.cpuprofiler.core.CpuProfilerStatus;
-import dev.cpuprofiler.core.DiskStatus;
 import dev.cpuprofiler.core.CpuStatus;
+import dev.cpuprofiler.core.DiskStatus;
 import dev.cpuprofiler.core.SessionInfo;
 import dev.cpuprofiler.core.TriggerStatus;
+import dev.cpuprofiler.engine.EngineFallback;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.lookback.LookbackStatus;
 import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
-import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.HotMethod;
 import dev.cpuprofiler.stack.HotMethods;
 import dev.cpuprofiler.stack.JsonTreeRenderer;
@@ -74,14 +74,20 @@ public final class CpuProfilerDescriptors {
             boolean ok) {
     }
 
-    /** What the look-back does now ({@code OFF} when {@code profiler.cpu.lookback} is 0). */
+    /**
+     * What the look-back does now: {@code OFF} when {@code profiler.cpu.lookback} is 0 or the trigger is off;
+     * {@code IDLE} (recording nothing) until the recent CPU ({@code recentCpuPercent}) exceeds
+     * {@code armingPercent}, with the reason; {@code ARMED} (recording since {@code armedSince}) while it does.
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record LookbackStatusDescriptor(String state, String window, String samplingPeriod, String coveredFrom,
-            String resumesAt, long samples, long footprintBytes, String reason) {
+    public record LookbackStatusDescriptor(String state, String reason, String window, String source,
+            Double armingPercent, Double recentCpuPercent, String armedSince, String armsFrom, String samplingPeriod,
+            String coveredFrom, long samples, long footprintBytes) {
 
         static LookbackStatusDescriptor of(LookbackStatus l) {
-            return new LookbackStatusDescriptor(l.state().name(), iso(l.window()), iso(l.samplingPeriod()),
-                    iso(l.coveredFrom()), iso(l.resumesAt()), l.samples(), l.footprintBytes(), l.reason());
+            return new LookbackStatusDescriptor(l.state().name(), l.reason(), iso(l.window()), l.source(),
+                    round(l.armingPercent()), round(l.recentCpuPercent()), iso(l.armedSince()), iso(l.armsFrom()),
+                    iso(l.samplingPeriod()), iso(l.coveredFrom()), l.samples(), l.footprintBytes());
         }
     }
 
@@ -156,11 +162,11 @@ public final class CpuProfilerDescriptors {
 
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record TriggerDescriptor(boolean enabled, String cooldown, String cooldownUntil,
-            String cooldownRemaining) {
+            String cooldownRemaining, String startupGraceUntil, String startupGraceRemaining) {
 
         static TriggerDescriptor of(TriggerStatus t) {
             return new TriggerDescriptor(t.enabled(), iso(t.cooldown()), iso(t.cooldownUntil()),
-                    iso(t.cooldownRemaining()));
+                    iso(t.cooldownRemaining()), iso(t.startupGraceUntil()), iso(t.startupGraceRemaining()));
         }
     }
 

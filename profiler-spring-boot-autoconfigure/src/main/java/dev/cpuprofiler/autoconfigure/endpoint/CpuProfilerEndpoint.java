@@ -4,7 +4,10 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDesc
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerSettings;
 import dev.cpuprofiler.core.CpuProfilerStatus;
+import dev.cpuprofiler.core.Range;
+import dev.cpuprofiler.core.SettingText;
 import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
@@ -44,8 +47,8 @@ public class CpuProfilerEndpoint {
 
     private static final String ACTUATOR_V3_JSON = "application/vnd.spring-boot.actuator.v3+json";
     private static final String ACTUATOR_V2_JSON = "application/vnd.spring-boot.actuator.v2+json";
-    private static final Duration MIN_DURATION = Duration.ofSeconds(1);
-    private static final Duration MAX_DURATION = Duration.ofHours(1);
+    /** An on-demand profile may last what {@code profiler.cpu.duration} allows. */
+    private static final Range<Duration> DURATIONS = CpuProfilerSettings.DURATION.range();
 
     private final CpuProfiler profiler;
     private volatile LatestView latestView;
@@ -160,9 +163,9 @@ public class CpuProfilerEndpoint {
                 return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
                         + "': use e.g. 30s, 2m, PT30S or a number of seconds", null);
             }
-            if (d.compareTo(MIN_DURATION) < 0 || d.compareTo(MAX_DURATION) > 0) {
+            if (!DURATIONS.contains(d)) {
                 return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
-                        + "': must be between 1s and 1h", null);
+                        + "': must be " + DURATIONS.describe(SettingText::duration), null);
             }
         }
         try {

@@ -1,9 +1,9 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.engine.EngineFallback;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
 import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.engine.EngineFallback;
 import dev.cpuprofiler.stack.HotMethod;
 import dev.cpuprofiler.stack.HotMethods;
 import dev.cpuprofiler.stack.RootCut;

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadConstraints;
@@ -40,6 +41,8 @@ import tools.jackson.databind.json.JsonMapper;
             "profiler.cpu.enabled=false",
             "profiler.cpu.max-stack-depth=8192"
         })
+// Closed afterwards: a cached context would keep its profiler's threads running through every later test.
+@DirtiesContext
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CpuProfilerEndpointDeepStacksTest {
 

@@ -3,31 +3,39 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.threads.ThreadCpu;
+import dev.cpuprofiler.threads.ThreadLabel;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.threads.ThreadCpu;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The whole starter in a real web application over real HTTP: short windows, a CPU-burning thread, and the
- * status going MONITORING → PROFILING → COOLDOWN with a profile that shows the burning method, before the trigger
- * (look-back) and after it (the session).
+ * The smoke test of the whole starter in a real web application over real HTTP (random port, a real
+ * {@link CpuProfiler} with a real engine): short windows, CPU-burning threads, and the status going MONITORING →
+ * PROFILING → COOLDOWN with a profile that shows the burning method, before the trigger (look-back) and after it (the
+ * session), in every format. The source and the engine are set, so their names are exact; figures a machine decides
+ * (how much of a core each burner got) are checked against what the profile holds and how the product derives
+ * them. Every figure of a known profile, the refusals and the empty store are {@link CpuProfilerEndpointFixtureTest}'s
+ * and {@link CpuProfilerEndpointStatusTest}'s part.
  */
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=cpuprofiler",
             "profiler.cpu.threshold=25",
+            "profiler.cpu.source=process",
+            "profiler.cpu.engine=jfr-execution",
             "profiler.cpu.sampling-interval=100ms",
             "profiler.cpu.rolling-history-interval=1s",
             "profiler.cpu.average-window=2s",
@@ -35,8 +43,12 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.polling-interval=200ms",
             "profiler.cpu.duration=3s",
             "profiler.cpu.cooldown=5s",
-            "profiler.cpu.lookback=5s"
+            "profiler.cpu.lookback=5s",
+            "profiler.cpu.startup-grace=0s"
         })
+// Closed afterwards: a cached context would keep its profiler sampling, and its look-back recording, through every
+// later test.
+@DirtiesContext
 class CpuProfilerEndpointHttpTest {
 
     @LocalServerPort
@@ -79,45 +91,37 @@ class CpuProfilerEndpointHttpTest {
         return false;
     }
 
+    private static long collapsedWeight(String collapsed) {
+        return collapsed.lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void cpuTriggeredProfileOverRealHttp() throws Exception {
         Http http = new Http(port);
-        // Right after start-up the JIT compilers alone can keep two CPUs busy for seconds (and may trigger
-        // a profile): wait until the process has settled, then make the load.
+        // Right after start-up the JIT compilers alone can keep two CPUs busy for seconds, and may even trigger a
+        // profile: wait until the process has settled (and any such cooldown is over), then make the load.
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
             JsonNode s = http.json("/actuator/cpuprofiler");
             return s.path("state").asString().equals("MONITORING") && s.path("cpu").path("averagePercent").isNumber()
                     && s.path("cpu").path("averagePercent").asDouble() < 12
-                    && s.path("lookback").path("state").asString().equals("RECORDING");
+                    && s.path("lookback").path("state").asString().equals("IDLE");
         });
         JsonNode status = http.json("/actuator/cpuprofiler");
         assertThat(status.path("state").asString()).isEqualTo("MONITORING");
-        assertThat(status.path("cpu").path("source").asString()).isIn("cgroup-v2", "cgroup-v1", "process")
-                .isEqualTo(profiler.cpuSource().source().kind().id());
-        assertThat(status.path("cpu").path("effectiveCpuCount").asDouble()).isPositive();
+        assertThat(status.path("cpu").path("source").asString()).isEqualTo("process");
         assertThat(status.path("cpu").path("thresholdPercent").asDouble()).isEqualTo(25.0);
-        assertThat(status.path("trigger").path("enabled").asBoolean()).isTrue();
         assertThat(status.path("trigger").path("cooldown").asString()).isEqualTo("PT5S");
         assertThat(status.path("trigger").path("cooldownUntil").isNull()).isTrue();
         assertThat(status.path("session").isNull()).isTrue();
         assertThat(status.path("lookback").path("window").asString()).isEqualTo("PT5S");
+        // Calm: the look-back records nothing and says why; the load below arms it.
+        assertThat(status.path("lookback").path("armingPercent").asDouble()).isEqualTo(15.0);
+        assertThat(status.path("lookback").path("reason").asString()).contains("is not above the arming level 15.0%");
         assertThat(status.path("lookback").path("samplingPeriod").asString()).isEqualTo("PT0.02S");
-        // The JIT's start-up burst may have triggered a profile already; either way the status lists exactly what
-        // the store holds (CpuProfilerEndpointStatusTest checks the answers before any profile exists).
+        // Whatever the start-up left (normally nothing): the status lists exactly what the store holds, and the
+        // profile this test makes is the one new one.
         List<String> storedBefore = storedIds();
         assertThat(ids(status.path("profiles"))).containsExactlyElementsOf(storedBefore);
-        HttpResponse<String> latestBefore = http.get("/actuator/cpuprofiler/latest");
-        if (storedBefore.isEmpty()) {
-            assertThat(status.path("latestProfile").isNull()).isTrue();
-            assertThat(latestBefore.statusCode()).isEqualTo(404);
-            assertThat(Http.parse(latestBefore.body()).path("message").asString())
-                    .isEqualTo("No profile 'latest': none recorded yet");
-        } else {
-            String newest = profiler.profiles().latest().orElseThrow().id();
-            assertThat(status.path("latestProfile").path("id").asString()).isEqualTo(newest);
-            assertThat(latestBefore.statusCode()).isEqualTo(200);
-            assertThat(Http.parse(latestBefore.body()).path("id").asString()).isEqualTo(newest);
-        }
 
         AtomicBoolean burning = new AtomicBoolean(true);
         List<Thread> burners = new ArrayList<>();
@@ -156,18 +160,21 @@ class CpuProfilerEndpointHttpTest {
         JsonNode after = http.json("/actuator/cpuprofiler");
         assertThat(after.path("trigger").path("cooldownUntil").isString()).isTrue();
         assertThat(after.path("trigger").path("cooldownRemaining").asString()).startsWith("PT");
-        JsonNode latest = after.path("latestProfile");
+        List<String> storedAfter = storedIds();
+        assertThat(storedAfter).hasSize(storedBefore.size() + 1).containsAll(storedBefore);
         Profile stored = profiler.profiles().latest().orElseThrow();
+        assertThat(storedBefore).doesNotContain(stored.id());
+        assertThat(ids(after.path("profiles"))).containsExactlyElementsOf(storedAfter);
+        JsonNode latest = after.path("latestProfile");
         assertThat(latest.path("id").asString()).isEqualTo(stored.id());
         assertThat(latest.path("trigger").asString()).isEqualTo("CPU");
-        assertThat(latest.path("engine").asString()).isIn("jfr-cpu-time", "async-profiler", "jfr-execution")
-                .isEqualTo(stored.engine());
-        assertThat(latest.path("samples").asLong()).isEqualTo(stored.samples());
-        assertThat(latest.path("samples").asLong()).isPositive();
+        assertThat(latest.path("engine").asString()).isEqualTo("jfr-execution");
+        assertThat(latest.path("samples").asLong()).isPositive().isEqualTo(stored.samples());
         assertThat(latest.path("tree").path("frame").asString()).isEqualTo("all");
         // The burners ran for seconds before the average crossed the threshold: the look-back saw them.
         JsonNode lookback = latest.path("lookback");
-        assertThat(lookback.path("samples").asLong()).isPositive();
+        assertThat(lookback.path("samples").asLong()).isPositive().isEqualTo(stored.lookback().samples());
+        assertThat(lookback.path("weight").asLong()).isEqualTo(stored.lookback().weight());
         assertThat(lookback.path("samplingPeriod").asString()).isEqualTo("PT0.02S");
         assertThat(lookback.path("weightUnit").asString()).isEqualTo("PT0.01S");
         assertThat(Instant.parse(lookback.path("endedAt").asString()))
@@ -175,50 +182,27 @@ class CpuProfilerEndpointHttpTest {
         assertThat(latest.path("lookbackView").asString()).isEqualTo("include");
         assertThat(latest.path("tree").path("total").asLong())
                 .isEqualTo(latest.path("samples").asLong() + lookback.path("weight").asLong());
-        assertThat(treeContains(latest.path("tree"), "burnInTheEndpointTest")).isTrue();
-        assertThat(ids(after.path("profiles"))).containsExactlyElementsOf(storedIds()).contains(stored.id())
-                .hasSize(storedBefore.size() + 1);
-        // Four burners spinning in one method: it leads the hot methods, whole stacks, no cut.
+        // Four burners spinning in one method: it leads the hot methods.
         JsonNode hot = latest.path("hotMethods");
-        assertThat(hot.isArray()).isTrue();
-        assertThat(hot.size()).isBetween(1, 20);
-        assertThat(hot.get(0).path("method").asString()).endsWith("CpuProfilerEndpointHttpTest.burnInTheEndpointTest");
-        assertThat(hot.get(0).path("selfPercent").asDouble()).isBetween(30.0, 100.0);
+        assertThat(hot.get(0).path("method").asString())
+                .isEqualTo(CpuProfilerEndpointHttpTest.class.getName() + ".burnInTheEndpointTest");
         assertThat(hot.get(0).path("totalPercent").asDouble())
                 .isGreaterThanOrEqualTo(hot.get(0).path("selfPercent").asDouble());
-        assertThat(hot.get(0).path("samples").asLong()).isPositive();
-        assertThat(latest.path("cutPercent").asDouble()).isLessThan(5.0);
-        assertThat(latest.path("cutSamples").isNumber()).isTrue();
-        // Where the CPU went: the burners are application threads; the groups add up.
+        // Where the CPU went: every group, in the contract's order, from the profile's own figures.
         JsonNode breakdown = latest.path("cpuBreakdown");
-        assertThat(breakdown.path("processCpuTime").asString()).startsWith("PT");
-        assertThat(breakdown.path("source").asString()).isIn("proc", "jvm")
-                .isEqualTo(stored.cpuBreakdown().source());
-        List<String> groups = new ArrayList<>();
-        double sum = 0;
-        for (JsonNode g : breakdown.path("groups")) {
-            groups.add(g.path("group").asString());
-            sum += g.path("percent").asDouble();
-        }
-        assertThat(groups).startsWith("application", "gc", "jit", "profiler", "jvm-other");
-        assertThat(sum).isBetween(95.0, 105.0);
-        assertThat(breakdown.path("groups").get(0).path("percent").asDouble()).isGreaterThan(50.0);
+        assertThat(breakdown.path("source").asString()).isEqualTo(stored.cpuBreakdown().source());
+        assertThat(breakdown.path("groups")).extracting(g -> g.path("group").asString())
+                .startsWith("application", "gc", "jit", "profiler", "jvm-other");
         assertThat(registry.find("profiler.cpu.breakdown").tag("group", "application").gauge().value())
-                .isBetween(0.5, 1.0);
-        JsonNode concurrency = latest.path("concurrency");
-        assertThat(concurrency.path("utilization").asDouble()).isBetween(0.1, 1.0);
-        assertThat(concurrency.path("bottleneck").asDouble()).isBetween(
-                concurrency.path("utilization").asDouble(), 1.0);
-        assertThat(concurrency.path("histogram").isArray()).isTrue();
-        // The burners used the most CPU. How much of a core each got depends on what else the machine runs, so
-        // which label they get is not fixed here (ThreadLabelsOnRealThreadsTest covers labels): the endpoint must
-        // show the one the profile holds.
+                .isEqualTo(stored.cpuBreakdown().ratio("application"));
+        // The burners used the most CPU; how much of a core each got depends on the machine, so their label is
+        // checked against their own figure: the label the product derives from it.
         ThreadCpu busiest = stored.concurrency().threads().get(0);
-        assertThat(concurrency.path("threads").get(0).path("name").asString()).startsWith("endpoint-test-burner-")
+        JsonNode busiestShown = latest.path("concurrency").path("threads").get(0);
+        assertThat(busiestShown.path("name").asString()).startsWith("endpoint-test-burner-")
                 .isEqualTo(busiest.name());
-        assertThat(concurrency.path("threads").get(0).path("label").asString())
-                .isIn("CPU_BOUND", "MIXED", "MOSTLY_WAITING").isEqualTo(busiest.label().name());
-        assertThat(after.path("threads").isArray()).isTrue();
+        assertThat(busiestShown.path("label").asString()).isEqualTo(busiest.label().name())
+                .isEqualTo(ThreadLabel.of(busiest.cpuPercent()).name());
         String id = latest.path("id").asString();
 
         HttpResponse<String> json = http.get("/actuator/cpuprofiler/" + id);
@@ -227,20 +211,21 @@ class CpuProfilerEndpointHttpTest {
                 v -> assertThat(v).startsWith("application/json"));
         JsonNode full = Http.parse(json.body());
         assertThat(full.path("id").asString()).isEqualTo(id);
+        assertThat(full.path("tree").path("total").asLong()).isEqualTo(latest.path("tree").path("total").asLong());
         assertThat(treeContains(full.path("tree"), "burnInTheEndpointTest")).isTrue();
 
         HttpResponse<String> text = http.get("/actuator/cpuprofiler/latest?format=text");
         assertThat(text.statusCode()).isEqualTo(200);
         assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(
                 v -> assertThat(v).startsWith("text/plain"));
-        assertThat(text.body()).contains("burnInTheEndpointTest").contains("Utilization").contains("bottleneck")
-                .contains("Engine: ").contains("Hot methods (self time").contains("Where the CPU went: ");
-        // The hot methods come before the tree, so a reader sees them first.
-        assertThat(text.body().indexOf("Hot methods")).isLessThan(text.body().indexOf("100.00%  all"));
+        assertThat(text.body()).startsWith("Profile " + id + " (CPU)  ").contains("\nEngine: jfr-execution")
+                .contains("Look-back: " + lookback.path("samples").asLong() + " samples every 20 ms")
+                .contains("burnInTheEndpointTest");
 
         HttpResponse<String> collapsed = http.get("/actuator/cpuprofiler/latest?format=collapsed");
         assertThat(collapsed.statusCode()).isEqualTo(200);
-        assertThat(collapsed.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest") && l.matches(".* \\d+"));
+        assertThat(collapsedWeight(collapsed.body())).isEqualTo(latest.path("tree").path("total").asLong());
+        assertThat(collapsed.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest"));
 
         HttpResponse<String> html = http.get("/actuator/cpuprofiler/" + id + "?format=html");
         assertThat(html.statusCode()).isEqualTo(200);
@@ -249,24 +234,11 @@ class CpuProfilerEndpointHttpTest {
         assertThat(html.body()).contains("burnInTheEndpointTest").doesNotContain("src=\"http");
 
         JsonNode withoutLookback = http.json("/actuator/cpuprofiler/" + id + "?lookback=exclude");
-        assertThat(withoutLookback.path("lookbackView").asString()).isEqualTo("exclude");
         assertThat(withoutLookback.path("tree").path("total").asLong()).isEqualTo(latest.path("samples").asLong());
         HttpResponse<String> onlyLookback = http.get("/actuator/cpuprofiler/" + id + "?format=collapsed&lookback=only");
         assertThat(onlyLookback.statusCode()).isEqualTo(200);
         assertThat(onlyLookback.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest"));
-        assertThat(onlyLookback.body().lines().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
-                .sum()).isEqualTo(lookback.path("weight").asLong());
-        assertThat(text.body()).contains("Look-back: " + lookback.path("samples").asLong() + " samples every 20 ms");
-        HttpResponse<String> badLookback = http.get("/actuator/cpuprofiler/latest?lookback=sometimes");
-        assertThat(badLookback.statusCode()).isEqualTo(400);
-        assertThat(badLookback.body()).contains("Unknown lookback 'sometimes': use include, exclude or only");
-
-        HttpResponse<String> badFormat = http.get("/actuator/cpuprofiler/latest?format=pdf");
-        assertThat(badFormat.statusCode()).isEqualTo(400);
-        assertThat(badFormat.body()).contains("Unknown format 'pdf'");
-        HttpResponse<String> unknown = http.get("/actuator/cpuprofiler/no-such-profile");
-        assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(Http.parse(unknown.body()).path("message").asString()).isEqualTo("No profile 'no-such-profile'");
+        assertThat(collapsedWeight(onlyLookback.body())).isEqualTo(lookback.path("weight").asLong());
 
         // Read-only by default: no on-demand profiles over HTTP. The path answers GET only, so POST is 405.
         assertThat(http.post("/actuator/cpuprofiler", "{}").statusCode()).isEqualTo(405);

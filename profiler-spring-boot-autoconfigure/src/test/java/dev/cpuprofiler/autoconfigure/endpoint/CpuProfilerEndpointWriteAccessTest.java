@@ -8,6 +8,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import tools.jackson.databind.JsonNode;
 
 /** With {@code access=unrestricted}, POST starts an on-demand profile; a second one while it runs gets 429. */
@@ -17,6 +18,8 @@ import tools.jackson.databind.JsonNode;
             "management.endpoint.cpuprofiler.access=unrestricted",
             "profiler.cpu.enabled=false"
         })
+// Closed afterwards: a cached context would keep its profiler's threads running through every later test.
+@DirtiesContext
 class CpuProfilerEndpointWriteAccessTest {
 
     @LocalServerPort

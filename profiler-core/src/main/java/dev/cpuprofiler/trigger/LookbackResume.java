@@ -1,0 +1,33 @@
+package dev.cpuprofiler.trigger;
+
+import dev.cpuprofiler.lookback.Lookback;
+import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.SessionOutcome;
+import dev.cpuprofiler.session.SessionTrigger;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * After a session the look-back records again, but only from one window before the cooldown ends: its window is
+ * full when the trigger can fire again, and nothing is sampled for the hours in between.
+ */
+public final class LookbackResume implements SessionEndListener {
+
+    private final CpuTriggerPolicy policy;
+    private final Lookback lookback;
+    private final Duration window;
+    private final Clock clock;
+
+    public LookbackResume(CpuTriggerPolicy policy, Lookback lookback, Duration window, Clock clock) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.lookback = Objects.requireNonNull(lookback, "lookback");
+        this.window = Objects.requireNonNull(window, "window");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
+        lookback.resumeAt(policy.cooldownUntil().map(until -> until.minus(window)).orElse(clock.instant()));
+    }
+}

@@ -1,0 +1,69 @@
+package dev.cpuprofiler.core;
+
+import dev.cpuprofiler.lookback.LookbackState;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Run in a JVM of its own (whether JFR ever started is a per-JVM fact): the profiler with every default but no
+ * start-up grace and a 1-second look-back window, on this process's real CPU. Prints one line per phase:
+ * {@code IDLE state=… jfr=… jfrThreads=…} after 5 calm seconds, {@code BUSY …} once two burning threads armed it,
+ * {@code CALM …} after it disarmed again, with the look-back's state, whether JFR is initialised, and how many
+ * {@code JFR } threads exist.
+ */
+public final class IdleLookbackMain {
+
+    private static volatile long sink;
+
+    public static void main(String[] args) throws Exception {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setStartupGrace(Duration.ZERO);
+        options.setLookback(Duration.ofSeconds(1));
+        options.setSamplingInterval(Duration.ofMillis(200));
+        try (CpuProfiler profiler = CpuProfiler.builder(options).build()) {
+            profiler.start();
+            Thread.sleep(5000);
+            print("IDLE", profiler);
+
+            AtomicBoolean burning = new AtomicBoolean(true);
+            List<Thread> burners = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                Thread t = new Thread(() -> {
+                    long x = 1;
+                    while (burning.get()) {
+                        x = x * 6364136223846793005L + 1442695040888963407L;
+                    }
+                    sink = x;
+                }, "burner-" + i);
+                t.setDaemon(true);
+                t.start();
+                burners.add(t);
+            }
+            await(profiler, LookbackState.ARMED);
+            print("BUSY", profiler);
+            burning.set(false);
+            for (Thread t : burners) {
+                t.join();
+            }
+            await(profiler, LookbackState.IDLE);
+            print("CALM", profiler);
+        }
+    }
+
+    private static void await(CpuProfiler profiler, LookbackState state) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (profiler.status().lookback().state() != state && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    private static void print(String phase, CpuProfiler profiler) {
+        long jfrThreads = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("JFR ")).count();
+        System.out.println(phase + " state=" + profiler.status().lookback().state() + " jfr="
+                + jdk.jfr.FlightRecorder.isInitialized() + " jfrThreads=" + jfrThreads + " samples="
+                + profiler.status().lookback().samples() + " reason=" + profiler.status().lookback().reason());
+    }
+}

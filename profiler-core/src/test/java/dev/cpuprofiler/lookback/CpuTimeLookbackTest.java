@@ -1,0 +1,196 @@
+package dev.cpuprofiler.lookback;
+
+import static dev.cpuprofiler.lookback.LookbackWithRealEnginesTest.weightOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.engine.EngineLock;
+import dev.cpuprofiler.engine.EngineSelector;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.EnginesHere;
+import dev.cpuprofiler.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.engine.SelectedRecording;
+import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CPU-time look-back (JDK 25+, Linux) weighs each thread by the CPU it used, in the sessions' unit: a thread that
+ * burned one second of CPU weighs one second's worth of 10 ms session samples, whatever period JFR sampled at, and a
+ * thread that waited weighs nothing. So its shares compare with a jfr-cpu-time session's, which it precedes.
+ */
+class CpuTimeLookbackTest {
+
+    private static final Duration UNIT = Duration.ofMillis(10);
+    private static final Duration PERIOD = Duration.ofMillis(20);
+    private static final Duration CPU = Duration.ofSeconds(1);
+    private static final long CPU_UNITS = CPU.toMillis() / UNIT.toMillis();
+    private static final int DEPTH = 512;
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    @TempDir
+    Path workDirectory;
+
+    private LookbackRing ring;
+    private LookbackSource.Recording recording;
+    private static volatile long blackhole;
+
+    @BeforeEach
+    void onlyWhereTheJvmHasIt() {
+        EnginesHere.assumeRunnable(JfrCpuTimeEngine.ID);
+        ring = new LookbackRing(new LookbackSettings(Duration.ofSeconds(30), PERIOD, UNIT, DEPTH,
+                LookbackSettings.DEFAULT_MAX_TREE_NODES, false));
+    }
+
+    @AfterEach
+    void end() {
+        if (recording != null) {
+            recording.cancel();
+        }
+    }
+
+    @Test
+    void aThreadWeighsTheCpuItUsedAndAWaitingThreadNothing() throws Exception {
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        AtomicLong twice = new AtomicLong();
+        Map<Duration, Long> burnerPeriods = new ConcurrentHashMap<>();
+        recording = source().start(PERIOD, (at, frames, thread, period) -> {
+            if (!seen.add(at + " " + thread)) {
+                twice.incrementAndGet();
+            }
+            if ("burner".equals(thread)) {
+                burnerPeriods.merge(period, 1L, Long::sum);
+            }
+            ring.add(at, frames, thread, period);
+        });
+        CountDownLatch done = new CountDownLatch(1);
+        Thread waiting = Workloads.startOn("waiting", () -> waitsForTheBurner(done));
+
+        runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+        done.countDown();
+        waiting.join();
+        recording.handOver().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        LookbackRing.Contents c = ring.contents(Instant.now());
+        long burn = weightOf(c.tree(), "cpuTimeLookbackBurn");
+        System.out.printf("[cpu-time look-back] 1 s of CPU weighs %d units of %d ms (%d samples in all; the burner's "
+                + "by period %s); the waiting thread %d%n", burn, UNIT.toMillis(), c.samples(), burnerPeriods,
+                weightOf(c.tree(), "waitsForTheBurner"));
+        assertThat(twice.get()).as("samples delivered twice (same thread, same instant)").isZero();
+        assertThat(burn).as("weight of one second of CPU in 10 ms units").isBetween(CPU_UNITS * 7 / 10,
+                CPU_UNITS * 13 / 10);
+        assertThat(weightOf(c.tree(), "waitsForTheBurner")).as("weight of a thread that waited").isZero();
+    }
+
+    /** A user's recording at 10 ms makes JFR sample ours at 10 ms too: twice the samples, each weighing half. */
+    @Test
+    void aFinerPeriodFromAnotherRecordingLeavesTheWeightOfTheCpuUnchanged() throws Exception {
+        recording = source().start(PERIOD, ring::add);
+        try (jdk.jfr.Recording user = new jdk.jfr.Recording()) {
+            user.enable("jdk.CPUTimeSample").with("throttle", "10ms");
+            user.start();
+
+            runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+            recording.handOver().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+
+        LookbackRing.Contents c = ring.contents(Instant.now());
+        long burn = weightOf(c.tree(), "cpuTimeLookbackBurn");
+        System.out.printf("[cpu-time look-back next to a 10 ms recording] 1 s of CPU weighs %d units (%d samples in "
+                + "all); period %s%n", burn, c.samples(), recording.effectivePeriod());
+        assertThat(c.samples()).as("samples: JFR sampled every 10 ms, not 20").isGreaterThanOrEqualTo(CPU_UNITS * 7 / 10);
+        assertThat(recording.effectivePeriod()).isEqualTo(Duration.ofMillis(10));
+        assertThat(burn).isBetween(CPU_UNITS * 7 / 10, CPU_UNITS * 13 / 10);
+    }
+
+    /** The look-back's second of CPU and the session's second of CPU weigh alike. */
+    @Test
+    void lookbackAndSessionWeighTheSameCpuAlike() throws Exception {
+        recording = source().start(PERIOD, ring::add);
+        runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+        recording.handOver();  // the session starts at once, as a CPU-triggered one does
+
+        StackTree session = new StackTree(DEPTH, 200_000, false);
+        EngineSelector engines = new EngineSelector(EngineSelector.standardEngines(), new EngineLock());
+        SelectedRecording s = engines.start(EngineChoice.JFR_CPU_TIME,
+                new EngineSettings(UNIT, DEPTH, workDirectory, "session"), session);
+        runOn("session-burner", CpuTimeLookbackTest::cpuTimeSessionBurn);
+        RecordingResult result = s.stop();
+        if (result.jfrFile() != null) {
+            Files.deleteIfExists(result.jfrFile());
+        }
+        recording.handOver().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        StackTreeSnapshot lookbackPart = ring.contents(Instant.now()).tree();
+        StackTreeSnapshot sessionPart = session.snapshot();
+        long inLookback = weightOf(lookbackPart, "cpuTimeLookbackBurn");
+        long inSession = weightOf(sessionPart, "cpuTimeSessionBurn");
+        System.out.printf("[cpu-time look-back vs jfr-cpu-time session] 1 s of CPU each: look-back %d, session %d "
+                + "units; session work in the look-back part %d%n", inLookback, inSession,
+                weightOf(lookbackPart, "cpuTimeSessionBurn"));
+        assertThat(weightOf(lookbackPart, "cpuTimeSessionBurn")).as("the session's work in the look-back part")
+                .isZero();
+        assertThat(inSession).isPositive();
+        assertThat((double) inLookback / inSession).as("look-back / session weight of the same CPU")
+                .isBetween(0.7, 1.43);
+    }
+
+    private JfrCpuTimeSampleSource source() {
+        ThreadFactory daemon = r -> {
+            Thread t = new Thread(r, "lookback-stream-test");
+            t.setDaemon(true);
+            return t;
+        };
+        return new JfrCpuTimeSampleSource(DEPTH, daemon, DiskSpaceGuard.auto());
+    }
+
+    private static void runOn(String name, Runnable work) throws InterruptedException {
+        Thread t = new Thread(work, name);
+        t.start();
+        t.join(TimeUnit.SECONDS.toMillis(60));
+    }
+
+    static void cpuTimeLookbackBurn() {
+        burnCpu(CPU);
+    }
+
+    static void cpuTimeSessionBurn() {
+        burnCpu(CPU);
+    }
+
+    /** Burns until this thread has used {@code cpu} of CPU time (however long that takes on a shared machine). */
+    private static void burnCpu(Duration cpu) {
+        long start = THREADS.getCurrentThreadCpuTime();
+        long x = 1;
+        while (THREADS.getCurrentThreadCpuTime() - start < cpu.toNanos()) {
+            x += Workloads.crunch(200_000, x);
+        }
+        blackhole = x;
+    }
+
+    private static void waitsForTheBurner(CountDownLatch done) {
+        try {
+            done.await(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

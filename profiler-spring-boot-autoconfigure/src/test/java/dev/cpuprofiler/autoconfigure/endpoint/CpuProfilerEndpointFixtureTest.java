@@ -1,0 +1,515 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.autoconfigure.CpuProfilerMeterBinder;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.engine.EngineFallback;
+import dev.cpuprofiler.engine.EngineRecording;
+import dev.cpuprofiler.engine.EngineSettings;
+import dev.cpuprofiler.engine.EngineUnavailableException;
+import dev.cpuprofiler.engine.ProfilingEngine;
+import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.ProfileStore;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.FrameKind;
+import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.threads.ConcurrencyBin;
+import dev.cpuprofiler.threads.ConcurrencyReport;
+import dev.cpuprofiler.threads.CpuBreakdown;
+import dev.cpuprofiler.threads.GroupCpu;
+import dev.cpuprofiler.threads.ThreadCpu;
+import dev.cpuprofiler.threads.ThreadLabel;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The endpoint's logic on a fixture: a {@link CpuProfiler} built on a fake cgroup v2 container (1.5 CPUs), a fixed
+ * clock and an engine the test owns, never started (no sampler, no policy thread), whose store holds profiles
+ * built here stack by stack. Every figure the endpoint shows is therefore known in advance and asserted exactly:
+ * the status, each format of a profile, the look-back views, hot methods, thread labels, the CPU breakdown, the
+ * refusals and an on-demand start. Real HTTP and a real engine are {@link CpuProfilerEndpointHttpTest}'s part.
+ */
+class CpuProfilerEndpointFixtureTest {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Instant NOW = Instant.parse("2026-11-23T10:00:30Z");
+    private static final Instant STARTED = Instant.parse("2026-11-23T10:00:10Z");
+    private static final Instant ENDED = Instant.parse("2026-11-23T10:00:13Z");
+    private static final String BURN = "app.Burner.burn";
+    private static final String MIX = "app.Burner.mix";
+    private static final String READ = "app.Io.read";
+    private static final String WARM = "app.Burner.warmUp";
+    private static final String RUN = "java.lang.Thread.run";
+
+    @TempDir
+    Path root;
+
+    private final AtomicInteger launches = new AtomicInteger();
+    private final AtomicReference<RuntimeException> launchFailure = new AtomicReference<>();
+    private CpuProfiler profiler;
+    private CpuProfilerEndpoint endpoint;
+
+    @BeforeEach
+    void buildTheFixture() throws IOException {
+        fakeCgroupV2Container(root, "150000 100000", "0-3");
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setThreshold(25);
+        options.setCooldown(Duration.ofSeconds(5));
+        options.setDuration(Duration.ofSeconds(3));
+        profiler = CpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
+                .profileStore(new ProfileStore(10, 64L << 20, null))
+                .engines(List.of(new FixtureEngine()))
+                .workDirectory(root.resolve("work"))
+                .build();
+        endpoint = new CpuProfilerEndpoint(profiler);
+    }
+
+    @AfterEach
+    void close() {
+        profiler.close();
+    }
+
+    @Test
+    void beforeAnyProfileTheStatusIsExactAndLatestIs404() throws Exception {
+        JsonNode status = json(endpoint.status());
+
+        assertThat(status.path("state").asString()).isEqualTo("MONITORING");
+        JsonNode cpu = status.path("cpu");
+        assertThat(cpu.path("source").asString()).isEqualTo("cgroup-v2");
+        assertThat(cpu.path("effectiveCpuCount").asDouble()).isEqualTo(1.5);
+        assertThat(cpu.path("thresholdPercent").asDouble()).isEqualTo(25.0);
+        assertThat(cpu.path("latestPercent").isNull()).as("never sampled").isTrue();
+        assertThat(cpu.path("averagePercent").isNull()).isTrue();
+        assertThat(cpu.path("fallbackReason").isNull()).isTrue();
+        assertThat(status.path("trigger").path("enabled").asBoolean()).isTrue();
+        assertThat(status.path("trigger").path("cooldown").asString()).isEqualTo("PT5S");
+        assertThat(status.path("trigger").path("cooldownUntil").isNull()).isTrue();
+        assertThat(status.path("session").isNull()).isTrue();
+        assertThat(status.path("latestProfile").isNull()).isTrue();
+        assertThat(status.path("profiles").isArray()).isTrue();
+        assertThat(status.path("profiles").isEmpty()).isTrue();
+        assertThat(status.path("threads").isEmpty()).isTrue();
+        // On by default, idle: not started here (no thread runs in this test), armed above 60% of the threshold.
+        JsonNode lookback = status.path("lookback");
+        assertThat(lookback.path("state").asString()).isEqualTo("STOPPED");
+        assertThat(lookback.path("window").asString()).isEqualTo("PT30S");
+        assertThat(lookback.path("armingPercent").asDouble()).isEqualTo(15.0);
+        assertThat(lookback.path("recentCpuPercent").isNull()).isTrue();
+        assertThat(lookback.path("samples").asLong()).isZero();
+        assertThat(status.path("trigger").path("startupGraceUntil").isNull()).as("not started").isTrue();
+
+        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, ResponseFormat.JSON);
+        assertThat(latest.getStatus()).isEqualTo(404);
+        assertThat(((ErrorDescriptor) latest.getBody()).message()).isEqualTo("No profile 'latest': none recorded yet");
+    }
+
+    @Test
+    void theStatusShowsTheLatestProfileFoldedAndListsEveryProfileNewestFirst() throws Exception {
+        profiler.profiles().add(fixture("older", SessionTrigger.MANUAL, null));
+        profiler.profiles().add(fixture("newest", SessionTrigger.CPU, lookback()));
+
+        JsonNode status = json(endpoint.status());
+
+        assertThat(status.path("profiles")).extracting(p -> p.path("id").asString(), p -> p.path("trigger").asString(),
+                p -> p.path("engine").asString(), p -> p.path("samples").asLong())
+                .containsExactly(tuple("newest", "CPU", "async-profiler", 100L),
+                        tuple("older", "MANUAL", "async-profiler", 100L));
+        JsonNode latest = status.path("latestProfile");
+        assertThat(latest.path("id").asString()).isEqualTo("newest");
+        assertThat(latest.path("lookbackView").asString()).isEqualTo("include");
+        assertThat(latest.path("treeMinPercent").asDouble()).isEqualTo(0.5);
+        // The status's tree holds the look-back part: 100 session samples + 40 look-back weight.
+        assertThat(latest.path("tree").path("total").asLong()).isEqualTo(140);
+        assertThat(collapsed(latest.path("tree"))).containsExactlyInAnyOrder(RUN + ";" + BURN + " 60",
+                RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15", "[truncated];" + MIX + " 5",
+                RUN + ";" + WARM + " 40");
+        // Profiles never change once stored: the folded view is built once per profile.
+        assertThat(endpoint.status().latestProfile()).isSameAs(endpoint.status().latestProfile());
+    }
+
+    @Test
+    void aProfileAsJsonCarriesEveryFigureOfTheFixture() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+
+        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null);
+
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getContentType()).hasToString("application/json");
+        JsonNode p = json(response.getBody());
+        assertThat(p.path("id").asString()).isEqualTo("p1");
+        assertThat(p.path("trigger").asString()).isEqualTo("CPU");
+        assertThat(p.path("engine").asString()).isEqualTo("async-profiler");
+        assertThat(p.path("engineDetail").asString()).isEqualTo("perf_events");
+        assertThat(p.path("fallbacks")).extracting(f -> f.path("engineId").asString(), f -> f.path("reason").asString())
+                .containsExactly(tuple("jfr-cpu-time", "needs JDK 25"));
+        assertThat(p.path("notes")).extracting(JsonNode::asString).containsExactly("2 samples lost");
+        assertThat(p.path("startedAt").asString()).isEqualTo("2026-11-23T10:00:10Z");
+        assertThat(p.path("endedAt").asString()).isEqualTo("2026-11-23T10:00:13Z");
+        assertThat(p.path("duration").asString()).isEqualTo("PT3S");
+        assertThat(p.path("samplingPeriod").asString()).isEqualTo("PT0.01S");
+        assertThat(p.path("samples").asLong()).isEqualTo(100);
+        assertThat(p.path("lostSamples").asLong()).isEqualTo(2);
+        assertThat(p.path("cpuPercent").asDouble()).as("rounded to two decimals").isEqualTo(87.46);
+        assertThat(p.path("jfrFile").isNull()).isTrue();
+        // Look-back included (the default): 140 = 100 + 40; the cut samples are the 5 under [truncated] of 140.
+        assertThat(p.path("lookbackView").asString()).isEqualTo("include");
+        assertThat(p.path("treeMinPercent").isNull()).as("a full profile is not folded").isTrue();
+        assertThat(p.path("tree").path("frame").asString()).isEqualTo("all");
+        assertThat(p.path("tree").path("total").asLong()).isEqualTo(140);
+        assertThat(p.path("cutSamples").asLong()).isEqualTo(5);
+        assertThat(p.path("cutPercent").asDouble()).isEqualTo(3.57);
+        assertThat(p.path("truncatedSamples").asLong()).as("the tree counts the samples under [truncated]").isEqualTo(5);
+        assertThat(p.path("hotMethods")).extracting(h -> h.path("method").asString(),
+                h -> h.path("selfPercent").asDouble(), h -> h.path("totalPercent").asDouble(),
+                h -> h.path("samples").asLong())
+                .containsExactly(tuple(BURN, 42.86, 57.14, 60L), tuple(WARM, 28.57, 28.57, 40L),
+                        tuple(MIX, 17.86, 17.86, 25L), tuple(READ, 10.71, 10.71, 15L));
+        JsonNode lookback = p.path("lookback");
+        assertThat(lookback.path("startedAt").asString()).isEqualTo("2026-11-23T10:00:05Z");
+        assertThat(lookback.path("endedAt").asString()).isEqualTo("2026-11-23T10:00:10Z");
+        assertThat(lookback.path("duration").asString()).isEqualTo("PT5S");
+        assertThat(lookback.path("samplingPeriod").asString()).isEqualTo("PT0.02S");
+        assertThat(lookback.path("weightUnit").asString()).isEqualTo("PT0.01S");
+        assertThat(lookback.path("samples").asLong()).isEqualTo(20);
+        assertThat(lookback.path("weight").asLong()).isEqualTo(40);
+        assertThat(lookback.path("notes")).extracting(JsonNode::asString).containsExactly("fixture look-back note");
+
+        JsonNode breakdown = p.path("cpuBreakdown");
+        assertThat(breakdown.path("processCpuTime").asString()).isEqualTo("PT5.5S");
+        assertThat(breakdown.path("source").asString()).isEqualTo("proc");
+        assertThat(breakdown.path("groups")).extracting(g -> g.path("group").asString(),
+                g -> g.path("cpuTime").asString(), g -> g.path("percent").asDouble())
+                .containsExactly(tuple("application", "PT4.4S", 80.0), tuple("gc", "PT0.55S", 10.0),
+                        tuple("jit", "PT0.275S", 5.0), tuple("profiler", "PT0.11S", 2.0),
+                        tuple("jvm-other", "PT0.165S", 3.0));
+
+        JsonNode concurrency = p.path("concurrency");
+        assertThat(concurrency.path("utilization").asDouble()).as("rounded to 4 decimals").isEqualTo(0.6667);
+        assertThat(concurrency.path("bottleneck").asDouble()).isEqualTo(0.8333);
+        assertThat(concurrency.path("bottleneckLow").asDouble()).isEqualTo(0.8);
+        assertThat(concurrency.path("bottleneckHigh").asDouble()).isEqualTo(0.9);
+        assertThat(concurrency.path("averageRunning").asDouble()).isEqualTo(1.3333);
+        assertThat(concurrency.path("effectiveCpus").asDouble()).isEqualTo(1.5);
+        assertThat(concurrency.path("tick").asString()).isEqualTo("PT0.1S");
+        assertThat(concurrency.path("threadsSeen").asInt()).isEqualTo(12);
+        assertThat(concurrency.path("histogram")).extracting(b -> b.path("threads").asInt(),
+                b -> b.path("seconds").asDouble()).containsExactly(tuple(0, 0.5), tuple(1, 1.0), tuple(2, 1.5));
+        assertThat(concurrency.path("threads")).extracting(t -> t.path("name").asString(), t -> t.path("id").asLong(),
+                t -> t.path("cpuPercent").asDouble(), t -> t.path("cpuTime").asString(), t -> t.path("label").asString())
+                .containsExactly(tuple("burner-1", 41L, 95.46, "PT2.864S", "CPU_BOUND"),
+                        tuple("mixer", 42L, 45.0, "PT1.35S", "MIXED"),
+                        tuple("reader", 43L, 5.0, "PT0.15S", "MOSTLY_WAITING"));
+    }
+
+    @Test
+    void theLookbackViewsSelectTheSessionsSamplesTheLookbacksOrBoth() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+
+        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null).getBody());
+        assertThat(exclude.path("lookbackView").asString()).isEqualTo("exclude");
+        assertThat(exclude.path("tree").path("total").asLong()).isEqualTo(100);
+        assertThat(exclude.path("cutPercent").asDouble()).isEqualTo(5.0);
+        assertThat(exclude.path("hotMethods")).extracting(h -> h.path("method").asString(),
+                h -> h.path("selfPercent").asDouble(), h -> h.path("totalPercent").asDouble())
+                .containsExactly(tuple(BURN, 60.0, 80.0), tuple(MIX, 25.0, 25.0), tuple(READ, 15.0, 15.0));
+        // The look-back's figures stay in the document whatever the view: they describe the profile.
+        assertThat(exclude.path("lookback").path("weight").asLong()).isEqualTo(40);
+
+        assertThat(text(endpoint.profile("p1", "collapsed", "only", null))).isEqualTo(RUN + ";" + WARM + " 40\n");
+        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null)).lines()).containsExactlyInAnyOrder(
+                RUN + ";" + BURN + " 60", RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15",
+                "[truncated];" + MIX + " 5");
+        assertThat(text(endpoint.profile("p1", "collapsed", "include", null)).lines()).hasSize(5)
+                .contains(RUN + ";" + WARM + " 40");
+
+        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", ResponseFormat.JSON);
+        assertThat(bad.getStatus()).isEqualTo(400);
+        assertThat(((ErrorDescriptor) bad.getBody()).message())
+                .isEqualTo("Unknown lookback 'sometimes': use include, exclude or only");
+    }
+
+    @Test
+    void aProfileWithoutLookbackHasNoLookbackPartInAnyView() throws Exception {
+        profiler.profiles().add(fixture("manual", SessionTrigger.MANUAL, null));
+
+        JsonNode p = json(endpoint.profile("latest", null, null, null).getBody());
+        assertThat(p.path("id").asString()).isEqualTo("manual");
+        assertThat(p.path("trigger").asString()).isEqualTo("MANUAL");
+        assertThat(p.path("lookback").isNull()).isTrue();
+        assertThat(p.path("tree").path("total").asLong()).isEqualTo(100);
+        assertThat(text(endpoint.profile("manual", "text", "only", null)))
+                .contains("Look-back: none in this profile\n");
+        assertThat(text(endpoint.profile("manual", "html", null, null)))
+                .contains("CPU profile manual (MANUAL, async-profiler, 100 samples)");
+    }
+
+    @Test
+    void theTextFormatSummarisesTheProfileBeforeItsTree() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+
+        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null);
+
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getContentType()).hasToString("text/plain;charset=UTF-8");
+        String text = text(response);
+        assertThat(text).startsWith("Profile p1 (CPU)  2026-11-23T10:00:10Z .. 2026-11-23T10:00:13Z\n"
+                + "Engine: async-profiler (perf_events), every 10 ms, CPU 87.5% while recording\n"
+                + "Samples: 100, 5 (5.0%) cut at the root (their callers are unknown: see the notes)\n"
+                + "Hot methods (self time; total = samples through it):\n"
+                + "   60.00% self   80.00% total        60  app.Burner.burn\n"
+                + "   25.00% self   25.00% total        25  app.Burner.mix\n"
+                + "   15.00% self   15.00% total        15  app.Io.read\n"
+                + "Where the CPU went: 5.5s of process CPU time;  application 80.0%  gc 10.0%  jit 5.0%"
+                + "  profiler 2.0%  jvm-other 3.0%\n"
+                + "Skipped jfr-cpu-time: needs JDK 25\n"
+                + "Note: 2 samples lost\n"
+                + "Look-back: 20 samples every 20 ms from 2026-11-23T10:00:05Z .. 2026-11-23T10:00:10Z, before the "
+                + "session; left out below (lookback=include adds them)\n"
+                + "Look-back note: fixture look-back note\n"
+                + "Utilization 67% of 1.5 CPUs; bottleneck 83% of the time at least one thread ran (between 80% and "
+                + "90%)\n"
+                + "Threads running at once:  0: 0.5s  1: 1.0s  2: 1.5s\n"
+                + "    95.5% of a core  CPU_BOUND      burner-1\n"
+                + "    45.0% of a core  MIXED          mixer\n"
+                + "     5.0% of a core  MOSTLY_WAITING reader\n\n");
+        // Then the tree, the session's samples only in this view.
+        String tree = text.substring(text.indexOf("\n\n") + 2);
+        assertThat(tree).contains("100.00%  all").contains(" 80.00%  " + BURN).contains(" 20.00%  " + MIX)
+                .contains(" 15.00%  " + READ).doesNotContain(WARM);
+        assertThat(text.indexOf("Hot methods")).isLessThan(text.indexOf("100.00%  all"));
+    }
+
+    @Test
+    void theHtmlFormatIsASelfContainedFlameGraphTitledWithTheProfile() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+
+        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null);
+
+        assertThat(response.getStatus()).isEqualTo(200);
+        assertThat(response.getContentType()).hasToString("text/html;charset=UTF-8");
+        String html = text(response);
+        // The page's frame names are prefix-compressed (FlameGraphRendererTest reads them back); its title is the
+        // endpoint's.
+        assertThat(html).startsWith("<!DOCTYPE html>")
+                .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, with 20 look-back samples)</h1>")
+                .contains("const cpool = [\n'all',").doesNotContain("src=\"http");
+        assertThat(text(endpoint.profile("p1", "html", "exclude", null)))
+                .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back left out)</h1>");
+        assertThat(text(endpoint.profile("p1", "html", "only", null)))
+                .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back only)</h1>");
+    }
+
+    @Test
+    void formatsAreCaseInsensitiveAndUnknownOnesAre400NamingEveryFormat() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+
+        assertThat(endpoint.profile("p1", " Collapsed ", null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.profile("p1", "", null, null).getContentType()).hasToString("application/json");
+        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, ResponseFormat.TEXT);
+        assertThat(pdf.getStatus()).isEqualTo(400);
+        assertThat(pdf.getContentType()).hasToString("text/plain;charset=UTF-8");
+        assertThat(pdf.getBody()).isEqualTo("400 Bad Request: Unknown format 'pdf': use json, text, collapsed or html\n");
+        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, ResponseFormat.JSON);
+        assertThat(unknown.getStatus()).isEqualTo(404);
+        assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
+                .isEqualTo("No profile 'no-such-profile'");
+    }
+
+    @Test
+    void anOnDemandStartAnswersTheSessionThen429WhileItRunsAnd503WhenNothingCanRecord() {
+        WebEndpointResponse<?> started = endpoint.start("2m", ResponseFormat.JSON);
+
+        assertThat(started.getStatus()).isEqualTo(200);
+        SessionDescriptor session = (SessionDescriptor) started.getBody();
+        assertThat(session).isEqualTo(new SessionDescriptor("20261123T100030Z-manual-1", "MANUAL", "fixture",
+                "2026-11-23T10:00:30Z", "PT2M", "PT0S", 7));
+        assertThat(session.id()).isEqualTo("20261123T100030Z-manual-1");
+        assertThat(json(endpoint.status()).path("state").asString()).isEqualTo("PROFILING");
+
+        WebEndpointResponse<?> second = endpoint.start(null, ResponseFormat.JSON);
+        assertThat(second.getStatus()).isEqualTo(429);
+        assertThat(((ErrorDescriptor) second.getBody()).running()).isEqualTo(session);
+        assertThat(CpuProfilerEndpoint.retryAfterSeconds(profiler.policy().activeSession().orElseThrow(),
+                profiler.clock())).isEqualTo(120);
+        assertThat(launches).hasValue(1);
+
+        profiler.policy().cancelActive("the test is over");
+        // The session ends on its own thread, and the policy records the end just after: wait for that.
+        await().atMost(Duration.ofSeconds(10)).until(() -> profiler.policy().activeSession().isEmpty());
+        launchFailure.set(new IllegalStateException("no engine here"));
+        WebEndpointResponse<?> unavailable = endpoint.startWithDefaults();
+        assertThat(unavailable.getStatus()).isEqualTo(503);
+        assertThat(((ErrorDescriptor) unavailable.getBody()).message()).startsWith("The profile could not start: ")
+                .contains("no engine here");
+    }
+
+    @Test
+    void theMetersShowTheLatestProfilesRatios() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new CpuProfilerMeterBinder(profiler).bindTo(registry);
+        assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isNaN();
+
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+
+        assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isEqualTo(2.0 / 3);
+        assertThat(registry.find("profiler.cpu.bottleneck").gauge().value()).isEqualTo(5.0 / 6);
+        assertThat(registry.find("profiler.cpu.breakdown").tag("group", "application").gauge().value())
+                .isEqualTo(0.8);
+        assertThat(registry.find("profiler.cpu.breakdown").tag("group", "gc").gauge().value()).isEqualTo(0.1);
+        assertThat(registry.find("profiler.cpu.effective.count").gauge().value()).isEqualTo(1.5);
+    }
+
+    // ---- the fixture ----
+
+    /**
+     * 100 session samples: {@code Thread.run > burn} 60, {@code > burn > mix} 20, {@code > read} 15, and 5 whose
+     * stacks the engine cut at the root ({@code [truncated] > mix}).
+     */
+    static Profile fixture(String id, SessionTrigger trigger, LookbackSnapshot lookback) {
+        StackTree tree = new StackTree(64, 10_000, false);
+        tree.accept(stack(RUN, BURN), "burner-1", 60);
+        tree.accept(stack(RUN, BURN, MIX), "mixer", 20);
+        tree.accept(stack(RUN, READ), "reader", 15);
+        tree.accept(List.of(new Frame(StackTree.TRUNCATED, FrameKind.UNKNOWN), Frame.java(MIX)), "mixer", 5);
+        ConcurrencyReport concurrency = new ConcurrencyReport(Duration.ofSeconds(3), Duration.ofMillis(100), 1.5,
+                List.of(new ConcurrencyBin(0, 0.5), new ConcurrencyBin(1, 1.0), new ConcurrencyBin(2, 1.5)),
+                4.0 / 3, 2.0 / 3, 5.0 / 6, 0.8, 0.9,
+                List.of(new ThreadCpu(41, "burner-1", 95.456, Duration.ofMillis(2864), ThreadLabel.CPU_BOUND),
+                        new ThreadCpu(42, "mixer", 45.0, Duration.ofMillis(1350), ThreadLabel.MIXED),
+                        new ThreadCpu(43, "reader", 5.0, Duration.ofMillis(150), ThreadLabel.MOSTLY_WAITING)),
+                12);
+        CpuBreakdown breakdown = new CpuBreakdown(Duration.ofMillis(5500), CpuBreakdown.SOURCE_PROC, List.of(
+                new GroupCpu("application", Duration.ofMillis(4400), 80.0),
+                new GroupCpu("gc", Duration.ofMillis(550), 10.0),
+                new GroupCpu("jit", Duration.ofMillis(275), 5.0),
+                new GroupCpu("profiler", Duration.ofMillis(110), 2.0),
+                new GroupCpu("jvm-other", Duration.ofMillis(165), 3.0)));
+        return new Profile(id, trigger, "async-profiler", "perf_events",
+                List.of(new EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
+                ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), null, concurrency,
+                lookback, breakdown);
+    }
+
+    /** 20 look-back samples at 20 ms, weighing 40 in the session's 10 ms unit, all in {@code warmUp}. */
+    static LookbackSnapshot lookback() {
+        StackTree tree = new StackTree(64, 10_000, false);
+        tree.accept(stack(RUN, WARM), "burner-1", 40);
+        return new LookbackSnapshot(STARTED.minusSeconds(5), STARTED, Duration.ofMillis(20), Duration.ofMillis(10),
+                20, tree.snapshot(), List.of("fixture look-back note"));
+    }
+
+    private static List<Frame> stack(String... names) {
+        return java.util.Arrays.stream(names).map(Frame::java).toList();
+    }
+
+    /** A container's view with cgroup v2 at /sys/fs/cgroup, its own cgroup "/", a quota and a CPU counter. */
+    private static void fakeCgroupV2Container(Path root, String cpuMax, String cpusAllowed) throws IOException {
+        write(root, "proc/self/cgroup", "0::/\n");
+        write(root, "proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n");
+        write(root, "proc/self/status", "Name:\tjava\nCpus_allowed_list:\t" + cpusAllowed + "\n");
+        write(root, "sys/fs/cgroup/cgroup.type", "domain\n");
+        write(root, "sys/fs/cgroup/cpu.max", cpuMax + "\n");
+        write(root, "sys/fs/cgroup/cpu.stat", "usage_usec 1000\nuser_usec 1000\nsystem_usec 0\n");
+    }
+
+    private static void write(Path root, String relative, String content) throws IOException {
+        Path p = root.resolve(relative);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, content);
+    }
+
+    private static JsonNode json(Object body) {
+        return JSON.readTree(JSON.writeValueAsString(body));
+    }
+
+    private static String text(WebEndpointResponse<?> response) {
+        assertThat(response.getStatus()).isEqualTo(200);
+        return (String) response.getBody();
+    }
+
+    /** Every root-to-leaf path of a JSON tree with its self weight, as collapsed stacks write them. */
+    private static List<String> collapsed(JsonNode tree) {
+        List<String> out = new ArrayList<>();
+        collect(tree, "", out);
+        return out;
+    }
+
+    private static void collect(JsonNode node, String path, List<String> out) {
+        String here = node.path("frame").asString().equals("all") ? "" : (path.isEmpty() ? "" : path + ";")
+                + node.path("frame").asString();
+        if (node.path("self").asLong() > 0) {
+            out.add(here + " " + node.path("self").asLong());
+        }
+        for (JsonNode child : node.path("children")) {
+            collect(child, here, out);
+        }
+    }
+
+    /**
+     * The engine the on-demand start records with, through the production sessions: it records until stopped and
+     * reports 7 samples so far, or refuses with the reason the test set.
+     */
+    private final class FixtureEngine implements ProfilingEngine {
+
+        @Override
+        public String id() {
+            return "fixture";
+        }
+
+        @Override
+        public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
+            RuntimeException failure = launchFailure.get();
+            if (failure != null) {
+                throw new EngineUnavailableException("fixture", failure.getMessage());
+            }
+            launches.incrementAndGet();
+            return new EngineRecording() {
+                @Override
+                public String engineId() {
+                    return "fixture";
+                }
+
+                @Override
+                public long samplesSoFar() {
+                    return 7;
+                }
+
+                @Override
+                public RecordingResult stop() {
+                    return new RecordingResult("fixture", "fixture", 7, 0, null, List.of(), List.of());
+                }
+
+                @Override
+                public void cancel() {
+                }
+            };
+        }
+    }
+}
