@@ -63,6 +63,28 @@ final class ReadHistory {
         return size < 2 ? 0 : Math.max(0, lastCpu() - cpus[first]);
     }
 
+    /**
+     * CPU used in the window that ends at {@code now} (at or after the newest read), counting nothing after the newest
+     * read: from the newest read at or before the window's start (or the oldest kept), to the newest.
+     */
+    long cpuInWindowUntil(long now) {
+        return size < 2 ? 0 : Math.max(0, lastCpu() - cpus[anchorFor(now)]);
+    }
+
+    /** The wall time {@link #cpuInWindowUntil} is spread over: from that anchor read to {@code now}. */
+    long spanUntil(long now) {
+        return size < 2 ? 0 : Math.max(0, now - times[anchorFor(now)]);
+    }
+
+    private int anchorFor(long now) {
+        long windowStart = now - windowNanos;
+        int anchor = first;
+        for (int i = first + 1; i < first + size && times[i] <= windowStart; i++) {
+            anchor = i;
+        }
+        return anchor;
+    }
+
     /** Wall time between the oldest kept read and the newest; 0 with fewer than two reads. */
     long span() {
         return size < 2 ? 0 : lastTime() - times[first];

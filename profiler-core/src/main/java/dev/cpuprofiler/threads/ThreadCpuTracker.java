@@ -31,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * tick: one that starts burning CPU is in {@link #top} two ticks later, as before. An ended thread is dropped at the
  * next listing, or at its next read, which reports it gone.
  *
+ * <p>A tick on which the whole process used less CPU than one active thread would ({@link ReadBackOff#ACTIVE_SHARE}
+ * of a core, told by the sampler's counter), while no thread was active at its last read, is skipped whole: no
+ * thread can have become active, so reading would only advance back-offs. An idle application then pays for the
+ * listener call and nothing else; its threads' recent CPU is taken as nothing since their last read (true to within
+ * that share), so a burst that ended fades out of {@link #top} over the window as it would with reads. The first
+ * tick the process is busy again is an ordinary tick (listing included when threads started or ended meanwhile).
+ * A source whose counter also counts other processes (a container's cgroup) only makes quiet ticks rarer.
+ *
  * <p>A tick allocates nothing when nothing changed: the read callback and the thread factory are bound once, the
  * list of threads whose names are wanted is reused. This code runs once a second, so it stays interpreted: its cost
  * is the bytecodes it runs and the objects it makes, not how fast compiled code would be.
@@ -47,6 +55,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     private final ObjLongConsumer<Tracked> onRead = this::onRead;
     private final LongFunction<Tracked> newTracked = this::newTracked;
     private final List<Tracked> needNames = new ArrayList<>();
+    // The tracker's own tick count: skipped (quiet) ticks do not count, so back-offs are in ticks actually read.
     private long tick;
     private long lastReads;
     private int failureStreak;
@@ -58,6 +67,14 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     // The tick being read, for onRead.
     private long readNanoTime;
     private boolean refreshNames;
+    // Threads whose last read showed CPU use (kept as reads and drops change it), and the process's counter at the
+    // previous sample: a tick is skipped when both say nothing is going on.
+    private int activeThreads;
+    private long lastSampleNanos;
+    private long lastSampleCpu;
+    private boolean hasLastSample;
+    // The time of the latest skipped tick while the latest tick was skipped, else 0: queries count up to it.
+    private long quietNow;
 
     public ThreadCpuTracker(ThreadCpuReader reader) {
         this(reader, ThreadTrackerSettings.defaults());
@@ -66,14 +83,18 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.threads = new WatchedThreads<>(reader, settings.maxBackOffTicks(), t -> { });
+        this.threads = new WatchedThreads<>(reader, settings.maxBackOffTicks(), t -> {
+            if (t.active) {
+                activeThreads--;
+            }
+        });
     }
 
     /** One tick: lists threads if it is time, reads the due ones. Never throws. */
     @Override
     public void onSample(long nanoTime, long cpuTimeNanos, double percent) {
         try {
-            tick(nanoTime);
+            tick(nanoTime, cpuTimeNanos, percent);
             if (failureStreak > 0) {
                 log.info("Thread CPU tracking works again after {} failed ticks", failureStreak);
                 failureStreak = 0;
@@ -85,7 +106,13 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         }
     }
 
-    private synchronized void tick(long now) {
+    private synchronized void tick(long now, long processCpu, double percent) {
+        boolean quietProcess = quiet(now, processCpu, percent);
+        if (quietProcess && activeThreads == 0 && tick > 0) {
+            quietNow = now;
+            return;
+        }
+        quietNow = 0;
         if (!reader.available()) {
             return;
         }
@@ -102,6 +129,20 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             threads.readNames(needNames);
             needNames.clear();
         }
+    }
+
+    /**
+     * Whether the process used less than {@link ReadBackOff#ACTIVE_SHARE} of one core since the previous sample. Not
+     * before a CPU% exists (the sampler's first sample, or a caller without a counter, passes NaN).
+     */
+    private boolean quiet(long now, long processCpu, double percent) {
+        boolean known = hasLastSample && !Double.isNaN(percent);
+        long cpuDelta = processCpu - lastSampleCpu;
+        long wallDelta = now - lastSampleNanos;
+        lastSampleNanos = now;
+        lastSampleCpu = processCpu;
+        hasLastSample = true;
+        return known && wallDelta > 0 && !ReadBackOff.active(cpuDelta, wallDelta);
     }
 
     /** Whether to list the live threads on this tick (see the class comment). */
@@ -126,7 +167,11 @@ public final class ThreadCpuTracker implements CpuSampleListener {
 
     /** One due thread's read: schedules its next one, and asks for its name if it uses CPU. */
     private void onRead(Tracked t, long cpu) {
+        boolean wasActive = t.active;
         t.read(tick, readNanoTime, cpu);
+        if (t.active != wasActive) {
+            activeThreads += t.active ? 1 : -1;
+        }
         threads.schedule(t, t.backOff.dueTick());
         if (t.active && (t.name == null || refreshNames)) {
             needNames.add(t);
@@ -141,13 +186,14 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         if (n <= 0) {
             return List.of();
         }
+        long asOf = quietNow;
         List<Tracked> top = threads.live().stream()
-                .filter(t -> t.history.cpuInSpan() > 0)
-                .sorted(Comparator.comparingDouble(Tracked::percent).reversed())
+                .filter(t -> t.cpuInSpan(asOf) > 0)
+                .sorted(Comparator.comparingDouble((Tracked t) -> t.percent(asOf)).reversed())
                 .limit(n)
                 .toList();
         threads.readNames(top.stream().filter(t -> t.name == null).toList());
-        return top.stream().map(Tracked::recent).toList();
+        return top.stream().map(t -> t.recent(asOf)).toList();
     }
 
     /** One thread's recent CPU use, if it is tracked and was read at least twice. */
@@ -159,7 +205,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         if (t.name == null) {
             threads.readNames(List.of(t));
         }
-        return Optional.of(t.recent());
+        return Optional.of(t.recent(quietNow));
     }
 
     /** Ids of the threads whose last read showed CPU use: the ones read every tick. */
@@ -211,13 +257,19 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             history.add(now, cpu);
         }
 
-        double percent() {
-            long span = history.span();
-            return span <= 0 ? 0 : (double) history.cpuInSpan() / span;
+        /** CPU in the window; {@code asOf} non-zero: the window ends then, with nothing used since the last read. */
+        long cpuInSpan(long asOf) {
+            return asOf == 0 ? history.cpuInSpan() : history.cpuInWindowUntil(asOf);
         }
 
-        ThreadCpu recent() {
-            return ThreadCpu.of(id, name == null ? "thread-" + id : name, history.cpuInSpan(), history.span());
+        double percent(long asOf) {
+            long span = asOf == 0 ? history.span() : history.spanUntil(asOf);
+            return span <= 0 ? 0 : (double) cpuInSpan(asOf) / span;
+        }
+
+        ThreadCpu recent(long asOf) {
+            return ThreadCpu.of(id, name == null ? "thread-" + id : name, cpuInSpan(asOf),
+                    asOf == 0 ? history.span() : history.spanUntil(asOf));
         }
     }
 }

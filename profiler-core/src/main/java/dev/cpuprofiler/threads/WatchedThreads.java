@@ -132,7 +132,10 @@ final class WatchedThreads<T extends WatchedThreads.Entry> {
         if (ts.isEmpty()) {
             return;
         }
-        long[] ids = ts.stream().mapToLong(t -> t.id).toArray();
+        long[] ids = new long[ts.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = ts.get(i).id; // a loop, not a stream: this runs on the sampler's tick, interpreted
+        }
         String[] names = reader.names(ids);
         for (int i = 0; i < ids.length; i++) {
             if (names[i] != null) {

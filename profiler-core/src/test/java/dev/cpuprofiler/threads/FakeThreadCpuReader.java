@@ -15,6 +15,7 @@ final class FakeThreadCpuReader implements ThreadCpuReader {
     private final List<long[]> nameReads = new ArrayList<>();
     private int listings;
     private long started;
+    private long processCpu;
 
     void start(long id, String name) {
         started++;
@@ -33,6 +34,12 @@ final class FakeThreadCpuReader implements ThreadCpuReader {
 
     void burn(long id, long nanos) {
         cpu.get(id)[0] += nanos;
+        processCpu += nanos;
+    }
+
+    /** All CPU burned so far, by threads alive or ended: what the process's CPU counter would say. */
+    long processCpu() {
+        return processCpu;
     }
 
     /** The ids read by each cpuTimes call so far, then forgets them. */

@@ -204,4 +204,61 @@ class ThreadCpuTrackerTest {
         assertThat(tracker.thread(1)).isEmpty();
         assertThat(tracker.top(5)).isEmpty();
     }
+
+    /** Like {@link #run}, with the process's CPU counter passed as the sampler does (the sum of what threads burned). */
+    private List<Integer> runWithProcessCounter(int ticks, long id, IntConsumer work) {
+        List<Integer> readAt = new ArrayList<>();
+        for (int i = 0; i < ticks; i++) {
+            tick++;
+            work.accept(tick);
+            now += SECOND;
+            threads.takeCpuReads();
+            tracker.onSample(now, threads.processCpu(), 1.0);
+            if (threads.lastReadIncluded(id)) {
+                readAt.add(tick);
+            }
+        }
+        return readAt;
+    }
+
+    @Test
+    void aQuietProcessSkipsWholeTicksAndTheFirstBusyTickReadsAsBefore() {
+        for (long id = 1; id <= 50; id++) {
+            threads.start(id, "parked-" + id);
+        }
+        runWithProcessCounter(1, 1, t -> { });
+        assertThat(threads.listings()).isEqualTo(1);
+        threads.takeCpuReads();
+        // Two quiet minutes (0.5% of a core in all, below one active thread's 1%): not one read, not one listing.
+        List<Integer> quietReads = runWithProcessCounter(120, 1, t -> threads.burn(2, SECOND / 200));
+        assertThat(quietReads).isEmpty();
+        assertThat(threads.takeCpuReads()).isEmpty();
+        assertThat(threads.listings()).isEqualTo(1);
+
+        // A thread starts and burns: the next tick lists it, reads it, and it is the top thread the tick after.
+        threads.start(51, "hot");
+        List<Integer> hotReads = runWithProcessCounter(3, 51, t -> threads.burn(51, SECOND));
+        assertThat(hotReads).containsExactly(122, 123, 124);
+        // parked-2's quiet 0.5% shows too: its read at 122 covered the two quiet minutes, not a made-up zero.
+        assertThat(tracker.top(3)).extracting(ThreadCpu::name).containsExactly("hot", "parked-2");
+        assertThat(tracker.top(3)).extracting(ThreadCpu::cpuPercent)
+                .satisfiesExactly(hot -> assertThat(hot).isCloseTo(100, within(0.01)),
+                        quiet -> assertThat(quiet).isCloseTo(0.5, within(0.05)));
+
+        // It stops: read until a read shows it idle, then quiet again, and it fades out of the top over the window.
+        List<Integer> afterReads = runWithProcessCounter(30, 51, t -> { });
+        assertThat(afterReads).containsExactly(125);
+        assertThat(tracker.activeThreadIds()).isEmpty();
+        assertThat(tracker.top(3)).as("20 s after its burst ended, nothing in the 10 s window").isEmpty();
+        assertThat(tracker.thread(51)).hasValueSatisfying(c -> assertThat(c.cpuPercent()).isZero());
+    }
+
+    @Test
+    void whileQuietABurstThatJustEndedStillCountsOverTheWindowEndingNow() {
+        threads.start(1, "worker");
+        runWithProcessCounter(10, 1, t -> threads.burn(1, SECOND)); // busy 10 s, read every tick
+        runWithProcessCounter(5, 1, t -> { });                       // 1 read (idle), then 4 skipped ticks
+        // The window ending now (10 s) holds the last 5 busy seconds and 5 idle ones: 50% of a core.
+        assertThat(tracker.thread(1)).hasValueSatisfying(c -> assertThat(c.cpuPercent()).isCloseTo(50, within(0.01)));
+    }
 }
