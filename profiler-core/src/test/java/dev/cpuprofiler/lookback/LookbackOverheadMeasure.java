@@ -1,6 +1,8 @@
 package dev.cpuprofiler.lookback;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.cpuprofiler.engine.DiskSpaceGuard;
+import dev.cpuprofiler.engine.EngineChoice;
 import dev.cpuprofiler.engine.EngineLock;
 import dev.cpuprofiler.fixtures.CountedDeepWork;
 import java.io.IOException;
@@ -36,9 +38,9 @@ import java.util.stream.Stream;
  * </ol>
  *
  * <pre>
- * mvn -q -pl profiler-core test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
- * java -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints \
- *   -cp profiler-core/target/classes:profiler-core/target/test-classes:$(cat profiler-core/target/cp.txt) \
+ * mvn -q -pl profiler-core -am test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+ * java -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints [-Dlookback.period=PT0.02S] \
+ *   -cp profiler-core/target/classes:profiler-core/target/test-classes:profiler-test-fixtures/target/classes:$(cat profiler-core/target/cp.txt) \
  *   dev.cpuprofiler.lookback.LookbackOverheadMeasure [rounds] [windowSeconds] [idleRounds] [idleSeconds]
  * </pre>
  */
@@ -87,10 +89,14 @@ public final class LookbackOverheadMeasure {
             t.start();
             workers.add(t);
         }
-        LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
+        Duration period = Duration.parse(System.getProperty("lookback.period", LookbackSettings.DEFAULT_PERIOD.toString()));
+        LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), period,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        LookbackRecorder recorder = new LookbackRecorder(settings,
-                new JfrExecutionSampleSource(512, r -> new Thread(r, STREAM_THREAD)),
+        // The source a default install picks here (engine auto): CPU time on JDK 25, jdk.ExecutionSample on 17.
+        LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 512,
+                r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto());
+        System.out.println("look-back source: " + choice.reason());
+        LookbackRecorder recorder = new LookbackRecorder(settings, choice.source(),
                 new EngineLock(), Clock.systemUTC(), r -> {
                     Thread t = new Thread(r, TICKER_THREAD);
                     t.setDaemon(true);
