@@ -86,8 +86,8 @@ final class OverheadSection {
                 + "look-back off (`" + LOOKBACK + "=0`)", "none", false, false, List.of(),
                 with(triggerNever, LOOKBACK + "=0"), null));
         v.add(new Variant("monitor+lookback", "`monitor+lookback`: as `monitor`, with the default look-back (30 s at "
-                + "20 ms), armed by the load", "none", false, false, List.of(),
-                with(with(triggerNever, LOOKBACK + "=30s"), LOOKBACK + "-sampling-period=20ms"), null));
+                + "50 ms), armed by the load", "none", false, false, List.of(),
+                with(triggerNever, LOOKBACK + "=30s"), null));
         v.add(new Variant("session:jfr-execution", "starter, session: jfr-execution", "none", false, false, List.of(),
                 with(monitor, "profiler.cpu.engine=jfr-execution"), "jfr-execution"));
         v.add(new Variant("session:async-profiler", "starter, session: async-profiler", "none", false, true,

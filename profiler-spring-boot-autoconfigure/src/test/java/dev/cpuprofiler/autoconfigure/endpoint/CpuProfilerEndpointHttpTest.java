@@ -117,7 +117,7 @@ class CpuProfilerEndpointHttpTest {
         // Calm: the look-back records nothing and says why; the load below arms it.
         assertThat(status.path("lookback").path("armingPercent").asDouble()).isEqualTo(15.0);
         assertThat(status.path("lookback").path("reason").asString()).contains("is not above the arming level 15.0%");
-        assertThat(status.path("lookback").path("samplingPeriod").asString()).isEqualTo("PT0.02S");
+        assertThat(status.path("lookback").path("samplingPeriod").asString()).isEqualTo("PT0.05S");
         // Whatever the start-up left (normally nothing): the status lists exactly what the store holds, and the
         // profile this test makes is the one new one.
         List<String> storedBefore = storedIds();
@@ -175,7 +175,7 @@ class CpuProfilerEndpointHttpTest {
         JsonNode lookback = latest.path("lookback");
         assertThat(lookback.path("samples").asLong()).isPositive().isEqualTo(stored.lookback().samples());
         assertThat(lookback.path("weight").asLong()).isEqualTo(stored.lookback().weight());
-        assertThat(lookback.path("samplingPeriod").asString()).isEqualTo("PT0.02S");
+        assertThat(lookback.path("samplingPeriod").asString()).isEqualTo("PT0.05S");
         assertThat(lookback.path("weightUnit").asString()).isEqualTo("PT0.01S");
         assertThat(Instant.parse(lookback.path("endedAt").asString()))
                 .isBeforeOrEqualTo(Instant.parse(latest.path("startedAt").asString()));
@@ -219,7 +219,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(text.headers().firstValue("Content-Type")).hasValueSatisfying(
                 v -> assertThat(v).startsWith("text/plain"));
         assertThat(text.body()).startsWith("Profile " + id + " (CPU)  ").contains("\nEngine: jfr-execution")
-                .contains("Look-back: " + lookback.path("samples").asLong() + " samples every 20 ms")
+                .contains("Look-back: " + lookback.path("samples").asLong() + " samples every 50 ms")
                 .contains("burnInTheEndpointTest");
 
         HttpResponse<String> collapsed = http.get("/actuator/cpuprofiler/latest?format=collapsed");
