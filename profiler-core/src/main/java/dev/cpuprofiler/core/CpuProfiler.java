@@ -147,6 +147,7 @@ public final class CpuProfiler implements AutoCloseable {
         p.sessions().close();
         p.lookback().close();
         p.sampler().close();
+        p.profiles().close();  // the recordings it kept for format=jfr; the profiles stay readable
         p.workDirectory().close();
         log.debug("CPU profiler stopped");
     }

@@ -122,7 +122,8 @@ public final class CpuProfilerSettings {
 
     public static final Setting<Long> RETAINED_SIZE = bytes("retained-size", 64L * 1024 * 1024, "megabytes",
             CpuProfilerOptions::getRetainedBytes, CpuProfilerOptions::setRetainedBytes)
-            .description("Most memory the retained profiles may take together; the oldest are dropped first.")
+            .description("Most memory the retained profiles may take together, counting the recordings kept on "
+                    + "disk for format=jfr; the oldest are dropped first.")
             .rule((v, o) -> v >= MIN_RETAINED_BYTES, o -> "must be at least " + SettingText.bytes(MIN_RETAINED_BYTES),
                     "at least " + SettingText.bytes(MIN_RETAINED_BYTES));
 

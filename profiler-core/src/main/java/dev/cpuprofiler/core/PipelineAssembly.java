@@ -65,7 +65,8 @@ final class PipelineAssembly {
 
         ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
                 options.getRetainedProfiles(), options.getRetainedBytes(), options.getOutputDirectory() == null ? null
-                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace));
+                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace),
+                diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.at(b.workDirectory)
                 : WorkDirectory.inTemp();
 

@@ -28,7 +28,8 @@ import java.util.Objects;
  * @param lostSamples samples the engine dropped or failed to take
  * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
  * @param tree the merged stacks
- * @param jfrFile the engine's JFR recording, if one was kept (see the output directory), else null
+ * @param jfrFile the engine's JFR recording ({@code format=jfr}), if one was kept (in the work directory by the
+ *        {@link ProfileStore}, or in the output directory), else null
  * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
  *        or null when thread CPU time cannot be read
  * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with

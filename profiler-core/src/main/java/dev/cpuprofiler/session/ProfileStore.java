@@ -1,13 +1,16 @@
 package dev.cpuprofiler.session;
 
+import dev.cpuprofiler.engine.DiskSpaceGuard;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +18,14 @@ import org.slf4j.LoggerFactory;
  * The last N profiles in memory, newest first, bounded in count and in bytes (the newest profile is always
  * kept, even alone over the byte bound). Optionally each profile is also written to an output directory;
  * a write failure is logged by the writer and never loses the in-memory profile.
+ *
+ * <p>The engine's recording ({@code .jfr}, served as {@code format=jfr}) is kept with its profile: moved to the
+ * output directory when there is one (where the writer's retention governs it), otherwise left in the work directory
+ * and owned by this store, its bytes counted in the byte bound, and deleted when the profile is dropped or the store
+ * closes. A recording that would not fit the bound even alone, or whose disk is down to its free-space floor, is
+ * deleted and its profile kept without it: a recording never costs a profile, nor the disk space the next one needs.
  */
-public final class ProfileStore {
+public final class ProfileStore implements AutoCloseable {
 
     /** The id that names the newest profile. */
     public static final String LATEST = "latest";
@@ -26,48 +35,133 @@ public final class ProfileStore {
     private final int maxProfiles;
     private final long maxBytes;
     private final ProfileFileWriter writer;
-    private final Deque<Profile> profiles = new ArrayDeque<>();
+    private final DiskSpaceGuard diskSpace;
+    private final Deque<Kept> profiles = new ArrayDeque<>();
     private long bytes;
+
+    /** A profile and the bytes of the recording this store owns (0 when it owns none). */
+    private record Kept(Profile profile, long recordingBytes) {
+        long bytes() {
+            return profile.estimatedBytes() + recordingBytes;
+        }
+    }
 
     /** @param writer writes each profile to disk, or null to keep profiles in memory only */
     public ProfileStore(int maxProfiles, long maxBytes, ProfileFileWriter writer) {
+        this(maxProfiles, maxBytes, writer, null);
+    }
+
+    /**
+     * @param writer writes each profile to disk, or null to keep profiles in memory only
+     * @param diskSpace the free-space floor a kept recording must leave, or null to check none
+     */
+    public ProfileStore(int maxProfiles, long maxBytes, ProfileFileWriter writer, DiskSpaceGuard diskSpace) {
         if (maxProfiles < 1 || maxBytes < 1) {
             throw new IllegalArgumentException("the store must hold at least one profile");
         }
         this.maxProfiles = maxProfiles;
         this.maxBytes = maxBytes;
         this.writer = writer;
+        this.diskSpace = diskSpace;
     }
 
     /**
-     * Keeps the profile (and writes it out, if configured); returns it as stored. The store owns the
-     * profile's temporary {@code .jfr}: the writer moves it to the output directory, otherwise it is
-     * deleted here, so recordings never pile up in the temp directory.
+     * Keeps the profile (and writes it out, if configured); returns it as stored. The store takes over the
+     * profile's {@code .jfr} in the work directory: the writer moves it to the output directory, otherwise it stays
+     * where it is until the profile is dropped.
      */
     public Profile add(Profile profile) {
-        Profile stored = profile;
-        if (writer != null) {
-            stored = writer.write(profile);
-        }
-        if (profile.jfrFile() != null && profile.jfrFile().equals(stored.jfrFile())) {
-            try {
-                Files.deleteIfExists(profile.jfrFile());
-            } catch (IOException e) {
-                log.debug("Cannot delete {}: {}", profile.jfrFile(), e.toString());
+        Profile stored = writer == null ? profile : writer.write(profile);
+        long recordingBytes = 0;
+        if (stored.jfrFile() != null && stored.jfrFile().equals(profile.jfrFile())) {
+            // Not moved to an output directory: the recording is this store's to keep, within its bounds.
+            String refusal = refusal(stored.jfrFile());
+            recordingBytes = refusal == null ? sizeOf(stored.jfrFile()) : -1;
+            if (recordingBytes <= 0) {
+                log.debug("Not keeping the recording of profile {}: {}", stored.id(),
+                        refusal != null ? refusal : "empty or unreadable");
+                delete(stored.jfrFile());
+                stored = stored.withJfrFile(null);
+                recordingBytes = 0;
             }
-            stored = stored.withJfrFile(null);
         }
+        List<Path> dropped = new ArrayList<>();
         synchronized (this) {
-            profiles.addFirst(stored);
-            bytes += stored.estimatedBytes();
+            profiles.addFirst(new Kept(stored, recordingBytes));
+            bytes += stored.estimatedBytes() + recordingBytes;
             while (profiles.size() > 1 && (profiles.size() > maxProfiles || bytes > maxBytes)) {
-                Profile dropped = profiles.removeLast();
-                bytes -= dropped.estimatedBytes();
-                log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", dropped.id(),
+                Kept oldest = profiles.removeLast();
+                bytes -= oldest.bytes();
+                if (oldest.recordingBytes() > 0) {
+                    dropped.add(oldest.profile().jfrFile());
+                }
+                log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", oldest.profile().id(),
                         profiles.size(), bytes);
             }
+            Kept newest = profiles.peekFirst();
+            if (bytes > maxBytes && newest.recordingBytes() > 0) {
+                // Alone over the bound: the profile stays, its recording goes.
+                profiles.removeFirst();
+                bytes -= newest.recordingBytes();
+                dropped.add(newest.profile().jfrFile());
+                stored = newest.profile().withJfrFile(null);
+                profiles.addFirst(new Kept(stored, 0));
+                log.debug("Not keeping the recording of profile {}: larger than retained-size ({} bytes)",
+                        stored.id(), maxBytes);
+            }
         }
+        dropped.forEach(ProfileStore::delete);
         return stored;
+    }
+
+    /** Deletes the recordings this store owns; the profiles stay readable without them. */
+    @Override
+    public void close() {
+        List<Path> owned = new ArrayList<>();
+        synchronized (this) {
+            List<Kept> kept = new ArrayList<>(profiles);
+            profiles.clear();
+            for (Kept k : kept) {
+                if (k.recordingBytes() > 0) {
+                    owned.add(k.profile().jfrFile());
+                    bytes -= k.recordingBytes();
+                    profiles.addLast(new Kept(k.profile().withJfrFile(null), 0));
+                } else {
+                    profiles.addLast(k);
+                }
+            }
+        }
+        owned.forEach(ProfileStore::delete);
+    }
+
+    /** Why a recording cannot be kept where it is (its disk is at the floor), or null. */
+    private String refusal(Path recording) {
+        if (diskSpace == null || recording.getParent() == null) {
+            return null;
+        }
+        try {
+            return diskSpace.refusal(recording.getParent(), "the profiler's work directory").orElse(null);
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** The recording's size, or -1 when it cannot be read (then, as when empty, it is not kept). */
+    private static long sizeOf(Path recording) {
+        try {
+            return Files.size(recording);
+        } catch (IOException e) {
+            log.debug("Cannot read the size of {}: {}", recording, e.toString());
+            return -1;
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.debug("Cannot delete {}: {}", file, e.toString());
+        }
     }
 
     /** A profile by id, or the newest for {@value #LATEST}. */
@@ -75,23 +169,25 @@ public final class ProfileStore {
         if (LATEST.equals(id)) {
             return latest();
         }
-        for (Profile p : profiles) {
-            if (p.id().equals(id)) {
-                return Optional.of(p);
+        for (Kept k : profiles) {
+            if (k.profile().id().equals(id)) {
+                return Optional.of(k.profile());
             }
         }
         return Optional.empty();
     }
 
     public synchronized Optional<Profile> latest() {
-        return Optional.ofNullable(profiles.peekFirst());
+        Kept newest = profiles.peekFirst();
+        return Optional.ofNullable(newest == null ? null : newest.profile());
     }
 
     /** Every profile held, newest first. */
     public synchronized List<Profile> list() {
-        return new ArrayList<>(profiles);
+        return profiles.stream().map(Kept::profile).collect(Collectors.toCollection(ArrayList::new));
     }
 
+    /** The profiles' estimated heap plus the bytes of the recordings this store keeps. */
     public synchronized long estimatedBytes() {
         return bytes;
     }
@@ -101,8 +197,8 @@ public final class ProfileStore {
     }
 
     synchronized boolean contains(String id) {
-        for (Iterator<Profile> it = profiles.iterator(); it.hasNext();) {
-            if (it.next().id().equals(id)) {
+        for (Iterator<Kept> it = profiles.iterator(); it.hasNext();) {
+            if (it.next().profile().id().equals(id)) {
                 return true;
             }
         }

@@ -51,12 +51,20 @@ public final class ThreadNames {
 
     /**
      * Whether a node is a thread group: a first-level, bracketed, kind-less node that no sample ends in (a frame
-     * such as {@code [unknown]} that samples end in is code, not a group).
+     * such as {@code [unknown]} that samples end in is code, not a group; nor are the {@link StackTree#TRUNCATED}
+     * and {@link StackTree#NO_STACK} markers).
      */
-    static boolean isGroupNode(StackTreeSnapshot tree, int node) {
+    public static boolean isGroupNode(StackTreeSnapshot tree, int node) {
         String name = tree.frame(node);
         return tree.depth(node) == 1 && tree.kind(node) == FrameKind.UNKNOWN && tree.self(node) == 0
-                && name.startsWith("[") && name.endsWith("]");
+                && name.startsWith("[") && name.endsWith("]") && !StackTree.TRUNCATED.equals(name)
+                && !StackTree.NO_STACK.equals(name);
+    }
+
+    /** The thread name a group node stands for: its frame without the brackets (folded, as the tree keeps it). */
+    public static String groupThread(StackTreeSnapshot tree, int node) {
+        String name = tree.frame(node);
+        return name.substring(1, name.length() - 1);
     }
 
     private static int digitsBefore(String s, int end) {

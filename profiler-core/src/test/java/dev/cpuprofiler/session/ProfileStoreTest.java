@@ -65,12 +65,57 @@ class ProfileStoreTest {
     }
 
     @Test
-    void withoutAnOutputDirectoryTheTemporaryJfrIsDeleted() throws IOException {
+    void withoutAnOutputDirectoryTheRecordingIsKeptUntilItsProfileIsDropped() throws IOException {
+        Path first = Files.writeString(dir.resolve("first.jfr"), "pretend JFR 1");
+        Path second = Files.writeString(dir.resolve("second.jfr"), "pretend JFR 2");
+        ProfileStore store = new ProfileStore(1, Long.MAX_VALUE, null);
+
+        Profile stored = store.add(profile("app.Hot.m", 1, first));
+        assertThat(stored.jfrFile()).isEqualTo(first).exists();
+        assertThat(store.estimatedBytes()).isEqualTo(stored.estimatedBytes() + Files.size(first));
+
+        store.add(profile("app.Hot.m", 1, second));
+        assertThat(first).doesNotExist();
+        assertThat(second).exists();
+
+        store.close();
+        assertThat(second).doesNotExist();
+        assertThat(store.latest()).get().extracting(Profile::jfrFile).isNull();
+    }
+
+    @Test
+    void recordingsCountInTheByteBoundAndNeverCostTheProfile() throws IOException {
+        Profile small = profile("app.Hot.m", 1, null);
+        long bound = small.estimatedBytes() * 3;
+        Path older = Files.write(dir.resolve("older.jfr"), new byte[(int) small.estimatedBytes()]);
+        Path huge = Files.write(dir.resolve("huge.jfr"), new byte[(int) bound]);
+        ProfileStore store = new ProfileStore(10, bound, null);
+
+        Profile first = store.add(profile("app.Hot.m", 1, older));
+        Profile second = store.add(profile("app.Hot.m", 1, null));
+        assertThat(store.list()).extracting(Profile::id).containsExactly(second.id(), first.id());
+
+        // Over the bound with its recording even alone: every older profile goes, the newest stays without it.
+        Profile third = store.add(profile("app.Hot.m", 1, huge));
+        assertThat(third.jfrFile()).isNull();
+        assertThat(huge).doesNotExist();
+        assertThat(older).doesNotExist();
+        assertThat(store.list()).extracting(Profile::id).containsExactly(third.id());
+        assertThat(store.estimatedBytes()).isEqualTo(third.estimatedBytes());
+    }
+
+    @Test
+    void aRecordingOnADiskAtItsFloorIsDeletedAndTheProfileKept() throws IOException {
         Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, null);
+        DiskSpaceGuard full = new DiskSpaceGuard(1024, path -> new DiskSpaceGuard.Space(10, 1_000_000),
+                new JfrRepository());
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, null, full);
+
         Profile stored = store.add(profile("app.Hot.m", 1, jfr));
+
         assertThat(stored.jfrFile()).isNull();
         assertThat(jfr).doesNotExist();
+        assertThat(store.latest()).contains(stored);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.Range;
 import dev.cpuprofiler.core.SettingText;
 import dev.cpuprofiler.lookback.LookbackView;
+import dev.cpuprofiler.session.PprofEncoder;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.stack.CollapsedStacksRenderer;
@@ -16,6 +17,7 @@ import dev.cpuprofiler.stack.FlameGraphRenderer;
 import dev.cpuprofiler.stack.StackTreeRenderer;
 import dev.cpuprofiler.stack.TextTreeRenderer;
 import dev.cpuprofiler.trigger.SessionAlreadyRunningException;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -34,7 +36,7 @@ import org.springframework.boot.convert.DurationStyle;
 
 /**
  * {@code /actuator/cpuprofiler}: the monitor's status and the latest profile ({@code GET}), one profile in a
- * chosen format ({@code GET /{id}?format=json|text|collapsed|html}, {@code latest} for the newest; with
+ * chosen format ({@code GET /{id}?format=json|text|collapsed|html|pprof|jfr}, {@code latest} for the newest; with
  * {@code lookback=include|exclude|only}, the samples from before a CPU-triggered session too, or not, or alone), and an
  * on-demand profile ({@code POST}, optional {@code duration}). Read-only by default: starting a profile over
  * HTTP needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
@@ -51,6 +53,7 @@ public class CpuProfilerEndpoint {
     private static final Range<Duration> DURATIONS = CpuProfilerSettings.DURATION.range();
 
     private final CpuProfiler profiler;
+    private final PprofEncoder pprof = new PprofEncoder();
     private volatile LatestView latestView;
 
     public CpuProfilerEndpoint(CpuProfiler profiler) {
@@ -88,7 +91,8 @@ public class CpuProfilerEndpoint {
      * {@code Accept} header asks for ({@code answer}, resolved by Actuator), so that no header turns them into a 406
      * or a 500.
      */
-    @ReadOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
+    @ReadOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html",
+            "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
             @Nullable ResponseFormat answer) {
         Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
@@ -104,6 +108,11 @@ public class CpuProfilerEndpoint {
                 return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST,
                         "Unknown lookback '" + lookback + "': use include, exclude or only", null);
             }
+        }
+        if (parsed.get() == ProfileFormat.JFR && view != LookbackView.INCLUDE) {
+            return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "lookback=" + view.id()
+                    + " does not apply to format=jfr: the recording is the session's own as the engine wrote it "
+                    + "(the look-back part was never in it); leave lookback out, or use another format", null);
         }
         Optional<Profile> profile = profiler.profiles().get(id);
         if (profile.isEmpty()) {
@@ -121,10 +130,40 @@ public class CpuProfilerEndpoint {
             case COLLAPSED -> text(new CollapsedStacksRenderer(), p, view, f);
             case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
                     + p.engine() + ", " + p.samples() + " samples" + lookbackTitle(p, view) + ")", 0), p, view, f);
+            case PPROF -> pprof(p, view, answer);
+            case JFR -> jfr(p, answer);
         };
     }
 
-    /** {@code json, text, collapsed or html}: every format, so the message stays true when one is added. */
+    private WebEndpointResponse<?> pprof(Profile p, LookbackView view, @Nullable ResponseFormat answer) {
+        byte[] bytes;
+        try {
+            bytes = pprof.gzipped(p, view);
+        } catch (RuntimeException | LinkageError e) {
+            // E.g. a protobuf-java too old or missing on the application's class path: this answer fails, nothing else.
+            return Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
+                    "Profile '" + p.id() + "' could not be encoded as pprof: " + e, null);
+        }
+        return new WebEndpointResponse<>(ProfileDownload.of(bytes, p.id() + ".pb.gz"), WebEndpointResponse.STATUS_OK,
+                ProfileFormat.PPROF.mimeType());
+    }
+
+    private static WebEndpointResponse<?> jfr(Profile p, @Nullable ResponseFormat answer) {
+        if (p.jfrFile() == null) {
+            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "Profile '" + p.id()
+                    + "' has no JFR recording: its engine (" + p.engine() + ") handed over no file, or it was not "
+                    + "kept (larger than retained-size, or its disk down to min-free-disk-space)", null);
+        }
+        try {
+            return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), p.id() + ".jfr"),
+                    WebEndpointResponse.STATUS_OK, ProfileFormat.JFR.mimeType());
+        } catch (IOException | RuntimeException e) {
+            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "Profile '" + p.id()
+                    + "' has no JFR recording any more: " + e, null);
+        }
+    }
+
+    /** {@code json, text, collapsed, html, pprof or jfr}: every format, so the message stays true when one is added. */
     private static String formatNames() {
         List<String> names = Arrays.stream(ProfileFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT))
                 .toList();

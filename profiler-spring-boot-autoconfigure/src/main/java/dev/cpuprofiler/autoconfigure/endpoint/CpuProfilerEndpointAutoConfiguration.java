@@ -54,6 +54,12 @@ public class CpuProfilerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
+        CpuProfilerDownloadAdvice cpuProfilerDownloadAdvice() {
+            return new CpuProfilerDownloadAdvice();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
         CpuProfilerRequestBodyErrors cpuProfilerRequestBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
             return new CpuProfilerRequestBodyErrors(endpoints);
         }

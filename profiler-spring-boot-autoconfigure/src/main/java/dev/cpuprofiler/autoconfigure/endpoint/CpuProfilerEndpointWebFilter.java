@@ -1,6 +1,10 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.ProfileStore;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.core.Ordered;
@@ -20,8 +24,10 @@ import reactor.core.publisher.Mono;
  * With Spring WebFlux, what Actuator's endpoint model cannot express for {@code POST /actuator/cpuprofiler}: the
  * 429's {@code Retry-After} header (whole seconds to the running session's planned end, at least 1; set just before
  * the answer is committed), and a 400 with the parser's reason when the JSON body cannot be read (WebFlux reads it
- * before Actuator calls the endpoint, and on its own answers without the reason). Any other request passes through
- * untouched.
+ * before Actuator calls the endpoint, and on its own answers without the reason); and for
+ * {@code GET /actuator/cpuprofiler/{id}?format=pprof|jfr}, the {@code Content-Disposition} of the file (a WebFilter
+ * does not see the body, so the name comes from the path; {@code latest} is resolved as the answer commits). Any other
+ * request passes through untouched.
  */
 public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
 
@@ -42,6 +48,22 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
+        String selector = endpointPath.profileSelector(request.getMethod().name(),
+                request.getPath().pathWithinApplication().value());
+        String extension = selector == null ? null : fileExtension(request.getQueryParams().getFirst("format"));
+        if (extension != null) {
+            ServerHttpResponse response = exchange.getResponse();
+            response.beforeCommit(() -> {
+                HttpStatusCode status = response.getStatusCode();
+                String id = profileId(selector);
+                if (status != null && status.value() == HttpStatus.OK.value() && id != null) {
+                    response.getHeaders().set(HttpHeaders.CONTENT_DISPOSITION,
+                            CpuProfilerDownloadAdvice.attachment(id + extension));
+                }
+                return Mono.empty();
+            });
+            return chain.filter(exchange);
+        }
         if (!endpointPath.isStart(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
             return chain.filter(exchange);
         }
@@ -56,6 +78,27 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
         });
         return chain.filter(exchange).onErrorResume(ServerWebInputException.class, e -> e.getCause() != null
                 && !response.isCommitted() ? malformedBody(exchange, e) : Mono.error(e));
+    }
+
+    /** {@code .pb.gz} or {@code .jfr} for the file formats, null for the others. */
+    private static @Nullable String fileExtension(@Nullable String format) {
+        Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
+        if (parsed.isEmpty()) {
+            return null;
+        }
+        return switch (parsed.get()) {
+            case PPROF -> ".pb.gz";
+            case JFR -> ".jfr";
+            default -> null;
+        };
+    }
+
+    private @Nullable String profileId(String selector) {
+        if (!ProfileStore.LATEST.equals(selector)) {
+            return selector;
+        }
+        CpuProfiler p = profiler.getIfUnique();
+        return p == null ? null : p.profiles().latest().map(Profile::id).orElse(null);
     }
 
     private static Mono<Void> malformedBody(ServerWebExchange exchange, ServerWebInputException failure) {

@@ -31,4 +31,22 @@ final class EndpointPath {
         String endpointPath = paths == null ? null : paths.getPath(ENDPOINT_ID);
         return endpointPath != null && endpointPath.equals(path.toString());
     }
+
+    /**
+     * The {@code {id}} of a {@code GET} of one profile ({@code latest} included), or null for any other request.
+     *
+     * @param path the request's path within the application
+     */
+    @Nullable String profileSelector(String method, String path) {
+        if (!"GET".equals(method)) {
+            return null;
+        }
+        PathMappedEndpoints paths = endpoints.getIfAvailable();
+        String endpointPath = paths == null ? null : paths.getPath(ENDPOINT_ID);
+        if (endpointPath == null || !path.startsWith(endpointPath + "/")) {
+            return null;
+        }
+        String selector = path.substring(endpointPath.length() + 1);
+        return selector.isEmpty() || selector.contains("/") ? null : selector;
+    }
 }

@@ -10,7 +10,11 @@ enum ProfileFormat {
     JSON("application/json"),
     TEXT("text/plain;charset=UTF-8"),
     COLLAPSED("text/plain;charset=UTF-8"),
-    HTML("text/html;charset=UTF-8");
+    HTML("text/html;charset=UTF-8"),
+    /** pprof's profile.proto, gzipped: {@code go tool pprof}, Pyroscope, Grafana. */
+    PPROF("application/octet-stream"),
+    /** The engine's own JFR recording: JDK Mission Control, {@code jfr print}, IntelliJ. */
+    JFR("application/octet-stream");
 
     private final MimeType mimeType;
 

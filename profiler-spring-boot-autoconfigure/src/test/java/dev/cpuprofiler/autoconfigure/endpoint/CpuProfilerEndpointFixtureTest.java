@@ -16,6 +16,8 @@ import dev.cpuprofiler.engine.EngineUnavailableException;
 import dev.cpuprofiler.engine.ProfilingEngine;
 import dev.cpuprofiler.engine.RecordingResult;
 import dev.cpuprofiler.lookback.LookbackSnapshot;
+import dev.cpuprofiler.session.PprofEncoder;
+import dev.cpuprofiler.lookback.LookbackView;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.ProfileStore;
 import dev.cpuprofiler.session.SessionTrigger;
@@ -335,11 +337,48 @@ class CpuProfilerEndpointFixtureTest {
         WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, ResponseFormat.TEXT);
         assertThat(pdf.getStatus()).isEqualTo(400);
         assertThat(pdf.getContentType()).hasToString("text/plain;charset=UTF-8");
-        assertThat(pdf.getBody()).isEqualTo("400 Bad Request: Unknown format 'pdf': use json, text, collapsed or html\n");
+        assertThat(pdf.getBody()).isEqualTo("400 Bad Request: Unknown format 'pdf': use json, text, collapsed, html, pprof or jfr\n");
         WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, ResponseFormat.JSON);
         assertThat(unknown.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
                 .isEqualTo("No profile 'no-such-profile'");
+    }
+
+    @Test
+    void jfrIs404WhenTheEngineLeftNoRecordingAnd400WithALookbackView() {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+
+        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, ResponseFormat.JSON);
+        assertThat(none.getStatus()).isEqualTo(404);
+        ErrorDescriptor error = (ErrorDescriptor) none.getBody();
+        assertThat(error.status()).isEqualTo(404);
+        assertThat(error.error()).isEqualTo("Not Found");
+        assertThat(error.message()).isEqualTo("Profile 'p1' has no JFR recording: its engine (async-profiler) "
+                + "handed over no file, or it was not kept (larger than retained-size, or its disk down to "
+                + "min-free-disk-space)");
+
+        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", ResponseFormat.JSON);
+        assertThat(only.getStatus()).isEqualTo(400);
+        assertThat(((ErrorDescriptor) only.getBody()).message()).startsWith(
+                "lookback=only does not apply to format=jfr");
+        assertThat(endpoint.profile("p1", "jfr", "exclude", null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.profile("p1", "jfr", "include", null).getStatus()).isEqualTo(404);
+    }
+
+    @Test
+    void pprofIsTheGzippedProfileNamedForTheProfile() throws Exception {
+        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+
+        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null);
+
+        assertThat(pprof.getStatus()).isEqualTo(200);
+        assertThat(pprof.getContentType()).hasToString("application/octet-stream");
+        ProfileDownload download = (ProfileDownload) pprof.getBody();
+        assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
+        byte[] bytes = download.getContentAsByteArray();
+        assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
+        assertThat(bytes).isEqualTo(new PprofEncoder().gzipped(profiler.profiles().get("p1").orElseThrow(),
+                LookbackView.EXCLUDE));
     }
 
     @Test

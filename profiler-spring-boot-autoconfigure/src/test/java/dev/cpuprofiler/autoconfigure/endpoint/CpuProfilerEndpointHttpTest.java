@@ -8,12 +8,18 @@ import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.threads.ThreadCpu;
 import dev.cpuprofiler.threads.ThreadLabel;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.zip.GZIPInputStream;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -239,6 +245,32 @@ class CpuProfilerEndpointHttpTest {
         assertThat(onlyLookback.statusCode()).isEqualTo(200);
         assertThat(onlyLookback.body().lines()).anyMatch(l -> l.contains("burnInTheEndpointTest"));
         assertThat(collapsedWeight(onlyLookback.body())).isEqualTo(lookback.path("weight").asLong());
+
+        // The file formats: pprof decodes as gzip, the JFR recording the engine wrote reads back with the JDK's parser.
+        HttpResponse<byte[]> pprof = http.bytes("/actuator/cpuprofiler/latest?format=pprof");
+        assertThat(pprof.statusCode()).isEqualTo(200);
+        assertThat(pprof.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+        assertThat(pprof.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"" + id + ".pb.gz\"");
+        assertThat(pprof.body()).startsWith((byte) 0x1f, (byte) 0x8b);
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(pprof.body()))) {
+            assertThat(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1)).contains("burnInTheEndpointTest");
+        }
+        HttpResponse<byte[]> jfr = http.bytes("/actuator/cpuprofiler/" + id + "?format=jfr");
+        assertThat(jfr.statusCode()).isEqualTo(200);
+        assertThat(jfr.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+        assertThat(jfr.headers().firstValue("Content-Disposition")).hasValue("attachment; filename=\"" + id + ".jfr\"");
+        Path recording = Files.write(Files.createTempFile("cpuprofiler-http-test", ".jfr"), jfr.body());
+        try {
+            List<String> events = RecordingFile.readAllEvents(recording).stream().map(e -> e.getEventType().getName())
+                    .distinct().toList();
+            assertThat(events).contains("jdk.ExecutionSample");
+        } finally {
+            Files.delete(recording);
+        }
+        HttpResponse<String> jfrOnly = http.get("/actuator/cpuprofiler/" + id + "?format=jfr&lookback=only");
+        assertThat(jfrOnly.statusCode()).isEqualTo(400);
+        assertThat(Http.parse(jfrOnly.body()).path("message").asString()).startsWith("lookback=only does not apply");
 
         // Read-only by default: no on-demand profiles over HTTP. The path answers GET only, so POST is 405.
         assertThat(http.post("/actuator/cpuprofiler", "{}").statusCode()).isEqualTo(405);

@@ -8,9 +8,19 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.Client;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.StackTree;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -88,5 +98,36 @@ class CpuProfilerEndpointWebFluxTest {
             JsonNode session = Http.parse(started.body());
             assertThat(session.path("duration").asString()).isEqualTo("PT45S");
         }
+    }
+
+    @Test
+    void fileFormatsAreDownloadsNamedForTheProfile() throws Exception {
+        Path jfr = Files.createTempFile("cpuprofiler-webflux-test", ".jfr");
+        try (Recording recording = new Recording()) {
+            recording.start();
+            recording.stop();
+            recording.dump(jfr);
+        }
+        StackTree tree = new StackTree(64, 1000, false);
+        tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        profiler.profiles().add(new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
+                "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
+                null, tree.snapshot(), jfr, null, null, null));
+        Http http = new Http(port);
+
+        HttpResponse<byte[]> pprof = http.bytes(PATH + "/latest?format=pprof");
+        assertThat(pprof.statusCode()).isEqualTo(200);
+        assertThat(pprof.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+        assertThat(pprof.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"20260101T000000Z-manual-1.pb.gz\"");
+        assertThat(pprof.body()).startsWith((byte) 0x1f, (byte) 0x8b);
+
+        HttpResponse<byte[]> recording = http.bytes(PATH + "/20260101T000000Z-manual-1?format=jfr");
+        assertThat(recording.statusCode()).isEqualTo(200);
+        assertThat(recording.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"20260101T000000Z-manual-1.jfr\"");
+        assertThat(recording.body()).isEqualTo(Files.readAllBytes(jfr));
+        assertThat(http.get(PATH + "/latest?format=jfr&lookback=exclude").statusCode()).isEqualTo(400);
     }
 }

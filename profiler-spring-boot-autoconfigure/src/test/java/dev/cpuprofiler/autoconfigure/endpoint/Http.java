@@ -24,6 +24,19 @@ final class Http {
         this.base = "http://localhost:" + port;
     }
 
+    /** A GET whose answer is a file (pprof, JFR). */
+    HttpResponse<byte[]> bytes(String path) {
+        try {
+            return CLIENT.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).GET()
+                    .build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
