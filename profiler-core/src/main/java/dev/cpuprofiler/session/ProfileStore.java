@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +30,7 @@ public final class ProfileStore {
     private final ProfileFileWriter writer;
     private final Deque<Profile> profiles = new ArrayDeque<>();
     private long bytes;
+    private final List<StoredProfileListener> listeners = new CopyOnWriteArrayList<>();
 
     /** @param writer writes each profile to disk, or null to keep profiles in memory only */
     public ProfileStore(int maxProfiles, long maxBytes, ProfileFileWriter writer) {
@@ -67,7 +70,26 @@ public final class ProfileStore {
                         profiles.size(), bytes);
             }
         }
+        // Outside the lock and after the profile is readable: a listener may look it up, and a failing one must not
+        // lose the profile the session recorded.
+        for (StoredProfileListener listener : listeners) {
+            try {
+                listener.stored(stored);
+            } catch (RuntimeException e) {
+                log.warn("A listener of stored profiles failed on {}: {}", stored.id(), e.toString());
+            }
+        }
         return stored;
+    }
+
+    /** Tells the listener of every profile stored from now on (see {@link StoredProfileListener}). */
+    public void addListener(StoredProfileListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops telling the listener. */
+    public void removeListener(StoredProfileListener listener) {
+        listeners.remove(listener);
     }
 
     /** A profile by id, or the newest for {@value #LATEST}. */
