@@ -4,7 +4,6 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.InvalidOptionException;
 import io.micrometer.core.instrument.binder.MeterBinder;
-import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -109,7 +108,8 @@ public class CpuProfilerExportAutoConfiguration {
 
     /** OTLP (experimental), when the generated OTLP classes are on the classpath. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(ExportProfilesServiceRequest.class)
+    // By name: this class must load without the optional jar.
+    @ConditionalOnClass(name = "io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest")
     @ConditionalOnProperty(prefix = "profiler.cpu.export.otlp", name = "endpoint")
     static class OtlpConfiguration {
 

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -34,14 +35,14 @@ final class ExportRetry {
     }
 
     /** The wait before the next attempt after attempt number {@code attempt}. */
-    Duration delay(int attempt, Optional<String> retryAfter, java.time.Instant now) {
+    Duration delay(int attempt, Optional<String> retryAfter, Instant now) {
         Duration backoff = initialBackoff.multipliedBy(1L << Math.min(attempt, 20));
         Duration wait = retryAfter.flatMap(v -> parse(v, now)).orElse(backoff);
         return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait.isNegative() ? Duration.ZERO : wait;
     }
 
     /** {@code Retry-After}: delay-seconds or an HTTP date. */
-    private static Optional<Duration> parse(String value, java.time.Instant now) {
+    private static Optional<Duration> parse(String value, Instant now) {
         String v = value.trim();
         try {
             return Optional.of(Duration.ofSeconds(Long.parseLong(v)));

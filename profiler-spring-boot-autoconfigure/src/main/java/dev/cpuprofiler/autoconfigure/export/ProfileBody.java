@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.session.Profile;
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -24,7 +25,7 @@ public interface ProfileBody {
      * The body for this profile, or empty when this profile has none in this format (a JFR body for a profile whose
      * recording was not kept). Called on the exporter's thread, never on a session's.
      *
-     * @throws java.io.IOException when the body cannot be read or built; the push counts as a failure
+     * @throws IOException when the body cannot be read or built; the push counts as a failure
      */
-    Optional<byte[]> encode(Profile profile) throws java.io.IOException;
+    Optional<byte[]> encode(Profile profile) throws IOException;
 }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 
 /**
  * Grafana Pyroscope's ingest API: {@code POST {url}/ingest?name={app}{k=v,...}&from=&until=&format=&spyName=&sampleRate=}
@@ -112,7 +113,7 @@ public final class PyroscopeTarget implements ExportTarget {
 
     /** {@code app{k=v,...,trigger=cpu,engine=jfr-execution}}, labels sorted so a series keeps one name. */
     String name(Profile profile) {
-        Map<String, String> all = new java.util.TreeMap<>(labels);
+        Map<String, String> all = new TreeMap<>(labels);
         all.put(ExportSettings.TRIGGER_LABEL, profile.trigger().name().toLowerCase(Locale.ROOT));
         all.put(ExportSettings.ENGINE_LABEL, profile.engine());
         StringJoiner name = new StringJoiner(",", applicationName + "{", "}");

@@ -14,10 +14,12 @@ import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
 import io.opentelemetry.proto.profiles.v1development.Sample;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.FilteredClassLoader;
 
 /** OTLP/HTTP profiles (experimental), decoded with the official generated classes. */
 class OtlpExportTest {
@@ -58,7 +60,7 @@ class OtlpExportTest {
                                 ExportFixtures.ENDED).toNanos());
 
                         // Each sample's stack, leaf first, read back through the dictionary.
-                        Map<List<String>, Long> stacks = new java.util.HashMap<>();
+                        Map<List<String>, Long> stacks = new HashMap<>();
                         for (Sample sample : otlp.getSamplesList()) {
                             List<String> frames = new ArrayList<>();
                             for (int location : d.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
@@ -77,5 +79,14 @@ class OtlpExportTest {
                         assertThat(attributes).contains("profile.trigger=manual", "profile.engine=async-profiler");
                     });
         }
+    }
+
+    @Test
+    void withoutTheOptionalOtlpJarTheContextStartsAndSendsNothingOverOtlp() {
+        ExportFixtures.runner().withClassLoader(new FilteredClassLoader("io.opentelemetry.proto"))
+                .withPropertyValues("profiler.cpu.export.otlp.endpoint=http://127.0.0.1:4318").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(OtlpTarget.class);
+                    assertThat(context.getBean(ProfileExporter.class).targets()).isEmpty();
+                });
     }
 }
