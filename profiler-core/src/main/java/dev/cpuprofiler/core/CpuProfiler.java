@@ -12,6 +12,7 @@ import dev.cpuprofiler.lookback.Lookback;
 import dev.cpuprofiler.lookback.LookbackSource;
 import dev.cpuprofiler.session.ProfileStore;
 import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.session.StoredProfileListener;
 import dev.cpuprofiler.threads.ThreadCpuReader;
 import dev.cpuprofiler.threads.ThreadCpuTracker;
 import dev.cpuprofiler.trigger.CpuTriggerPolicy;
@@ -84,6 +85,19 @@ public final class CpuProfiler implements AutoCloseable {
 
     public void addSessionEndListener(SessionEndListener listener) {
         p.policy().addListener(listener);
+    }
+
+    /**
+     * Tells the listener of every profile stored from now on, on the session's thread: it must not block (an
+     * exporter queues the profile for a thread of its own).
+     */
+    public void addStoredProfileListener(StoredProfileListener listener) {
+        p.profiles().addListener(listener);
+    }
+
+    /** Stops telling the listener. */
+    public void removeStoredProfileListener(StoredProfileListener listener) {
+        p.profiles().removeListener(listener);
     }
 
     public CpuProfilerStatus status() {

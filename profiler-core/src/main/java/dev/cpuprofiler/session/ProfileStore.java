@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,7 @@ public final class ProfileStore implements AutoCloseable {
     private final DiskSpaceGuard diskSpace;
     private final Deque<Kept> profiles = new ArrayDeque<>();
     private long bytes;
+    private final List<StoredProfileListener> listeners = new CopyOnWriteArrayList<>();
 
     /** A profile and the bytes of the recording this store owns (0 when it owns none). */
     private record Kept(Profile profile, long recordingBytes) {
@@ -111,7 +114,26 @@ public final class ProfileStore implements AutoCloseable {
             }
         }
         dropped.forEach(ProfileStore::delete);
+        // Outside the lock and after the profile is readable: a listener may look it up, and a failing one must not
+        // lose the profile the session recorded.
+        for (StoredProfileListener listener : listeners) {
+            try {
+                listener.stored(stored);
+            } catch (RuntimeException e) {
+                log.warn("A listener of stored profiles failed on {}: {}", stored.id(), e.toString());
+            }
+        }
         return stored;
+    }
+
+    /** Tells the listener of every profile stored from now on (see {@link StoredProfileListener}). */
+    public void addListener(StoredProfileListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops telling the listener. */
+    public void removeListener(StoredProfileListener listener) {
+        listeners.remove(listener);
     }
 
     /** Deletes the recordings this store owns; the profiles stay readable without them. */

@@ -51,6 +51,26 @@ class ProfileStoreTest {
     }
 
     @Test
+    void listenersHearOfEachStoredProfileAndAFailingOneLosesNothing() {
+        ProfileStore store = new ProfileStore(3, Long.MAX_VALUE, null);
+        List<Profile> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        store.addListener(p -> {
+            throw new IllegalStateException("broken listener");
+        });
+        store.addListener(p -> {
+            // The profile is already readable when a listener hears of it.
+            assertThat(store.latest()).contains(p);
+            heard.add(p);
+        });
+        Profile first = profile("app.Hot.m", 1, null);
+        Profile second = profile("app.Hot.m", 1, null);
+        store.add(first);
+        store.add(second);
+        assertThat(heard).containsExactly(first, second);
+        assertThat(store.list()).containsExactly(second, first);
+    }
+
+    @Test
     void isBoundedInBytesButAlwaysKeepsTheNewest() {
         Profile big = profile("app.Big.m", 5_000, null);
         ProfileStore store = new ProfileStore(10, big.estimatedBytes() + 1000, null);

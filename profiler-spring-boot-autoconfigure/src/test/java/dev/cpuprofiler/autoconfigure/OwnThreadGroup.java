@@ -11,19 +11,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * workers and whatever they start in turn) is in this group, and a test can tell them from the threads of contexts
  * other tests left cached in the same JVM, which have the very same names.
  */
-final class OwnThreadGroup {
+public final class OwnThreadGroup {
 
     private static final AtomicInteger COUNT = new AtomicInteger();
 
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void run() throws Exception;
     }
 
     private final ThreadGroup group = new ThreadGroup("test-" + COUNT.incrementAndGet());
 
     /** Runs {@code body} on a new thread of the group and waits for it; whatever it throws is thrown here. */
-    void run(Body body) throws Exception {
+    public void run(Body body) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new Thread(group, () -> {
             try {
@@ -45,7 +45,7 @@ final class OwnThreadGroup {
     }
 
     /** The live threads of the group (and of groups under it) whose name starts with {@code prefix}. */
-    List<Thread> alive(String prefix) {
+    public List<Thread> alive(String prefix) {
         Thread[] threads = new Thread[group.activeCount() + 64];
         int n = group.enumerate(threads, true);
         return Arrays.stream(threads, 0, n).filter(t -> t.isAlive() && t.getName().startsWith(prefix)).toList();

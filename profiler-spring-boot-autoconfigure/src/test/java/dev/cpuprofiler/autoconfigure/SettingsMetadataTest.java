@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.autoconfigure.export.ExportProperties;
 import dev.cpuprofiler.core.CpuProfilerSettings;
 import dev.cpuprofiler.core.Setting;
 import java.io.IOException;
@@ -24,11 +25,13 @@ import tools.jackson.databind.ObjectMapper;
 
 /**
  * The settings declared in {@link CpuProfilerSettings} reach Spring's configuration metadata whole, and README's
- * settings table says the same.
+ * settings tables say the same. The export settings ({@value #EXPORT}) are declared by {@link ExportProperties}
+ * instead: they configure the transport, not the profiler, and README lists them in a table of their own.
  */
 class SettingsMetadataTest {
 
     private static final String UPDATE = "cpuprofiler.update-metadata";
+    static final String EXPORT = "profiler.cpu.export.";
 
     @Test
     void theCommittedAdditionalMetadataIsWrittenFromTheCatalogue() throws IOException {
@@ -46,8 +49,8 @@ class SettingsMetadataTest {
     @Test
     void everySettingHasItsDescriptionAndDefaultInTheMetadata() throws IOException {
         Map<String, JsonNode> properties = metadataProperties();
-        List<String> cpuKeys = properties.keySet().stream().filter(n -> n.startsWith("profiler.cpu.")).sorted()
-                .toList();
+        List<String> cpuKeys = properties.keySet().stream()
+                .filter(n -> n.startsWith("profiler.cpu.") && !n.startsWith(EXPORT)).sorted().toList();
         assertThat(cpuKeys).as("profiler.cpu.* in the metadata")
                 .isEqualTo(CpuProfilerSettings.all().stream().map(Setting::property).sorted().toList());
         for (Setting<?> setting : CpuProfilerSettings.all()) {
@@ -62,6 +65,12 @@ class SettingsMetadataTest {
             }
         });
         assertThat(properties.get("profiler.enabled").path("defaultValue").asString()).isEqualTo("true");
+        List<String> exportKeys = properties.keySet().stream().filter(n -> n.startsWith(EXPORT)).toList();
+        assertThat(exportKeys).as("the export settings").contains(EXPORT + "pyroscope.url", EXPORT + "otlp.endpoint");
+        for (String key : exportKeys) {
+            assertThat(properties.get(key).path("sourceType").asString()).as(key)
+                    .startsWith(ExportProperties.class.getName());
+        }
     }
 
     @Test
@@ -100,7 +109,8 @@ class SettingsMetadataTest {
         assertThat(table.keySet()).as("README's settings").containsExactlyInAnyOrderElementsOf(metadata.keySet());
         table.forEach((name, readmeDefault) -> assertThat(readmeDefault).as("README's default of %s", name)
                 .isEqualTo(metadata.get(name)));
-        assertThat(table.keySet().stream().filter(n -> n.startsWith("profiler.cpu.")).toList())
+        assertThat(table.keySet().stream().filter(n -> n.startsWith("profiler.cpu.") && !n.startsWith(EXPORT))
+                .toList())
                 .as("README's order of the profiler.cpu.* rows")
                 .isEqualTo(CpuProfilerSettings.all().stream().map(Setting::property).toList());
     }
@@ -108,21 +118,28 @@ class SettingsMetadataTest {
     private static final Pattern ROW = Pattern.compile("^\\| `(profiler\\.[a-z.-]+)` \\| ([^|]*) \\|");
     private static final Pattern FIRST_CODE = Pattern.compile("^`([^`]*)`");
 
-    /** The table whose header is {@code | property | default | ...}: each property and its default. */
+    /**
+     * The tables whose header is {@code | property | default | ...} (the settings, and the export settings): each
+     * property and its default, in README's order; a property listed twice fails.
+     */
     static Map<String, String> readmeSettings(List<String> lines) {
         Map<String, String> settings = new LinkedHashMap<>();
-        int i = 0;
-        while (i < lines.size() && !lines.get(i).startsWith("| property | default |")) {
-            i++;
+        int tables = 0;
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).startsWith("| property | default |")) {
+                continue;
+            }
+            tables++;
+            for (i += 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
+                Matcher row = ROW.matcher(lines.get(i));
+                assertThat(row.find()).as("a settings row: %s", lines.get(i)).isTrue();
+                String cell = row.group(2).trim();
+                Matcher code = FIRST_CODE.matcher(cell);
+                assertThat(settings.put(row.group(1), code.find() ? code.group(1)
+                        : cell.startsWith("unset") ? "unset" : cell)).as("%s listed once", row.group(1)).isNull();
+            }
         }
-        assertThat(i).as("README has a table headed | property | default |").isLessThan(lines.size());
-        for (i += 2; i < lines.size() && lines.get(i).startsWith("|"); i++) {
-            Matcher row = ROW.matcher(lines.get(i));
-            assertThat(row.find()).as("a settings row: %s", lines.get(i)).isTrue();
-            String cell = row.group(2).trim();
-            Matcher code = FIRST_CODE.matcher(cell);
-            settings.put(row.group(1), code.find() ? code.group(1) : cell.startsWith("unset") ? "unset" : cell);
-        }
+        assertThat(tables).as("README has a table headed | property | default |").isPositive();
         return settings;
     }
 

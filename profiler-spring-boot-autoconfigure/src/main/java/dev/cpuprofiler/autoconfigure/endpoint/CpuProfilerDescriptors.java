@@ -2,6 +2,8 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.cpuprofiler.autoconfigure.export.ExportStatus;
+import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.CpuStatus;
 import dev.cpuprofiler.core.DiskStatus;
@@ -53,8 +55,29 @@ public final class CpuProfilerDescriptors {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
-            List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk)
-            implements OperationResponseBody {
+            List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk,
+            ExportDescriptor export) implements OperationResponseBody {
+    }
+
+    /**
+     * Profile export, or null when no export target is configured: the targets, profiles waiting, and the latest
+     * push ({@code target}, {@code result}: success, retry, failure or dropped, {@code at}, the target's
+     * {@code httpStatus} and a {@code message} saying why it failed), all null before the first.
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ExportDescriptor(List<String> targets, int queued, String target, String profileId, String result,
+            String at, Integer httpStatus, String message) {
+
+        static ExportDescriptor of(ProfileExporter exporter) {
+            if (exporter == null) {
+                return null;
+            }
+            ExportStatus last = exporter.last().orElse(null);
+            return last == null ? new ExportDescriptor(exporter.targets(), exporter.queued(), null, null, null, null,
+                    null, null)
+                    : new ExportDescriptor(exporter.targets(), exporter.queued(), last.target(), last.profileId(),
+                            last.result().id(), iso(last.at()), last.httpStatus(), last.message());
+        }
     }
 
     /**
@@ -240,12 +263,13 @@ public final class CpuProfilerDescriptors {
     }
 
     /** @param latest the latest profile as the status shows it (folded), or null before the first */
-    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest) {
+    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest,
+            ProfileExporter exporter) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()), latest,
                 profiles.stream().map(ProfileSummary::of).toList(),
                 s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()),
-                DiskDescriptor.of(s.disk()));
+                DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter));
     }
 
     /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */

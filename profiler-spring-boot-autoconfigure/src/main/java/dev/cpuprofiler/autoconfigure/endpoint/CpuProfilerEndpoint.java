@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
+import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerSettings;
 import dev.cpuprofiler.core.CpuProfilerStatus;
@@ -25,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -54,16 +56,24 @@ public class CpuProfilerEndpoint {
 
     private final CpuProfiler profiler;
     private final PprofEncoder pprof = new PprofEncoder();
+    private final Supplier<ProfileExporter> exporter;
     private volatile LatestView latestView;
 
     public CpuProfilerEndpoint(CpuProfiler profiler) {
+        this(profiler, () -> null);
+    }
+
+    /** @param exporter the profile exporter, or a supplier of null when nothing is exported */
+    public CpuProfilerEndpoint(CpuProfiler profiler, Supplier<ProfileExporter> exporter) {
         this.profiler = profiler;
+        this.exporter = exporter;
     }
 
     @ReadOperation
     public StatusDescriptor status() {
         CpuProfilerStatus s = profiler.status();
-        return CpuProfilerDescriptors.status(s, profiler.profiles().list(), latestView(s.latestProfile()));
+        return CpuProfilerDescriptors.status(s, profiler.profiles().list(), latestView(s.latestProfile()),
+                exporter.get());
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
+import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.core.CpuProfiler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -29,8 +30,8 @@ public class CpuProfilerEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler) {
-        return new CpuProfilerEndpoint(cpuProfiler);
+    CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler, ObjectProvider<ProfileExporter> exporter) {
+        return new CpuProfilerEndpoint(cpuProfiler, exporter::getIfAvailable);
     }
 
     @Bean

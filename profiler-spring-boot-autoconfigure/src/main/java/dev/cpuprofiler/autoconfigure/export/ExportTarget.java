@@ -1,0 +1,19 @@
+package dev.cpuprofiler.autoconfigure.export;
+
+import dev.cpuprofiler.session.Profile;
+import java.net.http.HttpRequest;
+
+/** Somewhere a stored profile is pushed over HTTP: Pyroscope or an OTLP collector. */
+public interface ExportTarget {
+
+    /** The meter's {@code target} tag and the status's name: {@code pyroscope} or {@code otlp}. */
+    String id();
+
+    /**
+     * The request that pushes this profile, sent as is on every attempt.
+     *
+     * @throws UnsendableProfileException when this profile cannot be sent here (no body in the chosen format);
+     *         not retried
+     */
+    HttpRequest request(Profile profile) throws UnsendableProfileException;
+}

@@ -1,0 +1,92 @@
+package dev.cpuprofiler.autoconfigure.export;
+
+import static dev.cpuprofiler.autoconfigure.export.ExportFixtures.count;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
+import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
+import io.opentelemetry.proto.profiles.v1development.Sample;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.FilteredClassLoader;
+
+/** OTLP/HTTP profiles (experimental), decoded with the official generated classes. */
+class OtlpExportTest {
+
+    @Test
+    void eachStoredProfileIsPostedAsAnExportProfilesServiceRequest() throws Exception {
+        try (RecordingServer server = new RecordingServer()) {
+            ExportFixtures.runner().withPropertyValues("spring.application.name=shop",
+                    "profiler.cpu.export.otlp.endpoint=" + server.url(),
+                    "profiler.cpu.export.otlp.resource-attributes[deployment.environment.name]=prod",
+                    "profiler.cpu.export.otlp.headers.Authorization=Bearer abc").run(context -> {
+                        assertThat(context).doesNotHaveBean(PyroscopeTarget.class);
+                        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+                        context.getBean(ExportMeterBinder.class).bindTo(registry);
+                        Profile profile = ExportFixtures.profile();
+                        context.getBean(CpuProfiler.class).profiles().add(profile);
+                        await().atMost(Duration.ofSeconds(30)).until(() -> count(registry, "otlp", "success") == 1);
+
+                        RecordingServer.Request request = server.requests().get(0);
+                        assertThat(request.path()).isEqualTo("/v1development/profiles");
+                        assertThat(request.headers().getFirst("Content-Type")).isEqualTo("application/x-protobuf");
+                        assertThat(request.headers().getFirst("Authorization")).isEqualTo("Bearer abc");
+                        ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(request.body());
+
+                        ResourceProfiles resource = export.getResourceProfiles(0);
+                        assertThat(resource.getResource().getAttributesList().stream().collect(Collectors.toMap(
+                                KeyValue::getKey, kv -> kv.getValue().getStringValue()))).containsExactlyInAnyOrderEntriesOf(
+                                        Map.of("service.name", "shop", "deployment.environment.name", "prod"));
+                        io.opentelemetry.proto.profiles.v1development.Profile otlp = resource.getScopeProfiles(0)
+                                .getProfiles(0);
+                        ProfilesDictionary d = export.getDictionary();
+                        assertThat(d.getStringTable(0)).isEmpty();
+                        assertThat(d.getStringTable(otlp.getSampleType().getTypeStrindex())).isEqualTo("samples");
+                        assertThat(otlp.getPeriod()).isEqualTo(10_000_000L);
+                        assertThat(otlp.getTimeUnixNano()).isEqualTo(ExportFixtures.STARTED.toEpochMilli()
+                                * 1_000_000L);
+                        assertThat(otlp.getDurationNano()).isEqualTo(Duration.between(ExportFixtures.STARTED,
+                                ExportFixtures.ENDED).toNanos());
+
+                        // Each sample's stack, leaf first, read back through the dictionary.
+                        Map<List<String>, Long> stacks = new HashMap<>();
+                        for (Sample sample : otlp.getSamplesList()) {
+                            List<String> frames = new ArrayList<>();
+                            for (int location : d.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
+                                int function = d.getLocationTable(location).getLines(0).getFunctionIndex();
+                                frames.add(d.getStringTable(d.getFunctionTable(function).getNameStrindex()));
+                            }
+                            stacks.merge(frames, sample.getValues(0), Long::sum);
+                        }
+                        assertThat(stacks).containsExactlyInAnyOrderEntriesOf(Map.of(
+                                List.of(ExportFixtures.HOT, "app.Main.loop", "java.lang.Thread.run"), 70L,
+                                List.of("app.Io.read", "java.lang.Thread.run"), 30L));
+                        List<String> attributes = otlp.getAttributeIndicesList().stream()
+                                .map(i -> d.getStringTable(d.getAttributeTable(i).getKeyStrindex()) + "="
+                                        + d.getAttributeTable(i).getValue().getStringValue())
+                                .toList();
+                        assertThat(attributes).contains("profile.trigger=manual", "profile.engine=async-profiler");
+                    });
+        }
+    }
+
+    @Test
+    void withoutTheOptionalOtlpJarTheContextStartsAndSendsNothingOverOtlp() {
+        ExportFixtures.runner().withClassLoader(new FilteredClassLoader("io.opentelemetry.proto"))
+                .withPropertyValues("profiler.cpu.export.otlp.endpoint=http://127.0.0.1:4318").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(OtlpTarget.class);
+                    assertThat(context.getBean(ProfileExporter.class).targets()).isEmpty();
+                });
+    }
+}
