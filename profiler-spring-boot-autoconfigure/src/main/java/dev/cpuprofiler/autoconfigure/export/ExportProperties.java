@@ -96,7 +96,7 @@ public class ExportProperties {
 
         /**
          * The body sent: pprof (gzipped profile.proto, built from the merged stacks) or jfr (the engine's recording,
-         * kept only with profiler.cpu.output-directory).
+         * as ?format=jfr serves it, kept while the profile is retained).
          */
         private String format = "pprof";
 

@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.util.Optional;
 
 /**
- * The engine's own recording ({@link Profile#jfrFile()}), sent as Pyroscope's {@code jfr} format. It exists only for
- * profiles written to {@code profiler.cpu.output-directory}: otherwise the store deletes the recording once it has
- * the merged stacks.
+ * The engine's own recording ({@link Profile#jfrFile()}), sent as Pyroscope's {@code jfr} format. The store keeps it while the
+ * profile is retained (within {@code retained-size}); a profile whose recording was not kept (too large, a disk at
+ * its floor) or is gone has none.
  */
 public final class JfrBody implements ProfileBody {
 

@@ -77,7 +77,7 @@ public final class PyroscopeTarget implements ExportTarget {
         try {
             bytes = body.encode(profile).orElseThrow(() -> new UnsendableProfileException("profile " + profile.id()
                     + " has no " + body.format() + " body" + (JfrBody.FORMAT.equals(body.format())
-                            ? " (its JFR recording is kept only with profiler.cpu.output-directory)" : "")));
+                            ? " (its JFR recording was not kept or is gone)" : "")));
         } catch (IOException e) {
             throw new UnsendableProfileException("cannot read the " + body.format() + " body of " + profile.id()
                     + ": " + e, e);
