@@ -29,7 +29,7 @@ class CpuProfilerOptionsTest {
         assertThat(o.getRetainedProfiles()).isEqualTo(10);
         assertThat(o.getLookback()).isEqualTo(Duration.ofSeconds(30));
         assertThat(o.getLookbackArmingRatio()).isEqualTo(0.6);
-        assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
+        assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(50));
         assertThat(o.getStartupGrace()).isEqualTo(Duration.ofSeconds(60));
         assertThat(o.getMinFreeDiskSpace()).isEqualTo(CpuProfilerOptions.AUTO_FREE_DISK_SPACE);
     }

@@ -72,8 +72,8 @@ class LookbackWithRealEnginesTest {
         LookbackSnapshot part = p.lookback().orElseThrow();
         assertThat(part.startedAt()).isBeforeOrEqualTo(p.burstStartedAt());
         assertThat(part.endedAt()).isAfterOrEqualTo(p.burstEndedAt()).isBeforeOrEqualTo(p.sessionStartedAt());
-        assertThat(part.samplingPeriod()).isEqualTo(Duration.ofMillis(20));
-        assertThat(part.weight()).isEqualTo(2 * part.samples());
+        assertThat(part.samplingPeriod()).isEqualTo(Duration.ofMillis(50)); // the default
+        assertThat(part.weight()).isEqualTo(5 * part.samples()); // each weighs five of the session's 10 ms
     }
 
     @Test
