@@ -38,12 +38,14 @@ public final class CpuProfiler implements AutoCloseable {
 
     private final Pipeline p;
     private final StatusReader status;
+    private final CpuHistoryReader history;
     private boolean started;
     private boolean closed;
 
     private CpuProfiler(Pipeline pipeline) {
         this.p = pipeline;
         this.status = new StatusReader(pipeline);
+        this.history = new CpuHistoryReader(pipeline);
     }
 
     public static Builder builder(CpuProfilerOptions options) {
@@ -102,6 +104,14 @@ public final class CpuProfiler implements AutoCloseable {
 
     public CpuProfilerStatus status() {
         return status.read();
+    }
+
+    /**
+     * The last few minutes of CPU% readings and the baseline's slots, in wall-clock time: what the status page charts.
+     * Read on demand; the sampler's tick only writes one array entry for it.
+     */
+    public CpuHistory cpuHistory() {
+        return history.read();
     }
 
     /** The recorded profiles. */

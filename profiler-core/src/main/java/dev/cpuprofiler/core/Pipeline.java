@@ -2,7 +2,9 @@ package dev.cpuprofiler.core;
 
 import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
+import dev.cpuprofiler.cpu.RecentCpuSamples;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
+import dev.cpuprofiler.cpu.Ticker;
 import dev.cpuprofiler.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.engine.DiskSpaceGuard;
 import dev.cpuprofiler.engine.EngineSelector;
@@ -20,8 +22,9 @@ import java.util.concurrent.ThreadFactory;
  *
  * @param threads per-thread CPU time, or null when this JVM cannot measure it
  */
-record Pipeline(CpuProfilerOptions options, Clock clock, ThreadFactory threadFactory, SelectedCpuSource cpuSource,
-        CpuSampler sampler, RollingBaseline baseline, ThreadCpuTracker threads, ProfileStore profiles,
+record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
+        SelectedCpuSource cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
+        ThreadCpuTracker threads, ProfileStore profiles,
         WorkDirectory workDirectory, DiskSpaceGuard diskSpace, EngineSelector engines, ProfilingSessions sessions,
         Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints) {
 }

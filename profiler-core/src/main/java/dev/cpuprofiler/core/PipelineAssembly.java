@@ -4,6 +4,7 @@ import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.CpuSourceSelector;
 import dev.cpuprofiler.cpu.ProcessCpuSource;
+import dev.cpuprofiler.cpu.RecentCpuSamples;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
 import dev.cpuprofiler.engine.DiskSpaceGuard;
 import dev.cpuprofiler.engine.EngineLock;
@@ -53,6 +54,9 @@ final class PipelineAssembly {
                 b.ticker, named(threads, "cpuprofiler-sampler"));
         RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
         sampler.addListener(baseline);
+        // For the status page's chart: one array write per tick.
+        RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
+        sampler.addListener(recentCpu);
 
         ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
@@ -89,8 +93,8 @@ final class PipelineAssembly {
         CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average, sessions,
                 b.clock);
         policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
-        return new Pipeline(options, b.clock, threads, selected, sampler, baseline, tracker, profiles, workDirectory,
-                diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints);
+        return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
+                profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints);
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.cpuprofiler.autoconfigure.export.ExportStatus;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
+import dev.cpuprofiler.core.CpuHistory;
 import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.core.CpuStatus;
 import dev.cpuprofiler.core.DiskStatus;
@@ -33,6 +34,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.Function;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
@@ -56,7 +58,33 @@ public final class CpuProfilerDescriptors {
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
             List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk,
-            ExportDescriptor export) implements OperationResponseBody {
+            ExportDescriptor export, HistoryDescriptor history) implements OperationResponseBody {
+    }
+
+    /**
+     * The recent CPU% the status page charts, compact: {@code samples} are the sampler's readings as
+     * {@code [seconds, percent]} and {@code baseline} the rolling baseline's slots as {@code [from, to, percent]},
+     * oldest first, with times in seconds relative to {@code at} (so 0 or below).
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record HistoryDescriptor(String at, String samplingInterval, String slotInterval, List<double[]> samples,
+            List<double[]> baseline) {
+
+        static HistoryDescriptor of(CpuHistory h) {
+            if (h == null) {
+                return null;
+            }
+            return new HistoryDescriptor(iso(h.at()), iso(h.samplingInterval()), iso(h.slotInterval()),
+                    h.samples().stream().map(p -> new double[] {seconds(h.at(), p.at()), round(p.percent())})
+                            .toList(),
+                    h.slots().stream().map(s -> new double[] {seconds(h.at(), s.start()), seconds(h.at(), s.end()),
+                            round(s.percent())}).toList());
+        }
+
+        /** Seconds from {@code at} to {@code t}, to 0.1 s. */
+        private static double seconds(Instant at, Instant t) {
+            return Math.round(Duration.between(at, t).toMillis() / 100.0) / 10.0;
+        }
     }
 
     /**
@@ -208,14 +236,18 @@ public final class CpuProfilerDescriptors {
         }
     }
 
-    /** A profile in the status's list. */
+    /**
+     * A profile in the status's list; {@code hotMethod} is its top method by self time (null without samples),
+     * {@code jfrFile} its kept recording as in the profile's JSON (null when {@code format=jfr} has none to give).
+     */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ProfileSummary(String id, String trigger, String engine, String startedAt, String endedAt,
-            long samples) {
+            long samples, String duration, String hotMethod, String jfrFile) {
 
-        static ProfileSummary of(Profile p) {
+        static ProfileSummary of(Profile p, Function<Profile, String> hotMethod) {
             return new ProfileSummary(p.id(), p.trigger().name(), p.engine(), iso(p.startedAt()), iso(p.endedAt()),
-                    p.samples());
+                    p.samples(), iso(p.duration()), hotMethod.apply(p),
+                    p.jfrFile() == null ? null : p.jfrFile().toString());
         }
     }
 
@@ -262,14 +294,17 @@ public final class CpuProfilerDescriptors {
             implements OperationResponseBody {
     }
 
-    /** @param latest the latest profile as the status shows it (folded), or null before the first */
+    /**
+     * @param latest the latest profile as the status shows it (folded), or null before the first
+     * @param hotMethod a profile's top method by self time, or null
+     */
     static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest,
-            ProfileExporter exporter) {
+            ProfileExporter exporter, CpuHistory history, Function<Profile, String> hotMethod) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()), latest,
-                profiles.stream().map(ProfileSummary::of).toList(),
+                profiles.stream().map(p -> ProfileSummary.of(p, hotMethod)).toList(),
                 s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()),
-                DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter));
+                DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter), HistoryDescriptor.of(history));
     }
 
     /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -35,13 +36,15 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.MimeType;
 
 /**
  * {@code /actuator/cpuprofiler}: the monitor's status and the latest profile ({@code GET}), one profile in a
  * chosen format ({@code GET /{id}?format=json|text|collapsed|html|pprof|jfr}, {@code latest} for the newest; with
  * {@code lookback=include|exclude|only}, the samples from before a CPU-triggered session too, or not, or alone), and an
- * on-demand profile ({@code POST}, optional {@code duration}). Read-only by default: starting a profile over
- * HTTP needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
+ * on-demand profile ({@code POST}, optional {@code duration}). A browser gets the status as a page
+ * ({@link StatusPage}). Read-only by default: starting a profile over HTTP needs
+ * {@code management.endpoint.cpuprofiler.access=unrestricted}.
  */
 @WebEndpoint(id = CpuProfilerEndpoint.ID, defaultAccess = Access.READ_ONLY)
 public class CpuProfilerEndpoint {
@@ -57,6 +60,8 @@ public class CpuProfilerEndpoint {
     private final CpuProfiler profiler;
     private final PprofEncoder pprof = new PprofEncoder();
     private final Supplier<ProfileExporter> exporter;
+    private final StatusPage page;
+    private final TopMethods topMethods = new TopMethods();
     private volatile LatestView latestView;
 
     public CpuProfilerEndpoint(CpuProfiler profiler) {
@@ -65,15 +70,56 @@ public class CpuProfilerEndpoint {
 
     /** @param exporter the profile exporter, or a supplier of null when nothing is exported */
     public CpuProfilerEndpoint(CpuProfiler profiler, Supplier<ProfileExporter> exporter) {
-        this.profiler = profiler;
-        this.exporter = exporter;
+        this(profiler, exporter, () -> false);
     }
 
-    @ReadOperation
+    /**
+     * @param exporter the profile exporter, or a supplier of null when nothing is exported
+     * @param writesAllowed whether this endpoint's write operation is reachable (access {@code unrestricted}): the
+     *        status page offers its button then, and says how to allow it otherwise
+     */
+    public CpuProfilerEndpoint(CpuProfiler profiler, Supplier<ProfileExporter> exporter,
+            BooleanSupplier writesAllowed) {
+        this.profiler = profiler;
+        this.exporter = exporter;
+        this.page = new StatusPage(writesAllowed, profiler.options().getDuration());
+    }
+
+    /** The status as JSON clients get it. */
     public StatusDescriptor status() {
         CpuProfilerStatus s = profiler.status();
-        return CpuProfilerDescriptors.status(s, profiler.profiles().list(), latestView(s.latestProfile()),
-                exporter.get());
+        List<Profile> profiles = profiler.profiles().list();
+        topMethods.retain(profiles);
+        return CpuProfilerDescriptors.status(s, profiles, latestView(s.latestProfile()), exporter.get(),
+                profiler.cpuHistory(), topMethods::of);
+    }
+
+    /**
+     * {@code GET /actuator/cpuprofiler}: the status page for a browser (an {@code Accept} header that names
+     * {@code text/html}, see {@link StatusFormat}) or for {@code ?format=html}; the JSON for every other client, in
+     * the type Spring negotiates as before (or {@code application/json} for {@code ?format=json}). Any other
+     * {@code format} is a 400 with the reason.
+     */
+    @ReadOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/html"})
+    public WebEndpointResponse<?> statusOrPage(@Nullable String format, @Nullable StatusFormat accept) {
+        boolean html;
+        if (format == null || format.isBlank()) {
+            html = accept == StatusFormat.HTML;
+        } else if (format.trim().equalsIgnoreCase("html")) {
+            html = true;
+        } else if (format.trim().equalsIgnoreCase("json")) {
+            return new WebEndpointResponse<>(status(), WebEndpointResponse.STATUS_OK, MimeType.valueOf(
+                    "application/json"));
+        } else {
+            return Replies.error(accept == StatusFormat.HTML ? ResponseFormat.HTML : ResponseFormat.JSON,
+                    WebEndpointResponse.STATUS_BAD_REQUEST, "Unknown format '" + format + "': use html or json "
+                            + "(a profile's other formats are under /{id}, e.g. latest?format=text)", null);
+        }
+        if (!html) {
+            return new WebEndpointResponse<>(status(), WebEndpointResponse.STATUS_OK);
+        }
+        StatusPage.Rendered rendered = page.render(status());
+        return new WebEndpointResponse<>(rendered.html(), WebEndpointResponse.STATUS_OK, rendered.contentType());
     }
 
     /**

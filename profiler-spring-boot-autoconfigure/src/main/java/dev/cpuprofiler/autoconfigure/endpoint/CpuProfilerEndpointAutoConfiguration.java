@@ -5,6 +5,7 @@ import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.core.CpuProfiler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,8 +20,9 @@ import org.springframework.web.servlet.DispatcherServlet;
 
 /**
  * The {@code cpuprofiler} actuator endpoint, when the actuator is present and the endpoint is available; with Spring
- * MVC or WebFlux, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429 and the
- * reason of a 400 for a body the framework cannot read.
+ * MVC or WebFlux, also what Actuator's endpoint model cannot express: the {@code Retry-After} header of a 429, the
+ * reason of a 400 for a body the framework cannot read, the download's file name and the status page's
+ * {@code Content-Security-Policy}.
  */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
@@ -30,8 +32,9 @@ public class CpuProfilerEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler, ObjectProvider<ProfileExporter> exporter) {
-        return new CpuProfilerEndpoint(cpuProfiler, exporter::getIfAvailable);
+    CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler, ObjectProvider<ProfileExporter> exporter,
+            ObjectProvider<EndpointAccessResolver> access) {
+        return new CpuProfilerEndpoint(cpuProfiler, exporter::getIfAvailable, new EndpointWriteAccess(access));
     }
 
     @Bean
@@ -57,6 +60,12 @@ public class CpuProfilerEndpointAutoConfiguration {
         @ConditionalOnMissingBean
         CpuProfilerDownloadAdvice cpuProfilerDownloadAdvice() {
             return new CpuProfilerDownloadAdvice();
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        CpuProfilerStatusPageAdvice cpuProfilerStatusPageAdvice() {
+            return new CpuProfilerStatusPageAdvice();
         }
 
         @Bean

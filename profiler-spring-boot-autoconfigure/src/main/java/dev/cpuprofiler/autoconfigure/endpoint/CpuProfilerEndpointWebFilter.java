@@ -26,8 +26,9 @@ import reactor.core.publisher.Mono;
  * the answer is committed), and a 400 with the parser's reason when the JSON body cannot be read (WebFlux reads it
  * before Actuator calls the endpoint, and on its own answers without the reason); and for
  * {@code GET /actuator/cpuprofiler/{id}?format=pprof|jfr}, the {@code Content-Disposition} of the file (a WebFilter
- * does not see the body, so the name comes from the path; {@code latest} is resolved as the answer commits). Any other
- * request passes through untouched.
+ * does not see the body, so the name comes from the path; {@code latest} is resolved as the answer commits); for
+ * {@code GET /actuator/cpuprofiler}, the status page's {@code Content-Security-Policy} ({@link StatusPageHeaders}). Any
+ * other request passes through untouched.
  */
 public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
 
@@ -48,6 +49,15 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
+        if (endpointPath.isStatus(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
+            // The status page's Content-Security-Policy, from the nonce its content type carries.
+            ServerHttpResponse response = exchange.getResponse();
+            response.beforeCommit(() -> {
+                StatusPageHeaders.apply(response.getHeaders());
+                return Mono.empty();
+            });
+            return chain.filter(exchange);
+        }
         String selector = endpointPath.profileSelector(request.getMethod().name(),
                 request.getPath().pathWithinApplication().value());
         String extension = selector == null ? null : fileExtension(request.getQueryParams().getFirst("format"));

@@ -33,6 +33,20 @@ final class EndpointPath {
     }
 
     /**
+     * Whether the request is a {@code GET} of the status (the endpoint's own path, no selector).
+     *
+     * @param path the request's path within the application
+     */
+    boolean isStatus(String method, String path) {
+        if (!"GET".equals(method)) {
+            return false;
+        }
+        PathMappedEndpoints paths = endpoints.getIfAvailable();
+        String endpointPath = paths == null ? null : paths.getPath(ENDPOINT_ID);
+        return endpointPath != null && endpointPath.equals(path);
+    }
+
+    /**
      * The {@code {id}} of a {@code GET} of one profile ({@code latest} included), or null for any other request.
      *
      * @param path the request's path within the application

@@ -469,7 +469,7 @@ class CpuProfilerEndpointFixtureTest {
     }
 
     /** A container's view with cgroup v2 at /sys/fs/cgroup, its own cgroup "/", a quota and a CPU counter. */
-    private static void fakeCgroupV2Container(Path root, String cpuMax, String cpusAllowed) throws IOException {
+    static void fakeCgroupV2Container(Path root, String cpuMax, String cpusAllowed) throws IOException {
         write(root, "proc/self/cgroup", "0::/\n");
         write(root, "proc/self/mountinfo", "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n");
         write(root, "proc/self/status", "Name:\tjava\nCpus_allowed_list:\t" + cpusAllowed + "\n");

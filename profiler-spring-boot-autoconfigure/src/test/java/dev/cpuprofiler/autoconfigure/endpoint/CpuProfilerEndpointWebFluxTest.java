@@ -101,6 +101,29 @@ class CpuProfilerEndpointWebFluxTest {
     }
 
     @Test
+    void theStatusPageForABrowserAndTheJsonAsBeforeForEveryOtherClient() {
+        Http http = new Http(port);
+        String html = CpuProfilerStatusPageHttpTest.assertPage(http.send("GET", PATH,
+                CpuProfilerStatusPageHttpTest.BROWSER_ACCEPT, null, null));
+        assertThat(html).contains("<button id=\"start\"");
+        CpuProfilerStatusPageHttpTest.assertPage(http.send("GET", PATH + "?format=html", null, null, null));
+        String[][] clients = {{null, "application/vnd.spring-boot.actuator.v3+json"},
+            {"*/*", "application/vnd.spring-boot.actuator.v3+json"}, {"application/json", "application/json"},
+            {"application/vnd.spring-boot.actuator.v2+json", "application/vnd.spring-boot.actuator.v2+json"}};
+        for (String[] client : clients) {
+            HttpResponse<String> json = http.send("GET", PATH, client[0], null, null);
+            assertThat(json.statusCode()).isEqualTo(200);
+            assertThat(json.headers().firstValue("Content-Type")).as(client[0])
+                    .hasValueSatisfying(t -> assertThat(t).startsWith(client[1]));
+            assertThat(json.headers().firstValue("Content-Security-Policy")).isEmpty();
+            assertThat(Http.parse(json.body()).path("state").asString()).isEqualTo("DISABLED");
+        }
+        HttpResponse<String> bad = http.send("GET", PATH + "?format=xml", null, null, null);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("Unknown format 'xml': use html or json");
+    }
+
+    @Test
     void fileFormatsAreDownloadsNamedForTheProfile() throws Exception {
         Path jfr = Files.createTempFile("cpuprofiler-webflux-test", ".jfr");
         try (Recording recording = new Recording()) {

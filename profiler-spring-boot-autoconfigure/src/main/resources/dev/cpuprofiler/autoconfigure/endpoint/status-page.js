@@ -1,0 +1,234 @@
+// The status page's refresh: fetches the JSON status every few seconds and redraws the page from it. Every name is
+// set with textContent (never as markup), and the chart uses the geometry of StatusChart.java: change both together.
+(function () {
+  'use strict';
+  var W = 960, H = 220, LEFT = 40, RIGHT = 10, TOP = 10, BOTTOM = 24, MIN_SPAN = 60;
+  var SVG = 'http://www.w3.org/2000/svg';
+  var timer = null, refreshes = 0;
+
+  function $(id) { return document.getElementById(id); }
+  function text(id, value) { var e = $(id); if (e) { e.textContent = value; } }
+  function el(tag, cls, value) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (value !== undefined) { e.textContent = value; }
+    return e;
+  }
+  function svgEl(tag, attrs) {
+    var e = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    return e;
+  }
+  function pct(p) { return p === null || p === undefined ? '\u2013' : p.toFixed(1) + '%'; }
+  function num(n) { return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100); }
+  function isoSeconds(d) {
+    var m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(d || '');
+    return m ? (+(m[1] || 0)) * 3600 + (+(m[2] || 0)) * 60 + (+(m[3] || 0)) : 0;
+  }
+  function seconds(d) {
+    if (!d) { return '\u2013'; }
+    var s = Math.max(0, Math.round(isoSeconds(d)));
+    if (s >= 3600) { return Math.floor(s / 3600) + ' h ' + Math.floor(s % 3600 / 60) + ' min'; }
+    return s >= 60 ? Math.floor(s / 60) + ' min ' + s % 60 + ' s' : s + ' s';
+  }
+  // Java's instants carry up to nine decimals; Date.parse is only sure of three.
+  function parse(iso) { return Date.parse(iso.replace(/(\.\d{3})\d+/, '$1')); }
+  function time(iso) {
+    return iso ? new Date(parse(iso)).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '\u2013';
+  }
+  function label(l) {
+    return { CPU_BOUND: 'CPU-bound', MIXED: 'mixed', MOSTLY_WAITING: 'mostly waiting' }[l] || l;
+  }
+
+  function stateDetail(s) {
+    var session = s.session, t = s.trigger || {};
+    if (session) {
+      return 'profiling (' + session.trigger + ', ' + session.engine + '): ' + seconds(session.elapsed) + ' of ' +
+        seconds(session.duration) + ', ' + session.samples + ' samples';
+    }
+    if (!t.enabled) { return 'trigger off: monitoring only, on-demand profiles work'; }
+    if (s.state === 'COOLDOWN' && t.cooldownRemaining) { return 'cooldown, ' + seconds(t.cooldownRemaining) + ' left'; }
+    if (t.startupGraceRemaining) {
+      return 'monitoring; the trigger waits for the start-up grace, ' + seconds(t.startupGraceRemaining) + ' left';
+    }
+    return s.state.toLowerCase();
+  }
+
+  function cards(s) {
+    var cpu = s.cpu, l = s.lookback;
+    var state = $('state');
+    state.textContent = s.state;
+    state.className = 'badge state-' + s.state.toLowerCase();
+    document.title = 'CPU profiler: ' + s.state;
+    text('card-state', stateDetail(s));
+    text('card-cpu', pct(cpu.latestPercent) + ' of ' + num(cpu.effectiveCpuCount) + ' CPUs');
+    text('card-average', pct(cpu.averagePercent) + ' / ' + pct(cpu.thresholdPercent));
+    text('card-source', cpu.source + ', ' + num(cpu.effectiveCpuCount) + ' effective CPUs (' + cpu.effectiveCpuOrigin +
+      ')' + (cpu.fallbackReason ? '; ' + cpu.fallbackReason : ''));
+    text('card-lookback', l ? l.state + (l.reason ? ': ' + l.reason : '') : '\u2013');
+    text('updated', time(s.history && s.history.at));
+  }
+
+  function chart(s) {
+    var h = s.history, svg = $('cpu-chart');
+    if (!svg || !h) { return; }
+    var at = parse(h.at), span = MIN_SPAN;
+    h.samples.forEach(function (p) { span = Math.max(span, -p[0]); });
+    h.baseline.forEach(function (b) { span = Math.max(span, -b[0]); });
+    function x(sec) { return Math.max(LEFT, Math.min(W - RIGHT, LEFT + (W - LEFT - RIGHT) * (1 + sec / span))); }
+    function y(p) { return TOP + (H - TOP - BOTTOM) * (1 - Math.max(0, Math.min(100, p)) / 100); }
+    function rel(iso) { return iso ? Math.min(0, (parse(iso) - at) / 1000) : 0; }
+    function r(v) { return Math.round(v * 10) / 10; }
+    var labels = svg.querySelectorAll('.grid text');
+    for (var i = 0; i <= 4; i++) {
+      var ago = span * (4 - i) / 4, t = labels[5 + i];
+      if (t) {
+        t.setAttribute('x', r(x(-ago)));
+        t.textContent = ago === 0 ? 'now' : '-' + (ago >= 120 ? Math.round(ago / 60) + ' min' : Math.round(ago) + ' s');
+      }
+    }
+    var sessions = $('chart-sessions');
+    while (sessions.firstChild) { sessions.removeChild(sessions.firstChild); }
+    var spans = s.profiles.map(function (p) { return [rel(p.startedAt), rel(p.endedAt)]; });
+    if (s.session) { spans.push([rel(s.session.startedAt), 0]); }
+    spans.forEach(function (sp) {
+      var x1 = x(sp[0]), x2 = x(sp[1]);
+      if (x2 > LEFT) {
+        sessions.appendChild(svgEl('rect', { 'class': 'session', x: r(x1), y: TOP, width: r(Math.max(1, x2 - x1)),
+          height: H - TOP - BOTTOM }));
+      }
+    });
+    $('chart-baseline').setAttribute('d', h.baseline.map(function (b, n) {
+      return (n ? 'L' : 'M') + r(x(b[0])) + ' ' + r(y(b[2])) + 'H' + r(x(b[1]));
+    }).join(''));
+    $('chart-samples').setAttribute('points', h.samples.map(function (p) {
+      return r(x(p[0])) + ',' + r(y(p[1]));
+    }).join(' '));
+    var ty = r(y(s.cpu.thresholdPercent)), line = $('chart-threshold'), tl = $('chart-threshold-label');
+    line.setAttribute('y1', ty);
+    line.setAttribute('y2', ty);
+    tl.setAttribute('y', r(ty - 4));
+    tl.textContent = 'threshold ' + num(s.cpu.thresholdPercent) + '%';
+  }
+
+  function session(s) {
+    var p = s.session, bar = $('session-progress');
+    text('session', p ? 'Recording ' + p.id + ': ' + seconds(p.elapsed) + ' of ' + seconds(p.duration) + ', ' +
+      p.samples + ' samples' : 'No profile is recording.');
+    bar.hidden = !p;
+    bar.value = p ? Math.min(1, isoSeconds(p.elapsed) / Math.max(0.001, isoSeconds(p.duration))) : 0;
+    var start = $('start');
+    if (start) { start.disabled = !!p; }
+  }
+
+  function row(cells) {
+    var tr = document.createElement('tr');
+    cells.forEach(function (c) { tr.appendChild(c); });
+    return tr;
+  }
+  function replaceRows(id, rows, empty, columns) {
+    var body = $(id);
+    while (body.firstChild) { body.removeChild(body.firstChild); }
+    if (!rows.length) {
+      var td = el('td', 'muted', empty);
+      td.colSpan = columns;
+      body.appendChild(row([td]));
+    }
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+
+  function threads(s) {
+    replaceRows('threads', s.threads.map(function (t) {
+      return row([el('td', 'name', t.name), el('td', 'num', pct(t.cpuPercent)), el('td', '', label(t.label))]);
+    }), 'No thread used CPU lately.', 3);
+  }
+
+  function latest(s) {
+    var dl = $('latest'), p = s.latestProfile;
+    while (dl.firstChild) { dl.removeChild(dl.firstChild); }
+    function item(term, value) { dl.appendChild(el('dt', '', term)); dl.appendChild(el('dd', '', value)); }
+    if (!p) {
+      item('none yet', 'A profile appears when the average passes the threshold, or on demand.');
+      return;
+    }
+    item('Profile', p.id + ' (' + p.trigger + ', ' + p.engine + ')');
+    item('CPU while recording', pct(p.cpuPercent));
+    var hot = p.hotMethods && p.hotMethods[0];
+    item('Hot method', hot ? hot.method + ' (' + pct(hot.selfPercent) + ' self)' : '\u2013');
+    if (p.concurrency) {
+      item('Utilization', pct(p.concurrency.utilization * 100) + ' of ' + num(p.concurrency.effectiveCpus) + ' CPUs');
+      item('Bottleneck', pct(p.concurrency.bottleneck * 100) + ' of the time at least one thread ran');
+    }
+  }
+
+  function profiles(s) {
+    replaceRows('profiles', s.profiles.map(function (p) {
+      var base = 'cpuprofiler/' + encodeURIComponent(p.id), links = el('td', 'links');
+      [['html', 'flame graph'], ['text', 'text'], ['collapsed', 'collapsed'], ['pprof', 'pprof']]
+        .concat(p.jfrFile ? [['jfr', 'jfr']] : []).forEach(function (f) {
+          var a = el('a', '', f[1]);
+          a.href = base + '?format=' + f[0];
+          links.appendChild(a);
+          links.appendChild(document.createTextNode(' '));
+        });
+      return row([el('td', '', time(p.startedAt)), el('td', '', p.trigger), el('td', '', p.engine),
+        el('td', 'num', seconds(p.duration)), el('td', 'num', String(p.samples)),
+        el('td', 'name', p.hotMethod || '\u2013'), links]);
+    }), 'None recorded yet.', 7);
+  }
+
+  function render(s) {
+    cards(s);
+    chart(s);
+    session(s);
+    threads(s);
+    latest(s);
+    profiles(s);
+  }
+
+  function refresh() {
+    fetch('cpuprofiler', { headers: { Accept: 'application/json' }, cache: 'no-store' })
+      .then(function (r) {
+        if (!r.ok) { throw new Error('status answered ' + r.status); }
+        return r.json();
+      })
+      .then(function (s) {
+        render(s);
+        text('refresh-error', '');
+        // How many refreshes drew the page: tells a test (or a curious reader of the DOM) that the script works.
+        document.body.setAttribute('data-refreshes', String(++refreshes));
+        schedule(s.session ? 1000 : 5000);
+      })
+      .catch(function (e) {
+        text('refresh-error', 'Refresh failed: ' + e.message + '; retrying.');
+        schedule(10000);
+      });
+  }
+  function schedule(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(refresh, ms);
+  }
+
+  var start = $('start');
+  if (start) {
+    start.addEventListener('click', function () {
+      var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
+      start.disabled = true;
+      text('start-result', 'Starting\u2026');
+      fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: { Accept: 'application/json' } })
+        .then(function (r) {
+          return r.json().then(function (body) { return { status: r.status, body: body }; });
+        })
+        .then(function (r) {
+          text('start-result', r.status === 200 ? 'Started ' + r.body.id + ' for ' + seconds(r.body.duration) + '.'
+            : r.status + ': ' + (r.body.message || r.body.error || 'refused'));
+          refresh();
+        })
+        .catch(function (e) {
+          text('start-result', 'Could not start: ' + e.message);
+          start.disabled = false;
+        });
+    });
+  }
+  schedule(5000);
+}());

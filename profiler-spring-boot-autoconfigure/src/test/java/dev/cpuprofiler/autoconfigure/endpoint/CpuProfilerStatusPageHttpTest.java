@@ -1,0 +1,148 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code GET /actuator/cpuprofiler} over real HTTP with Spring MVC: the page for a browser and for {@code ?format=html},
+ * the JSON, in the very type it always had, for every other client; the page's {@code Content-Security-Policy} header
+ * with the nonce its inline style and script carry; and a thread whose name is markup shown as text.
+ * {@link CpuProfilerEndpointWebFluxTest} checks the same with WebFlux.
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "profiler.cpu.enabled=false",
+            "profiler.cpu.sampling-interval=200ms"
+        })
+@DirtiesContext
+class CpuProfilerStatusPageHttpTest {
+
+    /** What Chromium sends when it opens a page. */
+    static final String BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,"
+            + "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+    static final String PATH = "/actuator/cpuprofiler";
+
+    private static final AtomicBoolean burning = new AtomicBoolean(true);
+    private static Thread hostile;
+
+    @LocalServerPort
+    int port;
+
+    /** A busy thread named as markup, so that it is among the top threads. */
+    @BeforeAll
+    static void startAHostileThread() {
+        hostile = new Thread(() -> {
+            long x = 0;
+            while (burning.get()) {
+                x = CpuProfilerEndpointHttpTest.burnInTheEndpointTest(x);
+                try {
+                    Thread.sleep(1); // busy enough to be listed, calm enough not to slow the other tests
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, StatusPageTest.HOSTILE);
+        hostile.setDaemon(true);
+        hostile.start();
+    }
+
+    @AfterAll
+    static void stopIt() throws InterruptedException {
+        burning.set(false);
+        hostile.join();
+    }
+
+    @ParameterizedTest(name = "Accept: {0}")
+    @CsvSource(delimiter = '|', nullValues = "NONE", value = {
+        "NONE | application/vnd.spring-boot.actuator.v3+json",
+        "*/* | application/vnd.spring-boot.actuator.v3+json",
+        "application/json | application/json",
+        "application/vnd.spring-boot.actuator.v3+json | application/vnd.spring-boot.actuator.v3+json",
+        "application/vnd.spring-boot.actuator.v2+json | application/vnd.spring-boot.actuator.v2+json",
+        "'application/json, text/html' | application/json",
+        "'application/json, */*;q=0.5' | application/json"
+    })
+    void everyClientButABrowserGetsTheJsonAsBefore(String accept, String type) {
+        HttpResponse<String> r = new Http(port).send("GET", PATH, accept, null, null);
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith(type));
+        assertThat(Http.parse(r.body()).path("state").asString()).isEqualTo("DISABLED");
+        assertThat(r.headers().firstValue("Content-Security-Policy")).isEmpty();
+    }
+
+    @ParameterizedTest(name = "Accept: {0}")
+    @CsvSource(delimiter = '|', nullValues = "NONE", value = {
+        BROWSER_ACCEPT + " | ",
+        "text/html | ",
+        "NONE | ?format=html",
+        "application/json | ?format=html"
+    })
+    void aBrowserOrFormatHtmlGetsThePageWithItsPolicy(String accept, String query) {
+        assertPage(new Http(port).send("GET", PATH + (query == null ? "" : query), accept, null, null));
+    }
+
+    @Test
+    void formatJsonIsJsonAndAnyOtherFormatIs400() {
+        Http http = new Http(port);
+        HttpResponse<String> json = http.send("GET", PATH + "?format=json", BROWSER_ACCEPT, null, null);
+        assertThat(json.statusCode()).isEqualTo(200);
+        assertThat(json.headers().firstValue("Content-Type")).hasValue("application/json");
+        HttpResponse<String> bad = http.send("GET", PATH + "?format=xml", null, null, null);
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(Http.parse(bad.body()).path("message").asString()).startsWith("Unknown format 'xml': use html or json");
+        HttpResponse<String> badPage = http.send("GET", PATH + "?format=xml", BROWSER_ACCEPT, null, null);
+        assertThat(badPage.statusCode()).isEqualTo(400);
+        assertThat(badPage.body()).contains("Unknown format &#39;xml&#39;");
+    }
+
+    @Test
+    void aThreadNamedAsMarkupIsText() {
+        Http http = new Http(port);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> listsThread(http, StatusPageTest.HOSTILE));
+        String html = assertPage(http.send("GET", PATH, BROWSER_ACCEPT, null, null));
+        assertThat(html).contains("&lt;img src=x onerror=alert(1)&gt;").doesNotContain(StatusPageTest.HOSTILE);
+    }
+
+    static boolean listsThread(Http http, String name) {
+        for (JsonNode t : http.json(PATH).path("threads")) {
+            if (t.path("name").asString().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The page, its policy and the nonce on both inline elements; returns the page. */
+    static String assertPage(HttpResponse<String> r) {
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type")).hasValue("text/html;charset=UTF-8");
+        String policy = r.headers().firstValue("Content-Security-Policy").orElseThrow();
+        Matcher m = Pattern.compile("script-src 'nonce-([A-Za-z0-9_-]+)'").matcher(policy);
+        assertThat(m.find()).as(policy).isTrue();
+        String nonce = m.group(1);
+        assertThat(policy).isEqualTo(StatusPage.policy(nonce));
+        assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+        String html = r.body();
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<style nonce=\"" + nonce + "\">")
+                .contains("<script nonce=\"" + nonce + "\">").contains("id=\"chart-threshold\"");
+        return html;
+    }
+}

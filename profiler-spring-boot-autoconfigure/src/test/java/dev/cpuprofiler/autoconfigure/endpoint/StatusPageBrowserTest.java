@@ -1,0 +1,169 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.stack.Frame;
+import dev.cpuprofiler.stack.StackTree;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * The status page in a real browser: headless Chromium opens {@code /actuator/cpuprofiler} of a running application
+ * (Spring MVC, real profiler, a busy thread, a profile in the store), runs the page's script, and the rendered DOM holds
+ * the chart with its threshold line, the busy thread by name, the hostile-named thread as text (no element made from
+ * it) and the link to the latest profile's flame graph. It saves a screenshot as
+ * {@code target/cpuprofiler-status.png}. Skips, saying why, when no Chromium or Chrome is installed
+ * ({@code .ci/run} installs Debian's {@code chromium} when it runs as root).
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "management.endpoint.cpuprofiler.access=unrestricted",
+            "profiler.cpu.threshold=60",
+            "profiler.cpu.sampling-interval=200ms",
+            "profiler.cpu.rolling-history-interval=2s",
+            "profiler.cpu.average-window=4s",
+            "profiler.cpu.rolling-history-size=1m",
+            "profiler.cpu.startup-grace=10m"
+        })
+@DirtiesContext
+class StatusPageBrowserTest {
+
+    private static final String BUSY = "status-page-busy-worker";
+    private static final String PROFILE_ID = "20260101T000000Z-cpu-1";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    @Test
+    void theRenderedPageShowsChartThreadsAndProfiles() throws Exception {
+        Optional<String> browser = browser();
+        if (browser.isEmpty()) {
+            System.out.println("StatusPageBrowserTest skipped: no chromium, chromium-browser or google-chrome on PATH");
+        }
+        Assumptions.assumeTrue(browser.isPresent(), "no chromium, chromium-browser or google-chrome on PATH");
+
+        StackTree tree = new StackTree(64, 1000, false);
+        tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), BUSY, 40);
+        Instant now = Instant.now();
+        profiler.profiles().add(new Profile(PROFILE_ID, SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
+                List.of(), List.of(), now.minusSeconds(12), now.minusSeconds(4), Duration.ofMillis(10), 40, 0, null,
+                tree.snapshot(), null, null, null, null));
+
+        AtomicBoolean busy = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        for (String name : List.of(BUSY, StatusPageTest.HOSTILE)) {
+            Thread t = new Thread(() -> {
+                long x = 0;
+                while (busy.get()) {
+                    x = CpuProfilerEndpointHttpTest.burnInTheEndpointTest(x);
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, name);
+            t.setDaemon(true);
+            t.start();
+            threads.add(t);
+        }
+        try {
+            Http http = new Http(port);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> CpuProfilerStatusPageHttpTest.listsThread(http, BUSY)
+                            && CpuProfilerStatusPageHttpTest.listsThread(http, StatusPageTest.HOSTILE));
+            // A few seconds of history, so the chart has a line and a baseline step to draw.
+            await().atMost(Duration.ofSeconds(30)).until(() -> http.json("/actuator/cpuprofiler").path("history")
+                    .path("baseline").size() >= 2);
+            String url = "http://localhost:" + port + "/actuator/cpuprofiler";
+
+            // Virtual time lets the page's 5-second refresh run before the DOM is dumped: what is checked below was
+            // drawn by the script from the JSON status, over what the server drew.
+            String dom = run(browser.get(), "--dump-dom", "--virtual-time-budget=8000", url);
+            assertThat(dom).containsPattern("<body data-refreshes=\"[1-9]");
+            assertThat(dom).contains("<svg id=\"cpu-chart\"").contains("id=\"chart-threshold\"")
+                    .contains("threshold 60%").containsPattern("id=\"chart-samples\" [^>]*points=\"[0-9]");
+            assertThat(dom).contains(">" + BUSY + "<");
+            assertThat(dom).contains("&lt;img src=x onerror=alert(1)&gt;").doesNotContain("<img");
+            assertThat(dom).contains("href=\"cpuprofiler/" + PROFILE_ID + "?format=html\"");
+            assertThat(dom).contains("<button id=\"start\"");
+
+            Path target = Path.of("target");
+            Files.createDirectories(target);
+            Path screenshot = target.resolve("cpuprofiler-status.png").toAbsolutePath();
+            Files.deleteIfExists(screenshot);
+            run(browser.get(), "--screenshot=" + screenshot, "--window-size=1280,900", url);
+            assertThat(screenshot).exists();
+            assertThat(Files.size(screenshot)).isGreaterThan(10_000);
+            System.out.println("StatusPageBrowserTest: screenshot at " + screenshot);
+            // The whole page at once, for the README (docs/status-page.png).
+            run(browser.get(), "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
+                    "--window-size=1280,1400", url);
+        } finally {
+            busy.set(false);
+            for (Thread t : threads) {
+                t.join();
+            }
+        }
+    }
+
+    /** Runs headless Chromium on the URL; returns what it prints (the DOM for --dump-dom). */
+    private static String run(String browser, String what, String... more) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(browser, "--headless", "--disable-gpu", "--no-sandbox",
+                "--disable-dev-shm-usage", "--hide-scrollbars", "--no-first-run", "--user-data-dir="
+                        + Files.createTempDirectory("cpuprofiler-chromium"), what));
+        command.addAll(List.of(more));
+        Path out = Files.createTempFile("cpuprofiler-chromium", ".out");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("Chromium did not finish within 90 s: " + command);
+        }
+        assertThat(p.exitValue()).as("exit status of " + command).isZero();
+        String output = Files.readString(out, StandardCharsets.UTF_8);
+        Files.deleteIfExists(out);
+        return output;
+    }
+
+    /** The first of chromium, chromium-browser, google-chrome on PATH. */
+    private static Optional<String> browser() {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return Optional.empty();
+        }
+        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+            for (String dir : path.split(File.pathSeparator)) {
+                Path candidate = Path.of(dir, name);
+                if (Files.isExecutable(candidate)) {
+                    return Optional.of(candidate.toString());
+                }
+            }
+        }
+        return Optional.empty();
+    }
+}
