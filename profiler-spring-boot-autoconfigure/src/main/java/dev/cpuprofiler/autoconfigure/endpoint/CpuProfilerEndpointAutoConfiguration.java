@@ -51,21 +51,9 @@ public class CpuProfilerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        CpuProfilerRetryAfterAdvice cpuProfilerRetryAfterAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
+        CpuProfilerResponseAdvice cpuProfilerResponseAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
                 ObjectProvider<PathMappedEndpoints> endpoints) {
-            return new CpuProfilerRetryAfterAdvice(cpuProfiler, endpoints);
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        CpuProfilerDownloadAdvice cpuProfilerDownloadAdvice() {
-            return new CpuProfilerDownloadAdvice();
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        CpuProfilerStatusPageAdvice cpuProfilerStatusPageAdvice() {
-            return new CpuProfilerStatusPageAdvice();
+            return new CpuProfilerResponseAdvice(cpuProfiler, endpoints);
         }
 
         @Bean

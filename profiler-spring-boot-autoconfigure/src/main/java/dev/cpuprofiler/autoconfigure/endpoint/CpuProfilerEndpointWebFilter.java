@@ -68,7 +68,7 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
                 String id = profileId(selector);
                 if (status != null && status.value() == HttpStatus.OK.value() && id != null) {
                     response.getHeaders().set(HttpHeaders.CONTENT_DISPOSITION,
-                            CpuProfilerDownloadAdvice.attachment(id + extension));
+                            ProfileDownload.attachment(id + extension));
                 }
                 return Mono.empty();
             });

@@ -38,7 +38,7 @@ import org.springframework.util.MimeType;
  * page works under any actuator base path and behind a proxy.
  * <p>
  * The nonce travels to the web layer as a {@code csp-nonce} parameter of the answer's content type, the one header
- * Actuator's {@code WebEndpointResponse} carries; {@link CpuProfilerStatusPageAdvice} (Spring MVC) and
+ * Actuator's {@code WebEndpointResponse} carries; {@link CpuProfilerResponseAdvice} (Spring MVC) and
  * {@link CpuProfilerEndpointWebFilter} (WebFlux) move it into the {@code Content-Security-Policy} header.
  */
 final class StatusPage {
