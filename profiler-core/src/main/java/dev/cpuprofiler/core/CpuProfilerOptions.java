@@ -40,6 +40,7 @@ public final class CpuProfilerOptions {
     private Duration lookbackSamplingPeriod;
     private Duration startupGrace;
     private long minFreeDiskSpace;
+    private boolean jfrIncludeSystemInfo;
 
     /** Options with every default of {@link CpuProfilerSettings}. */
     public CpuProfilerOptions() {
@@ -236,6 +237,19 @@ public final class CpuProfilerOptions {
 
     public void setGroupByThread(boolean groupByThread) {
         this.groupByThread = groupByThread;
+    }
+
+    /**
+     * Whether the engine's recording ({@code format=jfr}, the output directory's {@code .jfr}, a {@code jfr} push)
+     * also carries the JVM's system information: its arguments and command line, its system properties, the OS and
+     * the native libraries. Off by default, since those hold whatever secrets the application was started with.
+     */
+    public boolean isJfrIncludeSystemInfo() {
+        return jfrIncludeSystemInfo;
+    }
+
+    public void setJfrIncludeSystemInfo(boolean jfrIncludeSystemInfo) {
+        this.jfrIncludeSystemInfo = jfrIncludeSystemInfo;
     }
 
     /**

@@ -214,11 +214,19 @@ public final class CpuProfilerSettings {
                             + "between 64MB and 512MB",
                     "at least 0B");
 
+    public static final Setting<Boolean> JFR_INCLUDE_SYSTEM_INFO = flag("jfr.include-system-info", false,
+            CpuProfilerOptions::isJfrIncludeSystemInfo, CpuProfilerOptions::setJfrIncludeSystemInfo)
+            .description("Sensitive. Whether the engine's JFR recording (format=jfr, the output directory's .jfr, a "
+                    + "Pyroscope jfr push) also carries the JVM's system information: its arguments and command "
+                    + "line, its system properties, the OS and the native libraries. These hold whatever the "
+                    + "application was started with, passwords and tokens included, so they are left out by default. "
+                    + "Environment variables are never recorded.");
+
     private static final List<Setting<?>> ALL = List.of(ENABLED, THRESHOLD, COOLDOWN, DURATION, ROLLING_HISTORY_SIZE,
             ROLLING_HISTORY_INTERVAL, AVERAGE_WINDOW, SAMPLING_INTERVAL, POLLING_INTERVAL, SOURCE, ENGINE,
             STACK_SAMPLING_PERIOD, RETAINED_PROFILES, RETAINED_SIZE, OUTPUT_DIRECTORY, OUTPUT_RETENTION,
             MAX_STACK_DEPTH, MAX_TREE_NODES, GROUP_BY_THREAD, LOOKBACK, LOOKBACK_ARMING_RATIO, LOOKBACK_SAMPLING_PERIOD,
-            STARTUP_GRACE, MIN_FREE_DISK_SPACE);
+            STARTUP_GRACE, MIN_FREE_DISK_SPACE, JFR_INCLUDE_SYSTEM_INFO);
 
     private CpuProfilerSettings() {
     }

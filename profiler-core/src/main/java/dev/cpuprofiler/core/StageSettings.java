@@ -26,7 +26,7 @@ public final class StageSettings {
 
     public static SessionSettings session(CpuProfilerOptions o) {
         return new SessionSettings(o.getEngine(), o.getStackSamplingPeriod(), o.getMaxStackDepth(),
-                o.getMaxTreeNodes(), o.isGroupByThread());
+                o.getMaxTreeNodes(), o.isGroupByThread(), o.isJfrIncludeSystemInfo());
     }
 
     public static TriggerSettings trigger(CpuProfilerOptions o) {

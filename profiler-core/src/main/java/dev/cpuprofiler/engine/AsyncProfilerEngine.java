@@ -90,7 +90,8 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         }
         // One frame more than kept: async-profiler does not flag stacks it cut, so a longer stack tells us.
         String command = "start,event=" + event + ",interval=" + settings.samplingPeriod().toNanos()
-                + ",jstackdepth=" + (settings.maxStackDepth() + 1) + ",jfr,file=" + file;
+                + ",jstackdepth=" + (settings.maxStackDepth() + 1) + ",jfr" + JfrSystemInfo.asyncProfilerOption(settings)
+                + ",file=" + file;
         try {
             String output = access.execute(command);
             log.debug("async-profiler: {} -> {}", command, output.strip());

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param workDirectory where engines keep their recording files ({@code .jfr}); created when missing
  * @param recordingName prefix of file and JFR recording names, e.g. a session id; letters, digits, {@code . _ -}
  * @param diskSpace the free space engines keep where they write (JFR's repository, the work directory)
+ * @param includeSystemInfo whether recordings also carry the JVM's system information (its arguments, system
+ *     properties, OS and native libraries: see {@link JfrSystemInfo}); false keeps configuration out of every file
  */
 public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName,
-        DiskSpaceGuard diskSpace) {
+        DiskSpaceGuard diskSpace, boolean includeSystemInfo) {
 
     public static final Duration MIN_PERIOD = Duration.ofMillis(1);
     public static final Duration MAX_PERIOD = Duration.ofSeconds(1);
@@ -37,7 +39,13 @@ public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path wo
         }
     }
 
-    /** Settings with the automatic free-space floor. */
+    /** Settings without system information. */
+    public EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName,
+            DiskSpaceGuard diskSpace) {
+        this(samplingPeriod, maxStackDepth, workDirectory, recordingName, diskSpace, false);
+    }
+
+    /** Settings with the automatic free-space floor, without system information. */
     public EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName) {
         this(samplingPeriod, maxStackDepth, workDirectory, recordingName, DiskSpaceGuard.auto());
     }

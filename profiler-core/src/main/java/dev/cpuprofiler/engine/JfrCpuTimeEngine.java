@@ -70,10 +70,10 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         }
         ensureSamplerWorks(settings);
         JfrRecordingPlan plan = new JfrRecordingPlan(ID, JfrSampleReader.CPU_TIME_SAMPLE,
-                Map.of(JfrSampleReader.CPU_TIME_SAMPLE,
+                JfrSystemInfo.withSystemInfo(Map.of(JfrSampleReader.CPU_TIME_SAMPLE,
                         Map.of("enabled", "true", "throttle", JfrTimespan.of(settings.samplingPeriod()),
                                 "stackTrace", "true"),
-                        JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")),
+                        JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")), settings),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         debugNonSafepoints.note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);

@@ -163,8 +163,11 @@ final class JfrDumpRecording extends OnceStoppedRecording {
         if (summary.events() == 0) {
             notes.add("JFR delivered no " + String.join(" or ", plan.sampleEvents()) + " events");
         }
+        JfrOwnEvents.Outcome served = JfrOwnEvents.keepOnly(file(), plan.eventSettings().keySet(),
+                summary.eventTypes());
+        served.note().ifPresent(notes::add);
         return new RecordingResult(plan.engineId(), plan.engineDetail(), summary.weight(),
-                summary.failed() + summary.lost(), file(), notes, List.of());
+                summary.failed() + summary.lost(), served.kept().orElse(null), notes, List.of());
     }
 
     @Override

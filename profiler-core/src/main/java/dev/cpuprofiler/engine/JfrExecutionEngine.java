@@ -56,7 +56,8 @@ public final class JfrExecutionEngine implements ProfilingEngine {
         stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
         String period = JfrTimespan.of(settings.samplingPeriod());
         JfrRecordingPlan plan = new JfrRecordingPlan(ID, DETAIL,
-                Map.of(JfrSampleReader.EXECUTION_SAMPLE, Map.of("enabled", "true", "period", period)),
+                JfrSystemInfo.withSystemInfo(Map.of(JfrSampleReader.EXECUTION_SAMPLE,
+                        Map.of("enabled", "true", "period", period)), settings),
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), List.of(SAMPLER_NOTE));
         debugNonSafepoints.note().ifPresent(notes::add);
         return JfrDumpRecording.start(plan, settings, sink, notes);

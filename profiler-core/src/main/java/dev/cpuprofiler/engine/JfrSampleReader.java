@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import jdk.jfr.consumer.RecordedEvent;
@@ -45,9 +46,10 @@ final class JfrSampleReader {
      * @param walkStopped samples whose stack async-profiler could not walk to the thread's first frame
      * @param biased samples JFR marked as safepoint-biased
      * @param settings the requested active settings found
+     * @param eventTypes every event type the file holds, of any time: what a download of it would hand out
      */
     record Summary(long events, long weight, long failed, long lost, long cut, long walkStopped, long biased,
-            Map<String, String> settings) {
+            Map<String, String> settings, Set<String> eventTypes) {
     }
 
     private final Options options;
@@ -61,10 +63,12 @@ final class JfrSampleReader {
     Summary read(Path file, StackSink sink) throws IOException {
         long events = 0, weight = 0, failed = 0, lost = 0, cut = 0, walkStopped = 0, biased = 0;
         Map<String, String> settings = new HashMap<>();
+        Set<String> eventTypes = new HashSet<>();
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent event = recording.readEvent();
                 String type = event.getEventType().getName();
+                eventTypes.add(type);
                 if (options.notBefore() != null && event.getStartTime().isBefore(options.notBefore())) {
                     continue;
                 }
@@ -95,7 +99,8 @@ final class JfrSampleReader {
                 }
             }
         }
-        return new Summary(events, weight, failed, lost, cut, walkStopped, biased, Map.copyOf(settings));
+        return new Summary(events, weight, failed, lost, cut, walkStopped, biased, Map.copyOf(settings),
+                Set.copyOf(eventTypes));
     }
 
     private long weightOf(RecordedEvent event) {

@@ -95,7 +95,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         try {
             recording = selector.start(settings.engine(),
                     new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
-                            diskSpace), tree);
+                            diskSpace, settings.includeSystemInfo()), tree);
         } catch (EngineUnavailableException e) {
             throw new SessionStartException(e.getMessage(), e);
         }

@@ -12,9 +12,16 @@ import java.util.Objects;
  * @param maxStackDepth deepest stack kept
  * @param maxTreeNodes most nodes in a tree
  * @param groupByThread whether the tree's first level is the thread
+ * @param includeSystemInfo whether the engine's recording also carries the JVM's system information
  */
 public record SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
-        boolean groupByThread) {
+        boolean groupByThread, boolean includeSystemInfo) {
+
+    /** Settings whose recordings carry no system information. */
+    public SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
+            boolean groupByThread) {
+        this(engine, samplingPeriod, maxStackDepth, maxTreeNodes, groupByThread, false);
+    }
 
     public SessionSettings {
         Objects.requireNonNull(engine, "engine");

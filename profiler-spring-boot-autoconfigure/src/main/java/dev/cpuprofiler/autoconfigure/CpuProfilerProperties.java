@@ -116,6 +116,12 @@ public class CpuProfilerProperties {
         private DataSize minFreeDiskSpace;
 
         /**
+         * What the engine's JFR recording carries besides its stack samples.
+         */
+        @NestedConfigurationProperty
+        private final Jfr jfr = new Jfr();
+
+        /**
          * Copies these values into the core's options, setting by setting of {@link CpuProfilerSettings}, each read
          * from the property of the same name. A size becomes bytes; an unset size is
          * {@link CpuProfilerOptions#AUTO_FREE_DISK_SPACE}.
@@ -331,6 +337,24 @@ public class CpuProfilerProperties {
 
         public void setMinFreeDiskSpace(DataSize minFreeDiskSpace) {
             this.minFreeDiskSpace = minFreeDiskSpace;
+        }
+
+        public Jfr getJfr() {
+            return jfr;
+        }
+    }
+
+    /** Settings under {@code profiler.cpu.jfr}. */
+    public static class Jfr {
+
+        private boolean includeSystemInfo = CpuProfilerSettings.JFR_INCLUDE_SYSTEM_INFO.defaultValue();
+
+        public boolean isIncludeSystemInfo() {
+            return includeSystemInfo;
+        }
+
+        public void setIncludeSystemInfo(boolean includeSystemInfo) {
+            this.includeSystemInfo = includeSystemInfo;
         }
     }
 }

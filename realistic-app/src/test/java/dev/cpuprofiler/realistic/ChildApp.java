@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,19 +51,31 @@ final class ChildApp implements AutoCloseable {
      */
     static ChildApp start(String name, String javaHome, String classpath, Path workDirectory, List<String> appArgs)
             throws IOException {
+        return start(name, javaHome, classpath, workDirectory, List.of(), appArgs, Map.of());
+    }
+
+    /**
+     * @param jvmArgs JVM options before the main class ({@code -Dkey=value}, {@code -XX:...})
+     * @param environment variables added to the child's environment
+     */
+    static ChildApp start(String name, String javaHome, String classpath, Path workDirectory, List<String> jvmArgs,
+            List<String> appArgs, Map<String, String> environment) throws IOException {
         Files.createDirectories(workDirectory);
         int port = freePort();
         Path log = workDirectory.resolve(name + ".log");
         List<String> command = new ArrayList<>();
         command.add(Path.of(javaHome, "bin", "java").toString());
+        command.addAll(jvmArgs);
         command.add("-cp");
         command.add(classpath);
         command.add(MAIN_CLASS);
         command.add("--server.port=" + port);
         command.add("--server.address=127.0.0.1");
         command.addAll(appArgs);
-        Process process = new ProcessBuilder(command).directory(workDirectory.toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(workDirectory.toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         return new ChildApp(name, port, log, process);
     }
 

@@ -237,6 +237,14 @@ public final class CpuProfilerDescriptors {
     }
 
     /**
+     * The name {@code format=jfr} downloads a kept recording as, or null when it has none: where the file lies on
+     * the server (the work or output directory, with whatever user or path they reveal) is nothing a reader needs.
+     */
+    static String downloadName(Profile p) {
+        return p.jfrFile() == null ? null : p.id() + ".jfr";
+    }
+
+    /**
      * A profile in the status's list; {@code hotMethod} is its top method by self time (null without samples),
      * {@code jfrFile} its kept recording as in the profile's JSON (null when {@code format=jfr} has none to give).
      */
@@ -247,7 +255,7 @@ public final class CpuProfilerDescriptors {
         static ProfileSummary of(Profile p, Function<Profile, String> hotMethod) {
             return new ProfileSummary(p.id(), p.trigger().name(), p.engine(), iso(p.startedAt()), iso(p.endedAt()),
                     p.samples(), iso(p.duration()), hotMethod.apply(p),
-                    p.jfrFile() == null ? null : p.jfrFile().toString());
+                    downloadName(p));
         }
     }
 
@@ -278,7 +286,7 @@ public final class CpuProfilerDescriptors {
                     p.samples(), p.lostSamples(), p.tree().truncatedSamples(), cut.samples(),
                     cut.percent(), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
                     CpuBreakdownDescriptor.of(p.cpuBreakdown()),
-                    p.jfrFile() == null ? null : p.jfrFile().toString(), ConcurrencyDescriptor.of(p.concurrency()),
+                    downloadName(p), ConcurrencyDescriptor.of(p.concurrency()),
                     LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,
                     treeJson(tree));
         }

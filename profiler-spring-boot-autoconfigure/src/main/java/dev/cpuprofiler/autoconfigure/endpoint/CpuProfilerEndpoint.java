@@ -211,7 +211,7 @@ public class CpuProfilerEndpoint {
                     + "kept (larger than retained-size, or its disk down to min-free-disk-space)", null);
         }
         try {
-            return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), p.id() + ".jfr"),
+            return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), CpuProfilerDescriptors.downloadName(p)),
                     WebEndpointResponse.STATUS_OK, ProfileFormat.JFR.mimeType());
         } catch (IOException | RuntimeException e) {
             return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "Profile '" + p.id()
