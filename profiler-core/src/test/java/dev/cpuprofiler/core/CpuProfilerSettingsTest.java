@@ -27,7 +27,8 @@ class CpuProfilerSettingsTest {
         assertThat(new HashSet<>(CpuProfilerSettings.all().stream().map(Setting::key).toList()))
                 .hasSameSizeAs(CpuProfilerSettings.all());
         for (Setting<?> setting : CpuProfilerSettings.all()) {
-            assertThat(setting.key()).matches("[a-z]+(-[a-z]+)*");
+            // kebab-case words, a nested group such as jfr.include-system-info joined by a dot
+            assertThat(setting.key()).matches("[a-z]+(-[a-z]+)*(\\.[a-z]+(-[a-z]+)*)?");
             assertThat(setting.description()).as(setting.property()).isNotBlank().endsWith(".");
         }
     }

@@ -1,7 +1,8 @@
 package dev.cpuprofiler.realistic;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Assumptions;
@@ -11,70 +12,78 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The starter as a user installs it (the dependency, no JVM flag, every profiler.cpu.* at its default but the CPU
- * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 15 s is
- * compared with what async-profiler's own agent records over the same 15 s of the same load in a twin JVM with the
- * starter off. Three figures must agree with the truth: no cut stacks, no idle waits blamed for CPU, and the share
- * of Java CPU under {@code DispatcherServlet.doDispatch} (see {@link ProfileFigures} for their exact definitions);
- * and what a user reads first must be right: the top of {@code hotMethods} is the truth's hottest method with about
- * its share, and {@code cpuBreakdown} adds up.
+ * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 10 s after
+ * 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25) and on JDK 25
+ * (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded it, no
+ * stack is cut, no idle wait is blamed for CPU, the Java CPU sits under {@code DispatcherServlet.doDispatch}, the
+ * hottest method is the one the shop is built around, and {@code cpuBreakdown} adds up (see {@link ProfileFigures}
+ * for the figures' exact definitions).
+ *
+ * <p>The comparison with async-profiler's own agent in a twin JVM (the top method's share within a point or two) is a
+ * measurement of two JVMs' warm-up states, not a correctness check: it lives in {@code benchmarks/realistic.sh}
+ * ({@link RealisticBenchmark}), after a 60 s warm-up.
  *
  * <p>{@code -Drealistic.engine=async-profiler} (or another engine id) forces the starter's engine, to check the
  * harness against an engine that walks deep stacks; the async-profiler jar is then added to the child's classpath.
  */
 class RealisticProfileTest {
 
+    private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+    private static final Duration WARM_UP = Duration.ofSeconds(10);
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+    static final String HOT_METHOD = "dev.cpuprofiler.realistic.pricing.DemandForecaster.sumOfSquaredErrors";
+
     @Test
-    @Timeout(value = 4, unit = TimeUnit.MINUTES)
-    void defaultInstallProfilesLikeAsyncProfilersOwnAgent() throws Exception {
-        Assumptions.assumeTrue(AsyncProfilerAgent.libraryEntry() != null, () -> "skipped: async-profiler has no "
-                + "native library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-        RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties());
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void defaultInstallOnThisJdk() throws Exception {
+        check(System.getProperty("java.home"));
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void defaultInstallOnJdk25() throws Exception {
+        Assumptions.assumeTrue(Runtime.version().feature() < 25, "skipped: the test JVM is JDK 25+ already, "
+                + "defaultInstallOnThisJdk covers it");
+        Assumptions.assumeTrue(Files.isExecutable(JDK25.resolve("bin/java")), () -> {
+            String why = "skipped: no JDK 25 at " + JDK25 + " (the jfr-cpu-time engine needs it)";
+            System.out.println("RealisticProfileTest " + why);
+            return why;
+        });
+        check(JDK25.toString());
+    }
+
+    private static void check(String javaHome) throws Exception {
+        RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties()
+                .with(javaHome, WARM_UP, WARM_UP, WINDOW));
         String engine = RealisticRun.Settings.property("realistic.engine", "");
+        int feature = Runtime.Version.parse(javaVersion(javaHome)).feature();
+        String expectedEngine = !engine.isEmpty() ? engine : feature >= 25 ? "jfr-cpu-time" : "async-profiler";
 
-        RealisticRun.Result truth;
-        try {
-            truth = run.truth("truth");
-        } catch (RealisticRun.TruthUnavailable e) {
-            System.out.println("RealisticProfileTest skipped: " + e.getMessage());
-            Assumptions.abort(e.getMessage());
-            return;
-        }
-        RealisticRun.Result ours = run.profiled("starter", engine.isEmpty() ? null : engine);
-        System.out.println(RealisticRun.table(ours, truth));
-
+        RealisticRun.Result ours = run.profiled("starter-jdk" + feature, engine.isEmpty() ? null : engine);
         ProfileFigures o = ours.figures();
-        ProfileFigures t = truth.figures();
-        // The truth itself must be sound, or nothing below means anything.
-        assertThat(t.javaSamples()).as("the agent's Java samples").isGreaterThanOrEqualTo(200);
-        assertThat(t.dispatchPercent()).as("the agent's dispatch share (is the load running?)").isGreaterThan(20);
+        JsonNode hot = ours.profile().path("hotMethods");
+        System.out.printf("RealisticProfileTest JDK %d: engine %s, samples %d, idle wait %.1f%%, root cut %.1f%%, "
+                + "dispatch %.1f%% of Java, top self %s %.1f%% of Java, next %s %.1f%% of all, %.0f req/s%n", feature,
+                ours.engine(), o.samples(), o.idleWaitPercent(), o.rootCutPercent(), o.dispatchPercent(),
+                o.topSelfMethod(), o.topSelfPercent(), hot.path(1).path("method").asString(),
+                hot.path(1).path("selfPercent").asDouble(), ours.requestsPerSecond());
 
         SoftAssertions soft = new SoftAssertions();
-        soft.assertThat(ours.engine()).as("the profile's engine").isNotNull();
+        soft.assertThat(ours.engine()).as("the profile's engine").isEqualTo(expectedEngine);
         soft.assertThat(o.samples()).as("samples in the starter's profile").isGreaterThanOrEqualTo(200);
-        soft.assertThat(o.rootCutPercent()).as("%% of samples with a cut root (truth %.1f%%)", t.rootCutPercent())
-                .isLessThanOrEqualTo(5.0);
-        double idleBound = t.idleWaitPercent() < 1 ? 2.0 : t.idleWaitPercent() + 2;
-        soft.assertThat(o.idleWaitPercent()).as("%% of samples in idle waits (truth %.1f%%; %s)",
-                t.idleWaitPercent(), o.idleLeavesSummary()).isLessThanOrEqualTo(idleBound);
-        soft.assertThat(Math.abs(o.dispatchPercent() - t.dispatchPercent()))
-                .as("|dispatch %% - truth| (%.1f%% vs %.1f%%)", o.dispatchPercent(), t.dispatchPercent())
-                .isLessThanOrEqualTo(7.0);
-        // The first thing a user reads: the top hot method is the one that truly burns most, with its true share.
-        JsonNode hot = ours.profile().path("hotMethods");
+        // Measured 0.0-1.7% in every run so far (BENCHMARKS.md "Realistic application", and the runs in this class's
+        // history on JDK 17 and 25, idle and next to a one-CPU hog); a cut stack at the root is an engine bug.
+        soft.assertThat(o.rootCutPercent()).as("%% of samples with a cut root").isLessThanOrEqualTo(5.0);
+        // Measured 0.0-1.1%; 42% when jfr-execution still recorded jdk.NativeMethodSample (the bug this catches).
+        soft.assertThat(o.idleWaitPercent()).as("%% of samples in idle waits (%s)", o.idleLeavesSummary())
+                .isLessThanOrEqualTo(2.0);
+        // Measured 91.9-97.1% for the starter and 90.1-95.5% for async-profiler's agent on the same load (JDK 17 and
+        // 25, 10-60 s into the load); 46.7-51.0% when stacks were cut at JFR's default 64 frames.
+        soft.assertThat(o.dispatchPercent()).as("%% of Java samples under doDispatch").isGreaterThanOrEqualTo(85.0);
+        // The pricing chain's forecaster burns about half the CPU: 44.6-66.1% of Java samples in every engine's and
+        // the agent's profile; nothing else comes near.
         soft.assertThat(hot.size()).as("hotMethods entries").isBetween(1, 20);
-        // On the profile's own basis: all CPU where the engine sees every thread (async-profiler), Java CPU where it
-        // samples Java threads only (the JFR engines), so the JIT's and GC's share does not count as a difference.
-        boolean javaOnly = o.javaSamples() >= o.samples() * 0.98;
-        double truthTopOfAll = javaOnly ? t.topSelfPercent() : t.topSelfPercent() * t.javaSamples() / t.samples();
-        soft.assertThat(hot.path(0).path("method").asString()).as("top hot method (truth %s)", t.topSelfMethod())
-                .isEqualTo(t.topSelfMethod());
-        soft.assertThat(Math.abs(hot.path(0).path("selfPercent").asDouble() - truthTopOfAll))
-                .as("|top self %% - truth| (%.1f%% vs %.1f%% of %s samples)", hot.path(0).path("selfPercent")
-                        .asDouble(), truthTopOfAll, javaOnly ? "Java" : "all")
-                // Two JVMs 20 s into their warm-up differ by up to ~8 points in this share (the JIT is still at
-                // work); after 60 s the benchmark finds 1.5. Generous here, so the test is not flaky.
-                .isLessThanOrEqualTo(10.0);
-        // Where the CPU went: present, adding up, and mostly the application under this load.
+        soft.assertThat(hot.path(0).path("method").asString()).as("top hot method").isEqualTo(HOT_METHOD);
         JsonNode breakdown = ours.profile().path("cpuBreakdown");
         double sum = 0;
         for (JsonNode g : breakdown.path("groups")) {
@@ -86,5 +95,15 @@ class RealisticProfileTest {
         soft.assertThat(breakdown.path("groups").path(0).path("percent").asDouble()).as("application share")
                 .isGreaterThan(50.0);
         soft.assertAll();
+    }
+
+    /** The {@code JAVA_VERSION} of a JDK's {@code release} file, e.g. {@code 25.0.3}. */
+    private static String javaVersion(String javaHome) throws Exception {
+        for (String line : Files.readAllLines(Path.of(javaHome, "release"))) {
+            if (line.startsWith("JAVA_VERSION=")) {
+                return line.substring("JAVA_VERSION=".length()).replace("\"", "");
+            }
+        }
+        throw new IllegalStateException("no JAVA_VERSION in " + javaHome + "/release");
     }
 }

@@ -41,6 +41,12 @@ final class RealisticRun {
                     Integer.parseInt(property("realistic.clients", "4")));
         }
 
+        /** These settings for another JDK and other phase lengths. */
+        Settings with(String otherJavaHome, Duration otherWarmUp, Duration otherMaxWarmUp, Duration otherWindow) {
+            return new Settings(otherJavaHome, runtimeClasspath, agentJar, workDirectory, otherWarmUp, otherMaxWarmUp,
+                    otherWindow, clients);
+        }
+
         /** A system property; blank or an unresolved Maven {@code ${...}} counts as unset. */
         static String property(String key, String fallback) {
             String value = System.getProperty(key, "").strip();
