@@ -52,13 +52,20 @@ class CpuBreakdownOnRealProcTest {
         burnt.await();
         System.gc();
         CpuBreakdown b = measurement.finish().orElseThrow();
+        long workerCpu = BEAN.getThreadCpuTime(worker.getId());
         measured.countDown();
         worker.join();
 
-        System.out.println("CPU breakdown of this test: " + b);
+        System.out.println("CPU breakdown of this test: " + b + ", the worker's own CPU " + workerCpu + " ns");
         assertThat(b.source()).isEqualTo(CpuBreakdown.SOURCE_PROC);
-        assertThat(b.percentOf("application")).isGreaterThan(50);
-        assertThat(b.groups()).allSatisfy(g -> assertThat(g.percent()).isLessThanOrEqualTo(b.percentOf("application")));
+        // Counts, not shares: the worker's CPU (an application thread, started inside the window) is all in
+        // "application"; both figures are the kernel's per-thread run time. The application's share of the process
+        // is not asserted: the JIT's share of these 0.4-0.6 s varied from 2.6% to 31.6% (6 runs in CI, JDK 17 and
+        // 25, other test JVMs busy), which put the application's between 47.6% and 75.9%.
+        assertThat(b.cpuTimeOf("application").toNanos()).as("application CPU vs the worker's own")
+                .isGreaterThanOrEqualTo(workerCpu * 95 / 100);
+        assertThat(b.groups()).filteredOn(g -> !g.group().equals("jit"))
+                .allSatisfy(g -> assertThat(g.cpuTime()).isLessThanOrEqualTo(b.cpuTimeOf("application")));
         assertThat(b.cpuTimeOf("gc")).isPositive();
         assertThat(b.groups().stream().mapToDouble(GroupCpu::percent).sum()).isCloseTo(100, within(0.5));
     }
