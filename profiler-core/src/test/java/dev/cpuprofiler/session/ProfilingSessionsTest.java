@@ -194,7 +194,10 @@ class ProfilingSessionsTest {
                 assertThat(profile.notes()).anyMatch(n -> n.contains("native code") && n.contains("not sampled"));
 
                 assertThat(profile.concurrency()).isNotNull();
-                assertThat(profile.concurrency().utilization()).isBetween(0.2, 1.0);
+                // Carried, and a share of the CPUs: its value is the burner's CPU over 2 CPUs, which depends on the
+                // machine's load (0.5 when quiet, 0.17 measured in a CI run next to another test JVM); its accuracy
+                // is ConcurrencySamplerTest's, against the threads' own CPU time.
+                assertThat(profile.concurrency().utilization()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
                 assertThat(profile.concurrency().bottleneck()).isGreaterThanOrEqualTo(
                         profile.concurrency().utilization());
                 // The burner used the most CPU; how much of a core it got depends on the machine's load, so
