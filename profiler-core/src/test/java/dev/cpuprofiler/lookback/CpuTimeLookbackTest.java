@@ -124,7 +124,20 @@ class CpuTimeLookbackTest {
     /** The look-back's second of CPU and the session's second of CPU weigh alike. */
     @Test
     void lookbackAndSessionWeighTheSameCpuAlike() throws Exception {
-        recording = source().start(PERIOD, ring::add);
+        // What reached the ring, to tell a duplicate delivery from a period that lies when the weight is off (one CI
+        // run in about ten weighed the look-back's second of CPU twice: 196 units against the session's 99).
+        Set<String> seen = ConcurrentHashMap.newKeySet();
+        AtomicLong twice = new AtomicLong();
+        Map<Duration, Long> burnerPeriods = new ConcurrentHashMap<>();
+        recording = source().start(PERIOD, (at, frames, thread, period) -> {
+            if (!seen.add(at + " " + thread)) {
+                twice.incrementAndGet();
+            }
+            if ("burner".equals(thread)) {
+                burnerPeriods.merge(period, 1L, Long::sum);
+            }
+            ring.add(at, frames, thread, period);
+        });
         runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
         recording.handOver();  // the session starts at once, as a CPU-triggered one does
 
@@ -144,8 +157,10 @@ class CpuTimeLookbackTest {
         long inLookback = weightOf(lookbackPart, "cpuTimeLookbackBurn");
         long inSession = weightOf(sessionPart, "cpuTimeSessionBurn");
         System.out.printf("[cpu-time look-back vs jfr-cpu-time session] 1 s of CPU each: look-back %d, session %d "
-                + "units; session work in the look-back part %d%n", inLookback, inSession,
-                weightOf(lookbackPart, "cpuTimeSessionBurn"));
+                + "units; session work in the look-back part %d; the burner's look-back samples by period %s, "
+                + "delivered twice %d%n", inLookback, inSession, weightOf(lookbackPart, "cpuTimeSessionBurn"),
+                burnerPeriods, twice.get());
+        assertThat(twice.get()).as("look-back samples delivered twice (same thread, same instant)").isZero();
         assertThat(weightOf(lookbackPart, "cpuTimeSessionBurn")).as("the session's work in the look-back part")
                 .isZero();
         assertThat(inSession).isPositive();
