@@ -110,6 +110,9 @@ class JfrStackDepthTest {
     private static List<String> runInOwnJvm(String... jvmOptions) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java));
+        // JFR drops samples it cannot walk from the spinning loop's pc without the debug information this keeps
+        // (one run under a one-CPU hog got no sample of the burner in 20 s); depth is this test's subject, not that.
+        command.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"));
         command.addAll(List.of(jvmOptions));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthMain.class.getName()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
