@@ -27,7 +27,7 @@ class IdleLookbackTest {
 
         assertThat(lines).as(out).hasSize(3);
         assertThat(lines.get(0)).as(out).startsWith("IDLE state=IDLE jfr=false jfrThreads=0 samples=0 ")
-                .contains("is not above the arming level 48.0%");
+                .contains("is not above the arming level 20.0%");
         assertThat(lines.get(1)).as(out).startsWith("BUSY state=ARMED jfr=true ");
         assertThat(lines.get(2)).as(out).startsWith("CALM state=IDLE jfr=true ").contains(" samples=0 ");
     }
