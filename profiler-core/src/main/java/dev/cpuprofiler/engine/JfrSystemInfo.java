@@ -21,17 +21,12 @@ final class JfrSystemInfo {
      */
     static final int ASYNC_PROFILER_NO_SYSTEM_INFO = 0x1 | 0x2 | 0x4;
 
-    /** What a JFR engine enables to carry the same information as async-profiler does by default. */
-    static final Map<String, Map<String, String>> EVENTS;
+    private static final Map<String, String> AT_CHUNK_START = Map.of("enabled", "true", "period", "beginChunk");
 
-    static {
-        Map<String, Map<String, String>> events = new LinkedHashMap<>();
-        for (String name : new String[] {"jdk.JVMInformation", "jdk.InitialSystemProperty", "jdk.OSInformation",
-                "jdk.CPUInformation", "jdk.NativeLibrary"}) {
-            events.put(name, Map.of("enabled", "true", "period", "beginChunk"));
-        }
-        EVENTS = Map.copyOf(events);
-    }
+    /** What a JFR engine enables to carry the same information as async-profiler does by default. */
+    static final Map<String, Map<String, String>> EVENTS = Map.of("jdk.JVMInformation", AT_CHUNK_START,
+            "jdk.InitialSystemProperty", AT_CHUNK_START, "jdk.OSInformation", AT_CHUNK_START,
+            "jdk.CPUInformation", AT_CHUNK_START, "jdk.NativeLibrary", AT_CHUNK_START);
 
     private JfrSystemInfo() {
     }

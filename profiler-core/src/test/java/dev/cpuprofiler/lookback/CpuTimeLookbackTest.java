@@ -12,6 +12,7 @@ import dev.cpuprofiler.engine.EnginesHere;
 import dev.cpuprofiler.engine.JfrCpuTimeEngine;
 import dev.cpuprofiler.engine.RecordingResult;
 import dev.cpuprofiler.engine.SelectedRecording;
+import dev.cpuprofiler.stack.Frame;
 import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import java.lang.management.ManagementFactory;
@@ -20,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -68,18 +70,8 @@ class CpuTimeLookbackTest {
 
     @Test
     void aThreadWeighsTheCpuItUsedAndAWaitingThreadNothing() throws Exception {
-        Set<String> seen = ConcurrentHashMap.newKeySet();
-        AtomicLong twice = new AtomicLong();
-        Map<Duration, Long> burnerPeriods = new ConcurrentHashMap<>();
-        recording = source().start(PERIOD, (at, frames, thread, period) -> {
-            if (!seen.add(at + " " + thread)) {
-                twice.incrementAndGet();
-            }
-            if ("burner".equals(thread)) {
-                burnerPeriods.merge(period, 1L, Long::sum);
-            }
-            ring.add(at, frames, thread, period);
-        });
+        Delivered delivered = new Delivered(ring);
+        recording = source().start(PERIOD, delivered);
         CountDownLatch done = new CountDownLatch(1);
         Thread waiting = Workloads.startOn("waiting", () -> waitsForTheBurner(done));
 
@@ -91,9 +83,9 @@ class CpuTimeLookbackTest {
         LookbackRing.Contents c = ring.contents(Instant.now());
         long burn = weightOf(c.tree(), "cpuTimeLookbackBurn");
         System.out.printf("[cpu-time look-back] 1 s of CPU weighs %d units of %d ms (%d samples in all; the burner's "
-                + "by period %s); the waiting thread %d%n", burn, UNIT.toMillis(), c.samples(), burnerPeriods,
+                + "by period %s); the waiting thread %d%n", burn, UNIT.toMillis(), c.samples(), delivered.burnerPeriods,
                 weightOf(c.tree(), "waitsForTheBurner"));
-        assertThat(twice.get()).as("samples delivered twice (same thread, same instant)").isZero();
+        assertThat(delivered.twice.get()).as("samples delivered twice (same thread, same instant)").isZero();
         assertThat(burn).as("weight of one second of CPU in 10 ms units").isBetween(CPU_UNITS * 7 / 10,
                 CPU_UNITS * 13 / 10);
         assertThat(weightOf(c.tree(), "waitsForTheBurner")).as("weight of a thread that waited").isZero();
@@ -141,18 +133,8 @@ class CpuTimeLookbackTest {
     private double weighOnce() throws Exception {
         // What reached the ring, to tell a duplicate delivery from a period that lies when the weight is off (one CI
         // run in about ten weighed the look-back's second of CPU twice: 196 units against the session's 99).
-        Set<String> seen = ConcurrentHashMap.newKeySet();
-        AtomicLong twice = new AtomicLong();
-        Map<Duration, Long> burnerPeriods = new ConcurrentHashMap<>();
-        recording = source().start(PERIOD, (at, frames, thread, period) -> {
-            if (!seen.add(at + " " + thread)) {
-                twice.incrementAndGet();
-            }
-            if ("burner".equals(thread)) {
-                burnerPeriods.merge(period, 1L, Long::sum);
-            }
-            ring.add(at, frames, thread, period);
-        });
+        Delivered delivered = new Delivered(ring);
+        recording = source().start(PERIOD, delivered);
         runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
         recording.handOver();  // the session starts at once, as a CPU-triggered one does
 
@@ -174,12 +156,36 @@ class CpuTimeLookbackTest {
         System.out.printf("[cpu-time look-back vs jfr-cpu-time session] 1 s of CPU each: look-back %d, session %d "
                 + "units; session work in the look-back part %d; the burner's look-back samples by period %s, "
                 + "delivered twice %d%n", inLookback, inSession, weightOf(lookbackPart, "cpuTimeSessionBurn"),
-                burnerPeriods, twice.get());
-        assertThat(twice.get()).as("look-back samples delivered twice (same thread, same instant)").isZero();
+                delivered.burnerPeriods, delivered.twice.get());
+        assertThat(delivered.twice.get()).as("look-back samples delivered twice (same thread, same instant)").isZero();
         assertThat(weightOf(lookbackPart, "cpuTimeSessionBurn")).as("the session's work in the look-back part")
                 .isZero();
         assertThat(inSession).isPositive();
         return (double) inLookback / inSession;
+    }
+
+    /** Hands the stream's samples to the ring, counting those delivered twice and the burner's by their period. */
+    private static final class Delivered implements TimedStackSink {
+
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        final AtomicLong twice = new AtomicLong();
+        final Map<Duration, Long> burnerPeriods = new ConcurrentHashMap<>();
+        private final LookbackRing ring;
+
+        Delivered(LookbackRing ring) {
+            this.ring = ring;
+        }
+
+        @Override
+        public void accept(Instant at, List<Frame> frames, String thread, Duration period) {
+            if (!seen.add(at + " " + thread)) {
+                twice.incrementAndGet();
+            }
+            if ("burner".equals(thread)) {
+                burnerPeriods.merge(period, 1L, Long::sum);
+            }
+            ring.add(at, frames, thread, period);
+        }
     }
 
     private static LookbackRing newRing() {
