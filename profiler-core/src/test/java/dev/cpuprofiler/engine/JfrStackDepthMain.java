@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -24,37 +26,50 @@ public final class JfrStackDepthMain {
         deep.setDaemon(true);
         deep.start();
         // On a busy machine the burner may not have run yet: a sample of it on its way down says nothing of depth.
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(40).toNanos();
         while (!atBottom && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         Path file = Files.createTempFile("depth", ".jfr");
+        Sampled sampled;
         try (Recording recording = new Recording()) {
             recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
             recording.start();
-            // Until JFR has sampled the burner a few times (1.5 s when the machine is quiet, longer when it is not).
+            // Until JFR has sampled the burner 10 times and one sample shows its bottom (or JFR's cut): 1.5 s when
+            // the machine is quiet. One CI run on a loaded machine kept only 2 frames of every sample it took.
             do {
                 Thread.sleep(1500);
                 recording.dump(file);
-            } while (burnerSamples(file) < 10 && System.nanoTime() < deadline);
+                sampled = Sampled.of(file);
+            } while (!sampled.settled() && System.nanoTime() < deadline);
             recording.stop();
-            recording.dump(file);
         }
         stop = true;
-        int deepest = 0;
-        boolean truncated = false;
-        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
-            if (isBurnerSample(e)) {
-                deepest = Math.max(deepest, e.getStackTrace().getFrames().size());
-                truncated |= e.getStackTrace().isTruncated();
-            }
-        }
         Files.deleteIfExists(file);
-        System.out.println("SAMPLED " + deepest + " " + truncated);
+        System.out.println("SAMPLED " + sampled.deepest + " " + sampled.truncated + " bottom=" + atBottom
+                + " samples=" + sampled.count + " depths=" + sampled.depths);
     }
 
-    private static long burnerSamples(Path file) throws IOException {
-        return RecordingFile.readAllEvents(file).stream().filter(JfrStackDepthMain::isBurnerSample).count();
+    /** The burner's samples in a dump: how many, the deepest, whether JFR cut one, and each depth seen. */
+    private record Sampled(int count, int deepest, boolean truncated, SortedMap<Integer, Integer> depths) {
+
+        static Sampled of(Path file) throws IOException {
+            SortedMap<Integer, Integer> depths = new TreeMap<>();
+            boolean truncated = false;
+            int count = 0;
+            for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+                if (isBurnerSample(e)) {
+                    count++;
+                    depths.merge(e.getStackTrace().getFrames().size(), 1, Integer::sum);
+                    truncated |= e.getStackTrace().isTruncated();
+                }
+            }
+            return new Sampled(count, depths.isEmpty() ? 0 : depths.lastKey(), truncated, depths);
+        }
+
+        boolean settled() {
+            return count >= 10 && (deepest >= 300 || truncated);
+        }
     }
 
     private static boolean isBurnerSample(RecordedEvent e) {

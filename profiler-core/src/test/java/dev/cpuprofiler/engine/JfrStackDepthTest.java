@@ -104,15 +104,16 @@ class JfrStackDepthTest {
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("STATE 64 false ")
                 .contains("-XX:FlightRecorderOptions:stackdepth=512"));
         String sampled = out.stream().filter(l -> l.startsWith("SAMPLED")).findFirst().orElseThrow();
-        assertThat(sampled).as("JFR's 64 frames, cut").isEqualTo("SAMPLED 64 true");
+        assertThat(sampled).as("JFR's 64 frames, cut").startsWith("SAMPLED 64 true ");
     }
 
     private static List<String> runInOwnJvm(String... jvmOptions) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java));
-        // JFR drops samples it cannot walk from the spinning loop's pc without the debug information this keeps
-        // (one run under a one-CPU hog got no sample of the burner in 20 s); depth is this test's subject, not that.
-        command.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints"));
+        // Interpreted only: depth is this test's subject, and compiled frames made JFR's walk of the spinning burner
+        // the variable (one run under a one-CPU hog got no sample of it in 20 s without DebugNonSafepoints, one CI
+        // run with it kept 2 frames of every sample). Interpreted frames are walked the same way every time.
+        command.add("-Xint");
         command.addAll(List.of(jvmOptions));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthMain.class.getName()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
