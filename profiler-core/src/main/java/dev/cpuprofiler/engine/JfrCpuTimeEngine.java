@@ -62,7 +62,13 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
         if (full.isPresent()) {
             throw new EngineUnavailableException(ID, full.get());
         }
+        // On JDK 17-24 the bundled settings already say no: no JFR command runs, JFR stays as it was.
+        Optional<String> unlisted = sampler.missingFromBundledSettings();
+        if (unlisted.isPresent()) {
+            throw new EngineUnavailableException(ID, unlisted.get());
+        }
         List<String> notes = new ArrayList<>();
+        // Before the event-type lookup initialises JFR: its depth can change only until then.
         stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
         Optional<String> missing = sampler.missingEvent();
         if (missing.isPresent()) {

@@ -103,9 +103,9 @@ class AsyncProfilerEngineTest {
                 new AssertionError(out));
         System.out.println("[auto and JFR] " + line);
         if (line.startsWith("ENGINE async-profiler")) {
-            assertThat(line).contains("JFR-INITIALIZED false");
+            assertThat(line).as(out).contains("JFR-INITIALIZED false");
         } else {
-            assertThat(line).startsWith("ENGINE jfr-cpu-time"); // JDK 25: JFR records, so it is initialised
+            assertThat(line).as(out).startsWith("ENGINE jfr-cpu-time"); // JDK 25: JFR records, so it is initialised
         }
     }
 
