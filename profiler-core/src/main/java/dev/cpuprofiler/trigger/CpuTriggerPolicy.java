@@ -8,13 +8,12 @@ import dev.cpuprofiler.session.SessionTrigger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,15 +22,17 @@ import org.slf4j.LoggerFactory;
  * Decides when to profile. Each {@link #poll()} (every polling interval) compares the baseline with the
  * threshold and starts a CPU-triggered session when the average is strictly above it. A CPU-triggered
  * session that ends, completed or failed, starts a cooldown from its end; on-demand sessions do not.
- * One session at a time.
+ * One session at a time ({@link SessionSlot}).
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at
- * once, a session's outcome always completes (the launcher guarantees it), and as a last resort a
- * session still running {@code watchdogGrace} past its duration is cancelled and counted as failed.
+ * once, a session's outcome always completes (the launcher guarantees it), and as a last resort the
+ * {@link SessionWatchdog} cancels a session still running past its duration, counted as failed.
  *
- * <p>A launch (the look-back hands over, an engine starts: a second or more) runs without the lock, reserved by a
- * flag: meanwhile the policy counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits
- * for it. So a poll never waits for a launch, and {@link #poll(Executor)} can run on the CPU sampler's own thread.
+ * <p>A launch (the look-back hands over, an engine starts: a second or more) runs without any lock, on a reserved
+ * slot: meanwhile the policy counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits
+ * for it. Reading the policy ({@link #state()}, {@link #activeSession()}, the cooldown) never waits, so neither a
+ * status request nor a metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on
+ * the CPU sampler's own thread.
  */
 public final class CpuTriggerPolicy {
 
@@ -41,15 +42,17 @@ public final class CpuTriggerPolicy {
     private final Supplier<OptionalDouble> average;
     private final SessionLauncher launcher;
     private final Clock clock;
-    private final List<SessionEndListener> listeners = new CopyOnWriteArrayList<>();
-
-    private RunningSession active;
-    private boolean launching; // a session is being launched, outside the lock; notifyAll() when it is done
-    private Instant cooldownUntil;
-    private SessionOutcome lastOutcome;
-    private double lastSeenAverage = Double.NaN;
-    private String shutDownReason; // why no session may start any more (the profiler is closing), or null
-    private Instant graceUntil; // no CPU trigger before this (start-up grace), or null
+    private final SessionEndListeners listeners = new SessionEndListeners();
+    private final SessionWatchdog watchdog;
+    private final SessionSlot slot = new SessionSlot();
+    private final HoldUntil grace = new HoldUntil();
+    private final HoldUntil cooldown = new HoldUntil();
+    // Orders the decisions (a poll) with the records of an end (outcome, cooldown, the slot freed): a poll sees a
+    // session's end whole. Readers do not take it.
+    private final ReentrantLock decisions = new ReentrantLock();
+    private volatile SessionOutcome lastOutcome;
+    private volatile double lastSeenAverage = Double.NaN;
+    private volatile String shutDownReason; // why no session may start any more (the profiler is closing), or null
 
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
             Clock clock) {
@@ -57,10 +60,11 @@ public final class CpuTriggerPolicy {
         this.average = Objects.requireNonNull(average, "average");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.watchdog = new SessionWatchdog(settings.watchdogGrace());
     }
 
     public void addListener(SessionEndListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        listeners.add(listener);
     }
 
     /** One policy check; a session it starts is launched on the calling thread. Never throws. */
@@ -74,7 +78,7 @@ public final class CpuTriggerPolicy {
      */
     public void poll(Executor launches) {
         try {
-            if (doPoll()) {
+            if (decide()) {
                 launchCpuSession(launches);
             }
         } catch (RuntimeException e) {
@@ -83,44 +87,66 @@ public final class CpuTriggerPolicy {
     }
 
     /** The check itself; true when it reserved a CPU-triggered launch, which the caller must then make. */
-    private synchronized boolean doPoll() {
-        if (shutDownReason != null) {
-            return false;
+    private boolean decide() {
+        decisions.lock();
+        try {
+            return shutDownReason == null && slotFree(clock.instant()) && triggerOn() && cpuAboveThreshold()
+                    && slot.tryReserve();
+        } finally {
+            decisions.unlock();
         }
-        if (launching) {
+    }
+
+    /** Whether no session is being launched or recording (an overdue one is ended here first). */
+    private boolean slotFree(Instant now) {
+        if (slot.launching()) {
             log.debug("A profiling session is being launched; not checking CPU");
             return false;
         }
-        Instant now = clock.instant();
-        if (active != null) {
-            checkWatchdog(now);
-            if (active != null) {
-                log.debug("Session {} is recording; not checking CPU", active.id());
+        Optional<RunningSession> active = slot.session();
+        if (active.isPresent()) {
+            RunningSession s = active.get();
+            Optional<String> overdue = watchdog.overdue(s, now);
+            if (overdue.isEmpty()) {
+                log.debug("Session {} is recording; not checking CPU", s.id());
                 return false;
             }
+            log.warn("Profiling session {} {}", s.id(), overdue.get());
+            try {
+                s.cancel(overdue.get());
+            } catch (RuntimeException e) {
+                log.warn("Cancelling session {} failed", s.id(), e);
+            }
+            ended(s, SessionOutcome.failed(overdue.get(), now));
         }
+        return !slot.taken();
+    }
+
+    /** Whether the CPU may trigger now: enabled, past the start-up grace and any cooldown. */
+    private boolean triggerOn() {
         if (!settings.enabled()) {
             log.debug("CPU trigger disabled (profiler.cpu.enabled=false); not checking CPU");
             return false;
         }
-        if (graceUntil != null) {
-            if (now.isBefore(graceUntil)) {
-                log.debug("In start-up grace until {}; not checking CPU", graceUntil);
-                return false;
-            }
-            graceUntil = null;
+        Instant now = clock.instant();
+        Optional<Instant> graceUntil = grace.inForce(now);
+        if (graceUntil.isPresent()) {
+            log.debug("In start-up grace until {}; not checking CPU", graceUntil.get());
+            return false;
         }
-        if (cooldownUntil != null) {
-            if (now.isBefore(cooldownUntil)) {
-                if (log.isDebugEnabled()) {
-                    log.debug("In cooldown until {} ({} left); not checking CPU", cooldownUntil,
-                            Duration.between(now, cooldownUntil));
-                }
-                return false;
+        Optional<Instant> cooldownUntil = cooldown.inForce(now);
+        if (cooldownUntil.isPresent()) {
+            if (log.isDebugEnabled()) {
+                log.debug("In cooldown until {} ({} left); not checking CPU", cooldownUntil.get(),
+                        Duration.between(now, cooldownUntil.get()));
             }
-            log.debug("Cooldown ended at {}; monitoring again", cooldownUntil);
-            cooldownUntil = null;
+            return false;
         }
+        cooldown.takeEnded(now).ifPresent(until -> log.debug("Cooldown ended at {}; monitoring again", until));
+        return true;
+    }
+
+    private boolean cpuAboveThreshold() {
         OptionalDouble avg = average.get();
         if (avg.isEmpty()) {
             log.debug("Getting current CPU usage: no baseline yet (first rolling interval not complete)");
@@ -136,7 +162,6 @@ public final class CpuTriggerPolicy {
             log.info("CPU average {}% is above the threshold {}%: starting a CPU-triggered profiling session for {}",
                     String.format("%.1f", value), String.format("%.1f", settings.thresholdPercent()),
                     settings.duration());
-            launching = true;
             return true;
         }
         if (debug) {
@@ -162,25 +187,6 @@ public final class CpuTriggerPolicy {
         }
     }
 
-    private void checkWatchdog(Instant now) {
-        RunningSession s = active;
-        if (s.isDone()) {
-            return; // its outcome callback is on its way
-        }
-        Instant deadline = s.startedAt().plus(s.duration()).plus(settings.watchdogGrace());
-        if (now.isAfter(deadline)) {
-            String reason = "session did not end within " + s.duration().plus(settings.watchdogGrace())
-                    + "; cancelled by the trigger policy";
-            log.warn("Profiling session {} {}", s.id(), reason);
-            try {
-                s.cancel(reason);
-            } catch (RuntimeException e) {
-                log.warn("Cancelling session {} failed", s.id(), e);
-            }
-            ended(s, SessionOutcome.failed(reason, now));
-        }
-    }
-
     /**
      * Starts an on-demand profile, whatever the trigger state (also in cooldown or when the CPU trigger is
      * disabled); it does not start a cooldown.
@@ -191,22 +197,20 @@ public final class CpuTriggerPolicy {
      */
     public RunningSession startOnDemand(Duration duration) {
         Objects.requireNonNull(duration, "duration");
-        synchronized (this) {
+        do {
+            refuseAfterShutdown();
             // A CPU-triggered launch under way: wait for its session, which is then the one already running.
-            if (shutDownReason == null && !awaitLaunch()) {
+            if (!slot.awaitLaunch()) {
                 throw new IllegalStateException("profiling session could not start: interrupted while another "
                         + "session was being launched");
             }
-            if (shutDownReason != null) {
-                throw new IllegalStateException("profiling session could not start: " + shutDownReason);
-            }
-            RunningSession s = active;
-            if (s != null) {
+            refuseAfterShutdown();
+            Optional<RunningSession> s = slot.session();
+            if (s.isPresent()) {
                 // Also when it is done but its end is not yet recorded: its cooldown must not be lost.
-                throw new SessionAlreadyRunningException(s);
+                throw new SessionAlreadyRunningException(s.get());
             }
-            launching = true;
-        }
+        } while (!slot.tryReserve()); // a poll reserved it in between: wait for that launch
         log.info("Starting an on-demand profiling session for {}", duration);
         Launch launch = launch(SessionTrigger.MANUAL, duration);
         if (launch.session() == null) {
@@ -216,17 +220,11 @@ public final class CpuTriggerPolicy {
         return launch.session();
     }
 
-    /** Waits, holding the lock, until no launch is under way; false if interrupted first. */
-    private boolean awaitLaunch() {
-        while (launching) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+    private void refuseAfterShutdown() {
+        String reason = shutDownReason;
+        if (reason != null) {
+            throw new IllegalStateException("profiling session could not start: " + reason);
         }
-        return true;
     }
 
     /** What a launch gave: the session, or why there is none. */
@@ -234,8 +232,8 @@ public final class CpuTriggerPolicy {
     }
 
     /**
-     * Launches the session reserved by {@code launching}, without holding the lock, and records it, or records it
-     * failed. A session launched after a shutdown began (its wait was interrupted) is cancelled at once.
+     * Launches the session the slot is reserved for, without any lock, and records it, or records it failed. A
+     * session launched after a shutdown began is cancelled at once.
      */
     private Launch launch(SessionTrigger trigger, Duration duration) {
         RunningSession s;
@@ -244,85 +242,72 @@ public final class CpuTriggerPolicy {
         } catch (RuntimeException | LinkageError e) {
             return new Launch(null, launchFailed(trigger, e));
         } catch (Error e) {
-            endLaunch(); // never stay reserved
+            slot.launchFailed(); // never stay reserved
             throw e;
         }
-        String cancel;
-        synchronized (this) {
-            active = s;
-            launching = false;
-            notifyAll();
-            cancel = shutDownReason;
-        }
+        slot.launched(s);
         s.outcome().whenComplete((outcome, error) -> ended(s,
                 outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
+        // Read after the slot names the session: a shutdown that began before sees it and cancels it, or this does.
+        String cancel = shutDownReason;
         if (cancel != null) {
             s.cancel(cancel);
         }
         return new Launch(s, null);
     }
 
-    /** Records a launch that failed (a CPU-triggered one starts a cooldown) and ends the reservation. */
+    /** Records a launch that failed (a CPU-triggered one starts a cooldown) and frees the slot. */
     private SessionOutcome launchFailed(SessionTrigger trigger, Throwable e) {
         Instant now = clock.instant();
         String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start: " + e;
         log.warn("Profiling session ({}) could not start: {}", trigger, reason);
         SessionOutcome outcome = SessionOutcome.failed(reason, now);
-        synchronized (this) {
+        decisions.lock();
+        try {
             lastOutcome = outcome;
             if (trigger == SessionTrigger.CPU) {
-                cooldownUntil = now.plus(settings.cooldown());
+                cooldown.set(now.plus(settings.cooldown()));
             }
-            launching = false;
-            notifyAll();
+            slot.launchFailed();
+        } finally {
+            decisions.unlock();
         }
-        notifyListeners(trigger, null, outcome);
+        listeners.ended(trigger, null, outcome);
         return outcome;
     }
 
-    private synchronized void endLaunch() {
-        launching = false;
-        notifyAll();
-    }
-
     private void ended(RunningSession s, SessionOutcome outcome) {
-        synchronized (this) {
-            if (active != s) {
+        decisions.lock();
+        try {
+            if (!slot.heldBy(s)) {
                 return; // already ended (watchdog)
             }
-            active = null;
             lastOutcome = outcome;
             if (s.trigger() == SessionTrigger.CPU) {
-                cooldownUntil = outcome.endedAt().plus(settings.cooldown());
+                Instant until = outcome.endedAt().plus(settings.cooldown());
+                cooldown.set(until);
                 log.info("CPU-triggered session {} ended {}{}; cooldown until {}", s.id(), outcome.status(),
-                        outcome.reason() == null ? "" : " (" + outcome.reason() + ")", cooldownUntil);
+                        outcome.reason() == null ? "" : " (" + outcome.reason() + ")", until);
             } else {
                 log.info("On-demand session {} ended {}{}", s.id(), outcome.status(),
                         outcome.reason() == null ? "" : " (" + outcome.reason() + ")");
             }
+            slot.release(s); // last: a poll that finds the slot free finds the cooldown too
+        } finally {
+            decisions.unlock();
         }
-        notifyListeners(s.trigger(), s, outcome);
+        listeners.ended(s.trigger(), s, outcome);
     }
 
-    private void notifyListeners(SessionTrigger trigger, RunningSession s, SessionOutcome outcome) {
-        for (SessionEndListener l : listeners) {
-            try {
-                l.sessionEnded(trigger, s, outcome);
-            } catch (RuntimeException e) {
-                log.warn("Session end listener {} failed", l, e);
-            }
-        }
-    }
-
-    /** The state now (cooldown expiry is seen at once, not only at the next poll). */
-    public synchronized TriggerState state() {
-        if (active != null || launching) {
+    /** The state now (cooldown expiry is seen at once, not only at the next poll). Never waits. */
+    public TriggerState state() {
+        if (slot.taken()) {
             return TriggerState.PROFILING;
         }
         if (!settings.enabled()) {
             return TriggerState.DISABLED;
         }
-        if (cooldownUntil != null && clock.instant().isBefore(cooldownUntil)) {
+        if (cooldown.inForce(clock.instant()).isPresent()) {
             return TriggerState.COOLDOWN;
         }
         return TriggerState.MONITORING;
@@ -332,50 +317,44 @@ public final class CpuTriggerPolicy {
      * Monitoring has started: the CPU does not trigger for the start-up grace from now (JIT warm-up and caches
      * filling burn CPU that is not an incident). On-demand sessions are not held back.
      */
-    public synchronized void monitoringStarted() {
-        graceUntil = settings.startupGrace().isZero() ? null : clock.instant().plus(settings.startupGrace());
-        if (graceUntil != null) {
-            log.debug("CPU trigger held back until {} (start-up grace)", graceUntil);
+    public void monitoringStarted() {
+        Instant until = settings.startupGrace().isZero() ? null : clock.instant().plus(settings.startupGrace());
+        grace.set(until);
+        if (until != null) {
+            log.debug("CPU trigger held back until {} (start-up grace)", until);
         }
     }
 
     /** When the start-up grace ends, if it is in force now. */
-    public synchronized Optional<Instant> graceUntil() {
-        if (graceUntil != null && clock.instant().isBefore(graceUntil)) {
-            return Optional.of(graceUntil);
-        }
-        return Optional.empty();
+    public Optional<Instant> graceUntil() {
+        return grace.inForce(clock.instant());
     }
 
     /** When the cooldown ends, if one is in force now. */
-    public synchronized Optional<Instant> cooldownUntil() {
-        if (cooldownUntil != null && clock.instant().isBefore(cooldownUntil)) {
-            return Optional.of(cooldownUntil);
-        }
-        return Optional.empty();
+    public Optional<Instant> cooldownUntil() {
+        return cooldown.inForce(clock.instant());
     }
 
     /** Time left in the cooldown, if one is in force now. */
-    public synchronized Optional<Duration> cooldownRemaining() {
-        return cooldownUntil().map(until -> Duration.between(clock.instant(), until));
+    public Optional<Duration> cooldownRemaining() {
+        return cooldown.remaining(clock.instant());
     }
 
     /**
-     * The session recording, if any. While one is being launched this waits for it (as long as a launch takes): the
-     * status then names the session {@link #state()} already counts as profiling. Never called on the polling path.
+     * The session recording, if any; empty while one is still being launched ({@link #state()} already counts that
+     * as profiling). Never waits.
      */
-    public synchronized Optional<RunningSession> activeSession() {
-        awaitLaunch();
-        return Optional.ofNullable(active);
+    public Optional<RunningSession> activeSession() {
+        return slot.session();
     }
 
     /** How the last session ended, if one did. */
-    public synchronized Optional<SessionOutcome> lastOutcome() {
+    public Optional<SessionOutcome> lastOutcome() {
         return Optional.ofNullable(lastOutcome);
     }
 
     /** The last average the policy compared with the threshold; NaN before the first. */
-    public synchronized double lastSeenAverage() {
+    public double lastSeenAverage() {
         return lastSeenAverage;
     }
 
@@ -389,21 +368,13 @@ public final class CpuTriggerPolicy {
      * session outlives the profiler, and no engine recreates the files it cleans up.
      */
     public void shutDown(String reason) {
-        synchronized (this) {
-            shutDownReason = Objects.requireNonNull(reason, "reason");
-            awaitLaunch(); // if interrupted, the launch cancels its own session when it is done
-        }
+        shutDownReason = Objects.requireNonNull(reason, "reason");
+        slot.awaitLaunch(); // if interrupted, the launch cancels its own session when it is done
         cancelActive(reason);
     }
 
     /** Cancels the running session, if any; later sessions may start as usual. */
     public void cancelActive(String reason) {
-        RunningSession s;
-        synchronized (this) {
-            s = active;
-        }
-        if (s != null && !s.isDone()) {
-            s.cancel(reason);
-        }
+        slot.session().filter(s -> !s.isDone()).ifPresent(s -> s.cancel(reason));
     }
 }

@@ -86,6 +86,8 @@ class CpuProfilerTest {
         try (Burner load = new Burner(container, 1.35)) {
             profiler.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> engine.starts.get() == 1);
+            // The status does not wait for a launch under way: it names the session once launched.
+            await().atMost(Duration.ofSeconds(20)).until(() -> profiler.status().session() != null);
             CpuProfilerStatus during = profiler.status();
             assertThat(during.state()).isEqualTo(TriggerState.PROFILING);
             assertThat(during.session().trigger()).isEqualTo(SessionTrigger.CPU);

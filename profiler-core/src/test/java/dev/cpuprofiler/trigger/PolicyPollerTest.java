@@ -135,6 +135,27 @@ class PolicyPollerTest {
     }
 
     @Test
+    void readingThePolicyNeverWaitsForALaunchUnderWay() throws Exception {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        slowLaunch = true;
+        sample(poller, 5);
+        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // What a status request and a metrics scrape read, from threads of their own, while the launch is held: the
+        // launch is released only after they answered, so one that waited for it would time out here.
+        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> policy.state() + " "
+                + policy.activeSession().isPresent() + " " + policy.cooldownRemaining().isPresent() + " "
+                + policy.lastOutcome().isPresent());
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("PROFILING false false false");
+
+        releaseLaunch.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> policy.activeSession().isPresent());
+        assertThat(policy.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
+    }
+
+    @Test
     void aLaunchWithNoThreadToRunOnFailsAndStartsTheCooldown() {
         List<SessionOutcome> outcomes = new CopyOnWriteArrayList<>();
         policy.addListener((trigger, session, outcome) -> outcomes.add(outcome));
