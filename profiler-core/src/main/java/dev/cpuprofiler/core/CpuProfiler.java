@@ -153,10 +153,6 @@ public final class CpuProfiler implements AutoCloseable {
         return p.clock();
     }
 
-    public ThreadFactory threadFactory() {
-        return p.threadFactory();
-    }
-
     /** Cancels a running session and stops every thread the profiler started. */
     @Override
     public void close() {
@@ -219,11 +215,6 @@ public final class CpuProfiler implements AutoCloseable {
         /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
         public Builder threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = Objects.requireNonNull(threadFactory);
-            return this;
-        }
-
-        public Builder debugNonSafepointsCheck(DebugNonSafepointsCheck check) {
-            this.debugNonSafepoints = Objects.requireNonNull(check);
             return this;
         }
 

@@ -74,11 +74,6 @@ public final class DiskSpaceGuard {
         return Math.max(AUTO_MIN, Math.min(AUTO_MAX, (long) (totalBytes * AUTO_SHARE)));
     }
 
-    /** The configured floor: {@link #AUTO} or bytes. */
-    public long configuredFloor() {
-        return floor;
-    }
-
     /**
      * Why nothing should be written to {@code dir} now, or empty when its filesystem has more than the floor free
      * (and the directory, or its nearest existing parent, can be written).

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.lookback;
 
-import dev.cpuprofiler.stack.StackTree;
 import dev.cpuprofiler.stack.StackTreeSnapshot;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,10 +42,5 @@ public record LookbackSnapshot(Instant startedAt, Instant endedAt, Duration samp
 
     public boolean isEmpty() {
         return samples == 0;
-    }
-
-    /** Adds the look-back's samples to a session's tree (same unit, so nothing to scale). */
-    public void mergeInto(StackTree sessionTree) {
-        sessionTree.merge(tree);
     }
 }

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.stack;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -217,21 +216,5 @@ public final class StackTreeSnapshot {
     /** Frames dropped by a depth or node limit. */
     public long truncatedFrames() {
         return truncatedFrames;
-    }
-
-    /** The tree as nested {@link StackNode} records. */
-    public StackNode toNode() {
-        int n = size();
-        StackNode[] built = new StackNode[n];
-        List<StackNode> children = new ArrayList<>();
-        for (int node = n - 1; node >= 0; node--) {
-            children.clear();
-            for (int c = firstChild(node); c >= 0; c = nextSibling(c)) {
-                children.add(built[c]);
-                built[c] = null;
-            }
-            built[node] = new StackNode(frame(node), kind(node), total[node], self[node], children);
-        }
-        return built[0];
     }
 }

@@ -118,7 +118,7 @@ class LookbackRingTest {
         LookbackRing.Contents contents = ring.contents(T0.plus(Duration.ofMinutes(2)));
         assertThat(contents.samples()).isEqualTo(1);
         assertThat(contents.droppedSamples()).isEqualTo(1);
-        assertThat(contents.tree().toNode().child("app.New.run")).isNotNull();
+        assertThat(StackNode.of(contents.tree()).child("app.New.run")).isNotNull();
     }
 
     @Test
@@ -144,7 +144,7 @@ class LookbackRingTest {
 
         session.merge(ring.contents(T0.plusSeconds(2)).tree());
 
-        StackNode main = session.snapshot().toNode().child("app.Main.run");
+        StackNode main = StackNode.of(session.snapshot()).child("app.Main.run");
         assertThat(main.child("app.Main.burstBefore").total()).isEqualTo(100);
         assertThat(main.child("app.Main.workAfter").total()).isEqualTo(100);
     }

@@ -23,7 +23,7 @@ class LookbackViewTest {
 
     @Test
     void includeShowsBothPartsMerged() {
-        StackNode root = LookbackView.INCLUDE.select(session, lookback).toNode();
+        StackNode root = StackNode.of(LookbackView.INCLUDE.select(session, lookback));
 
         assertThat(root.total()).isEqualTo(180);
         assertThat(root.child("app.Main.run").child("app.Main.burstBefore").total()).isEqualTo(80);
@@ -32,7 +32,7 @@ class LookbackViewTest {
 
     @Test
     void excludeShowsTheSessionAsIfLookbackWereOff() {
-        StackNode root = LookbackView.EXCLUDE.select(session, lookback).toNode();
+        StackNode root = StackNode.of(LookbackView.EXCLUDE.select(session, lookback));
 
         assertThat(root.total()).isEqualTo(100);
         assertThat(root.child("app.Main.run").child("app.Main.burstBefore")).isNull();
@@ -40,7 +40,7 @@ class LookbackViewTest {
 
     @Test
     void onlyShowsWhatRanBeforeTheTrigger() {
-        assertThat(LookbackView.ONLY.select(session, lookback).toNode().child("app.Main.run").children())
+        assertThat(StackNode.of(LookbackView.ONLY.select(session, lookback)).child("app.Main.run").children())
                 .extracting(StackNode::frame).containsExactly("app.Main.burstBefore");
         assertThat(LookbackView.ONLY.select(session, null).totalSamples()).isZero();
         assertThat(LookbackView.INCLUDE.select(session, null)).isSameAs(session);

@@ -137,7 +137,7 @@ class ProfilingSessionsTest {
             assertThat(profile.engine()).isEqualTo(EnginesHere.autoExpected());
             assertThat(profile.samples()).isGreaterThan(20);
             assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
-            assertThat(containsFrame(profile.tree().toNode(), "ProfilingSessionsTest.burnDistinctively")).isTrue();
+            assertThat(containsFrame(StackNode.of(profile.tree()), "ProfilingSessionsTest.burnDistinctively")).isTrue();
             assertThat(profile.duration()).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
             // Where the CPU went: the burner is an application thread, and the groups add up to the process.
             CpuBreakdown breakdown = profile.cpuBreakdown();
@@ -186,7 +186,7 @@ class ProfilingSessionsTest {
                 session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
                 Profile profile = profiler.profiles().latest().orElseThrow();
 
-                StackNode tree = profile.tree().toNode();
+                StackNode tree = StackNode.of(profile.tree());
                 assertThat(tree.children()).extracting(StackNode::frame)
                         .anyMatch(f -> f.contains("session-test-burner"));
                 // Net.accept's Java part runs for each connection (real CPU); its native accept0 only waits.

@@ -72,7 +72,7 @@ class CollapsedStacksTest {
                 [main tid=1];java/lang/Thread.run_[j];app/Foo$$Lambda$12/0x0000000800c01234.run_[j];app/Util.sum_[j] 2
                 """);
 
-        StackNode lambda = tree.snapshot().toNode().child("[main tid=1]").child("java.lang.Thread.run")
+        StackNode lambda = StackNode.of(tree.snapshot()).child("[main tid=1]").child("java.lang.Thread.run")
                 .child("app.Foo$$Lambda.run");
         assertThat(lambda.kind()).isEqualTo(FrameKind.JAVA);
         assertThat(lambda.children()).singleElement().satisfies(sum -> {
@@ -88,7 +88,7 @@ class CollapsedStacksTest {
         String text = renderer.renderToString(tree.snapshot());
 
         assertThat(text).isEqualTo("main_[j];work_[j] 1\n");
-        assertThat(StackTree.fromCollapsed(text).snapshot().toNode().child("main").kind()).isEqualTo(FrameKind.JAVA);
+        assertThat(StackNode.of(StackTree.fromCollapsed(text).snapshot()).child("main").kind()).isEqualTo(FrameKind.JAVA);
     }
 
     @Test

@@ -45,7 +45,7 @@ class JsonTreeRendererTest {
         tree.accept(Stacks.of("java.lang.Thread.run;app.Cold.read"), "exec-2", 2);
         StackTreeSnapshot snapshot = tree.snapshot();
 
-        String fromRecords = JsonMapper.shared().writeValueAsString(snapshot.toNode());
+        String fromRecords = JsonMapper.shared().writeValueAsString(StackNode.of(snapshot));
 
         assertThat(fromRecords).isEqualTo(renderer.renderToString(snapshot));
     }

@@ -1,13 +1,13 @@
 package dev.cpuprofiler.stack;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One node of a merged tree as a plain value, in the shape of the endpoint's JSON contract
- * ({@code {"frame": "all", "kind": ..., "total": 2890, "self": 0, "children": [...]}}). Convenient for small trees
- * and tests; large trees are better rendered straight from a {@link StackTreeSnapshot}. Its {@code equals},
+ * ({@code {"frame": "all", "kind": ..., "total": 2890, "self": 0, "children": [...]}}), for tests that compare small
+ * trees; the product renders straight from a {@link StackTreeSnapshot}. Its {@code equals},
  * {@code hashCode}, {@code toString} and Jackson serialization recurse once per level (and Jackson refuses more than
  * 500 nesting levels by default): for stacks thousands of frames deep use the snapshot and its renderers, which
  * walk iteratively.
@@ -23,6 +23,23 @@ public record StackNode(String frame, FrameKind kind, long total, long self, Lis
 
     public StackNode {
         children = List.copyOf(children);
+    }
+
+    /** The snapshot's tree as nested records. */
+    public static StackNode of(StackTreeSnapshot snapshot) {
+        int n = snapshot.size();
+        StackNode[] built = new StackNode[n];
+        List<StackNode> children = new ArrayList<>();
+        for (int node = n - 1; node >= 0; node--) {
+            children.clear();
+            for (int c = snapshot.firstChild(node); c >= 0; c = snapshot.nextSibling(c)) {
+                children.add(built[c]);
+                built[c] = null;
+            }
+            built[node] = new StackNode(snapshot.frame(node), snapshot.kind(node), snapshot.total(node),
+                    snapshot.self(node), children);
+        }
+        return built[0];
     }
 
     /** The child with this frame name, or {@code null}. */

@@ -41,7 +41,7 @@ class StackTreeMergeTest {
             StackTreeSnapshot b = byPath.snapshot();
             assertThat(new CollapsedStacksRenderer().renderToString(a)).as(what)
                     .isEqualTo(new CollapsedStacksRenderer().renderToString(b));
-            assertThat(a.toNode()).as(what).isEqualTo(b.toNode());
+            assertThat(StackNode.of(a)).as(what).isEqualTo(StackNode.of(b));
             assertThat(byNode.nodeCount()).as(what).isEqualTo(byPath.nodeCount());
             assertThat(byNode.totalSamples()).as(what).isEqualTo(byPath.totalSamples());
             assertThat(byNode.truncatedSamples()).as(what).isEqualTo(byPath.truncatedSamples());
@@ -51,7 +51,7 @@ class StackTreeMergeTest {
             List<Frame> next = stack(new Random(round));
             byNode.accept(next, "t-1", 3);
             byPath.accept(next, "t-1", 3);
-            assertThat(byNode.snapshot().toNode()).as(what).isEqualTo(byPath.snapshot().toNode());
+            assertThat(StackNode.of(byNode.snapshot())).as(what).isEqualTo(StackNode.of(byPath.snapshot()));
         }
     }
 

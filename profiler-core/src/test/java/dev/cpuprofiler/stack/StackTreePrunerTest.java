@@ -24,7 +24,7 @@ class StackTreePrunerTest {
         }
         tree.accept(List.of(Frame.java("a.Main.run")), "t", 0);
 
-        StackNode pruned = StackTreePruner.prune(tree.snapshot(), 1.0).toNode();
+        StackNode pruned = StackNode.of(StackTreePruner.prune(tree.snapshot(), 1.0));
 
         assertThat(pruned.total()).isEqualTo(1000);
         assertInvariant(pruned);
@@ -40,7 +40,7 @@ class StackTreePrunerTest {
         tree.accept(List.of(Frame.java("a.A.x"), Frame.java("a.B.y")), "t", 3);
         tree.accept(List.of(Frame.java("a.A.x")), "t", 1);
         StackTreeSnapshot original = tree.snapshot();
-        assertThat(StackTreePruner.prune(original, 0).toNode()).isEqualTo(original.toNode());
+        assertThat(StackNode.of(StackTreePruner.prune(original, 0))).isEqualTo(StackNode.of(original));
     }
 
     @Test
@@ -63,10 +63,10 @@ class StackTreePrunerTest {
 
             assertThat(new CollapsedStacksRenderer().renderToString(pruned)).as("round %d, %s%%", round, minPercent)
                     .isEqualTo(new CollapsedStacksRenderer().renderToString(recursiveFold(snapshot, minPercent)));
-            assertThat(pruned.toNode()).as("round %d, %s%%", round, minPercent)
-                    .isEqualTo(recursiveFold(snapshot, minPercent).toNode());
+            assertThat(StackNode.of(pruned)).as("round %d, %s%%", round, minPercent)
+                    .isEqualTo(StackNode.of(recursiveFold(snapshot, minPercent)));
             assertThat(pruned.truncatedSamples()).isEqualTo(snapshot.truncatedSamples());
-            assertInvariant(pruned.toNode());
+            assertInvariant(StackNode.of(pruned));
         }
     }
 

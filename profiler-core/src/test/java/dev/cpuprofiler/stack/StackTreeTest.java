@@ -23,7 +23,7 @@ class StackTreeTest {
         tree.accept(of("main;work"), "main", 1);
         tree.accept(of("main;idle"), "main", 4);
 
-        StackNode root = tree.snapshot().toNode();
+        StackNode root = StackNode.of(tree.snapshot());
 
         assertThat(root.frame()).isEqualTo("all");
         assertThat(root.total()).isEqualTo(10);
@@ -106,7 +106,7 @@ class StackTreeTest {
         tree.accept(deep, "main", 3);
         tree.accept(of("f0;f1;other"), "main", 1);
 
-        StackNode f2 = tree.snapshot().toNode().child("f0").child("f1").child("f2");
+        StackNode f2 = StackNode.of(tree.snapshot()).child("f0").child("f1").child("f2");
         StackNode marker = f2.child(StackTree.TRUNCATED);
         assertThat(marker.total()).isEqualTo(3);
         assertThat(marker.self()).isZero();
@@ -145,7 +145,7 @@ class StackTreeTest {
 
         StackTreeSnapshot snapshot = tree.snapshot();
         Stacks.assertInvariants(snapshot);
-        StackNode root = snapshot.toNode();
+        StackNode root = StackNode.of(snapshot);
         assertThat(snapshot.size()).isEqualTo(8);
         assertThat(root.total()).isEqualTo(31);
         assertThat(root.child(StackTree.TRUNCATED).total()).isEqualTo(4);
@@ -160,12 +160,12 @@ class StackTreeTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), new Frame("app.Util.sum", FrameKind.INLINED)), null, 1);
         tree.accept(List.of(Frame.java("app.Main.run"), new Frame("app.Util.sum", FrameKind.INLINED)), null, 1);
-        StackNode sum = tree.snapshot().toNode().child("app.Main.run").child("app.Util.sum");
+        StackNode sum = StackNode.of(tree.snapshot()).child("app.Main.run").child("app.Util.sum");
         assertThat(sum.kind()).isEqualTo(FrameKind.INLINED);
 
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Util.sum")), null, 1);
 
-        StackNode run = tree.snapshot().toNode().child("app.Main.run");
+        StackNode run = StackNode.of(tree.snapshot()).child("app.Main.run");
         assertThat(run.children()).hasSize(1);
         assertThat(run.child("app.Util.sum").total()).isEqualTo(3);
         assertThat(run.child("app.Util.sum").kind()).isEqualTo(FrameKind.JAVA);
@@ -175,7 +175,7 @@ class StackTreeTest {
     void emptyStacksAreCountedUnderNoStackSoTheRootSelfStaysZero() {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(), "main", 2);
-        StackNode root = tree.snapshot().toNode();
+        StackNode root = StackNode.of(tree.snapshot());
         assertThat(root.self()).isZero();
         assertThat(root.child(StackTree.NO_STACK).self()).isEqualTo(2);
     }
@@ -189,7 +189,7 @@ class StackTreeTest {
         tree.accept(of("Thread.run;Worker.work"), "pool-1-thread-2", 1);
         tree.accept(of("Main.main"), null, 1);
 
-        StackNode root = tree.snapshot().toNode();
+        StackNode root = StackNode.of(tree.snapshot());
 
         assertThat(root.children()).extracting(StackNode::frame)
                 .containsExactly("[http-nio-8080-exec-*]", "[pool-*-thread-*]", ThreadNames.UNKNOWN_THREAD);
@@ -273,7 +273,7 @@ class StackTreeTest {
         for (String name : variants.keySet()) {
             tree.accept(List.of(Frame.java("app.Main.main"), new Frame(name, FrameKind.JAVA)), null, 1);
         }
-        StackNode main = tree.snapshot().toNode().child("app.Main.main");
+        StackNode main = StackNode.of(tree.snapshot()).child("app.Main.main");
         assertThat(main.children()).singleElement().satisfies(node -> {
             assertThat(node.frame()).isEqualTo("app.Service$$Lambda.apply");
             assertThat(node.total()).isEqualTo(4);

@@ -8,7 +8,7 @@ import dev.cpuprofiler.sample.demo.DemoLoadGenerator;
 import dev.cpuprofiler.sample.demo.ProfileSummary;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.StackNode;
+import dev.cpuprofiler.stack.StackTreeSnapshot;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -79,9 +79,8 @@ class SampleApplicationSmokeTest {
                 profile.id(), profile.samples(), profile.engine(), profile.engineDetail(), profile.cpuPercent(),
                 ProfileSummary.of(profile));
 
-        StackNode root = profile.tree().toNode();
         assertThat(profile.samples()).isPositive();
-        List<List<String>> workPaths = pathsTo(root, WORK_METHODS);
+        List<List<String>> workPaths = pathsTo(profile.tree(), WORK_METHODS);
         assertThat(workPaths).as("stacks through one of %s", WORK_METHODS).isNotEmpty();
         // Real requests: the burning methods run under Tomcat and Spring MVC's dispatcher.
         assertThat(workPaths).anySatisfy(path -> assertThat(path)
@@ -118,22 +117,18 @@ class SampleApplicationSmokeTest {
     }
 
     /** The root-to-node frame paths of every node whose frame is one of {@code frames}. */
-    private static List<List<String>> pathsTo(StackNode root, List<String> frames) {
+    private static List<List<String>> pathsTo(StackTreeSnapshot tree, List<String> frames) {
         List<List<String>> found = new ArrayList<>();
-        Deque<String> path = new ArrayDeque<>();
-        collect(root, frames, path, found);
+        for (int node = 0; node < tree.size(); node++) {
+            if (frames.contains(tree.frame(node))) {
+                Deque<String> path = new ArrayDeque<>();
+                for (int n = node; n >= 0; n = tree.parent(n)) {
+                    path.addFirst(tree.frame(n));
+                }
+                found.add(List.copyOf(path));
+            }
+        }
         return found;
-    }
-
-    private static void collect(StackNode node, List<String> frames, Deque<String> path, List<List<String>> found) {
-        path.addLast(node.frame());
-        if (frames.contains(node.frame())) {
-            found.add(List.copyOf(path));
-        }
-        for (StackNode child : node.children()) {
-            collect(child, frames, path, found);
-        }
-        path.removeLast();
     }
 
     private HttpResponse<String> get(String path) {
