@@ -12,9 +12,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -30,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It has no thread of its own in production: the CPU sampler's tick drives it ({@link #onSample}), once a second,
  * to arm, disarm, drop buckets that left the window, retry the lock, and notice another JFR recording imposing a finer
- * period. The standalone constructor (always armed) ticks on a thread of its own instead.
+ * period. It has one mode: {@link ArmingSettings#ALWAYS} keeps it armed, ticked all the same.
  *
  * <p>The clock must be the wall clock JFR stamps its events with (the system clock): samples are placed by their
  * own time and dropped by the clock's.
@@ -50,15 +47,12 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     private final LookbackSource source;
     private final EngineLock lock;
     private final Clock clock;
-    private final ThreadFactory threadFactory; // null: driven by the sampler
-    private final Duration tick;
     private final LookbackRing ring;
     private final String leaseName;
     // Said once until it records again: a permanent reason would otherwise repeat after every session and retry.
     private boolean unavailableReported;
 
     // Guarded by this.
-    private ScheduledExecutorService ticker;
     private LookbackSource.Recording recording;
     private EngineLock.Lease lease;
     private boolean started;
@@ -73,41 +67,18 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     private volatile Instant graceUntil;
 
     /**
-     * Armed by the CPU, driven by the CPU sampler's tick ({@link #onSample}): no thread of its own.
+     * Armed by the CPU (or always), driven by the CPU sampler's tick ({@link #onSample}): no thread of its own.
      *
      * @param lock the lock the sessions' engine selector uses
      */
     public LookbackRecorder(LookbackSettings settings, ArmingSettings arming, LookbackSource source, EngineLock lock,
             Clock clock) {
-        this(settings, arming, source, lock, clock, null, TICK);
-    }
-
-    /**
-     * Always armed, ticking every second on a thread of its own: for callers without a CPU sampler.
-     *
-     * @param lock the lock the sessions' engine selector uses
-     * @param threadFactory makes the one ticking thread (name it, make it a daemon)
-     */
-    public LookbackRecorder(LookbackSettings settings, LookbackSource source, EngineLock lock, Clock clock,
-            ThreadFactory threadFactory) {
-        this(settings, ArmingSettings.ALWAYS, source, lock, clock, Objects.requireNonNull(threadFactory), TICK);
-    }
-
-    LookbackRecorder(LookbackSettings settings, LookbackSource source, EngineLock lock, Clock clock,
-            ThreadFactory threadFactory, Duration tick) {
-        this(settings, ArmingSettings.ALWAYS, source, lock, clock, threadFactory, tick);
-    }
-
-    LookbackRecorder(LookbackSettings settings, ArmingSettings arming, LookbackSource source, EngineLock lock,
-            Clock clock, ThreadFactory threadFactory, Duration tick) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.arming = Objects.requireNonNull(arming, "arming");
         this.signal = new ArmingSignal(arming.smoothingSamples());
         this.source = Objects.requireNonNull(source, "source");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.threadFactory = threadFactory;
-        this.tick = Objects.requireNonNull(tick, "tick");
         this.ring = new LookbackRing(settings);
         this.leaseName = "look-back (" + source.description() + " every " + settings.samplingPeriod().toMillis()
                 + " ms)";
@@ -123,10 +94,6 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         }
         started = true;
         graceUntil = clock.instant().plus(arming.startupGrace());
-        if (threadFactory != null) {
-            ticker = Executors.newSingleThreadScheduledExecutor(threadFactory);
-            ticker.scheduleWithFixedDelay(this::tick, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
-        }
         if (arming.always() && arming.startupGrace().isZero()) {
             state = LookbackState.WAITING;
             tryRecord();
@@ -293,7 +260,6 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
 
     @Override
     public void close() {
-        ScheduledExecutorService t;
         synchronized (this) {
             if (closed) {
                 return;
@@ -306,11 +272,6 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             }
             releaseLease();
             ring.clear();
-            t = ticker;
-            ticker = null;
-        }
-        if (t != null) {
-            t.shutdownNow();
         }
     }
 
@@ -358,7 +319,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             }
             ring.evict(now);
         } catch (RuntimeException e) {
-            log.debug("Look-back tick failed; next one in {}", tick, e);
+            log.debug("Look-back tick failed; next one in {}", TICK, e);
         }
     }
 

@@ -15,13 +15,14 @@ public final class LookbackBatchMain {
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
         // Threads as the profiler's factory makes them (named daemons); the JFR stream must not add a non-daemon.
-        LookbackRecorder recorder = new LookbackRecorder(settings,
+        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS,
                 new JfrExecutionSampleSource(512, r -> new Thread(r, "cpuprofiler-lookback-stream")),
-                new EngineLock(), Clock.systemUTC(), r -> {
-                    Thread t = new Thread(r, "cpuprofiler-lookback");
-                    t.setDaemon(true);
-                    return t;
-                });
+                new EngineLock(), Clock.systemUTC());
+        LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {
+            Thread t = new Thread(r, "cpuprofiler-lookback");
+            t.setDaemon(true);
+            return t;
+        });
         recorder.start();
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (recorder.status().state() != LookbackState.ARMED && System.nanoTime() < deadline) {

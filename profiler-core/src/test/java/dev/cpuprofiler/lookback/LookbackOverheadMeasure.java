@@ -96,12 +96,13 @@ public final class LookbackOverheadMeasure {
         LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 512,
                 r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto());
         System.out.println("look-back source: " + choice.reason());
-        LookbackRecorder recorder = new LookbackRecorder(settings, choice.source(),
-                new EngineLock(), Clock.systemUTC(), r -> {
-                    Thread t = new Thread(r, TICKER_THREAD);
-                    t.setDaemon(true);
-                    return t;
-                });
+        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, choice.source(),
+                new EngineLock(), Clock.systemUTC());
+        LookbackTicks ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {
+            Thread t = new Thread(r, TICKER_THREAD);
+            t.setDaemon(true);
+            return t;
+        });
         System.out.printf("Java %s, %d CPUs, %d worker threads + %d parked; look-back %s every %s; %d rounds of %s,"
                         + " idle %d rounds of %s%n", Runtime.version(), threads, threads, PARKED_THREADS,
                 settings.window(), settings.samplingPeriod(), rounds, window, idleRounds, idleWindow);
@@ -153,6 +154,7 @@ public final class LookbackOverheadMeasure {
             System.out.printf("idle round %d: on %.0f ms CPU/min, off %.0f ms CPU/min%n", round + 1,
                     idleOn.get(round), idleOff.get(round));
         }
+        ticks.close();
         recorder.close();
 
         System.out.println();

@@ -31,15 +31,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recorder's hand-over with sessions, with a fake sampler and a fake session engine behind the real lock. Most
- * tests give the recorder's own ticking thread an hour between ticks, so it never ticks during the test, and drive the
- * ticks themselves ({@link LookbackRecorder#tick()}) on the fake clock: "still waiting" is asserted after the ticks
- * that would have resumed it have run, never after a sleep.
+ * tests tick the recorder themselves ({@link LookbackRecorder#tick()}) on the fake clock: "still waiting" is asserted
+ * after the ticks that would have resumed it have run, never after a sleep. The others tick it on a thread
+ * ({@link LookbackTicks}), as the CPU sampler does in production.
  */
 class LookbackRecorderTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(30);
-    /** The own ticker's period in tests that drive ticks by hand: it never fires while they run. */
-    private static final Duration NEVER = Duration.ofHours(1);
+    /** No ticking thread: the test drives the ticks by hand. */
+    private static final Duration NEVER = Duration.ZERO;
 
     @TempDir
     Path workDirectory;
@@ -57,9 +57,13 @@ class LookbackRecorderTest {
         return t;
     };
     private LookbackRecorder recorder;
+    private LookbackTicks ticks;
 
     @AfterEach
     void close() {
+        if (ticks != null) {
+            ticks.close();
+        }
         if (recorder != null) {
             recorder.close();
         }
@@ -67,7 +71,7 @@ class LookbackRecorderTest {
 
     @Test
     void whileLookbackRecordsNoSessionCanStart() {
-        recorder = recorder(Duration.ofHours(1));
+        recorder = recorder(NEVER);
         recorder.start();
 
         assertThat(recorder.status().state()).isEqualTo(LookbackState.ARMED);
@@ -79,7 +83,7 @@ class LookbackRecorderTest {
 
     @Test
     void steppingAsideHandsOverTheWindowAndFreesTheEngineForTheSession() throws Exception {
-        recorder = recorder(Duration.ofHours(1));
+        recorder = recorder(NEVER);
         recorder.start();
         Instant start = time.instant();
         for (int i = 0; i < 100; i++) {
@@ -92,7 +96,7 @@ class LookbackRecorderTest {
 
         assertThat(snapshot.samples()).isEqualTo(100);
         assertThat(snapshot.weight()).as("20 ms samples in 10 ms units").isEqualTo(200);
-        assertThat(snapshot.tree().toNode().child("app.Main.run").child("app.Main.burst").total()).isEqualTo(200);
+        assertThat(StackNode.of(snapshot.tree()).child("app.Main.run").child("app.Main.burst").total()).isEqualTo(200);
         assertThat(snapshot.startedAt()).isEqualTo(start);
         assertThat(snapshot.endedAt()).isEqualTo(time.instant());
         assertThat(snapshot.samplingPeriod()).isEqualTo(Duration.ofMillis(20));
@@ -144,7 +148,7 @@ class LookbackRecorderTest {
 
         session.stop();
 
-        // Nothing but the recorder's own thread calls tryRecord now: reaching ARMED proves it ticks.
+        // Nothing but the ticking thread calls tryRecord now: reaching ARMED proves a tick retries the lock.
         await().atMost(Duration.ofSeconds(5)).until(() -> recorder.status().state() == LookbackState.ARMED);
         assertThat(source.starts.get()).isEqualTo(2);
         assertThat(threads).extracting(Thread::getName).containsExactly("lookback-test-ticker");
@@ -153,8 +157,8 @@ class LookbackRecorderTest {
 
     @Test
     void lookbackAndSessionsNeverSampleAtTheSameTime() throws Exception {
-        recorder = new LookbackRecorder(settings(), source, lock, java.time.Clock.systemUTC(), threadFactory,
-                Duration.ofMillis(1));
+        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, source, lock, java.time.Clock.systemUTC());
+        ticks = LookbackTicks.every(recorder, Duration.ofMillis(1), threadFactory);
         recorder.start();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -242,7 +246,7 @@ class LookbackRecorderTest {
 
     @Test
     void aCoverageShorterThanTheWindowIsSaid() {
-        recorder = recorder(Duration.ofHours(1));
+        recorder = recorder(NEVER);
         recorder.start();
         Instant start = time.instant();
         time.advance(Duration.ofSeconds(10));
@@ -256,7 +260,7 @@ class LookbackRecorderTest {
 
     @Test
     void aLongRunningLookbackReachesBackOneWindowAtMost() {
-        recorder = recorder(Duration.ofHours(1));
+        recorder = recorder(NEVER);
         recorder.start();
         for (int i = 0; i < 5 * 60 * 50; i++) {
             time.advance(Duration.ofMillis(20));
@@ -292,8 +296,8 @@ class LookbackRecorderTest {
 
     @Test
     void aSamplerThatCannotRunLeavesTheEngineFreeAndSaysWhy() throws Exception {
-        recorder = new LookbackRecorder(settings(), FakeLookbackSource.refusing("JFR is not available here"), lock,
-                time, threadFactory, Duration.ofHours(1));
+        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS,
+                FakeLookbackSource.refusing("JFR is not available here"), lock, time);
         recorder.start();
 
         assertThat(recorder.status().state()).isEqualTo(LookbackState.UNAVAILABLE);
@@ -341,19 +345,16 @@ class LookbackRecorderTest {
     }
 
     @Test
-    void closingStopsSamplingFreesTheEngineAndEndsItsThread() throws Exception {
+    void closingStopsSamplingAndFreesTheEngineEvenWhileTicked() throws Exception {
         recorder = recorder(Duration.ofMillis(10));
         recorder.start();
 
         recorder.close();
-
+        Thread.sleep(50); // five more ticks: a closed recorder must not start sampling again
         assertThat(source.isRecording()).isFalse();
+        assertThat(source.starts.get()).isEqualTo(1);
         assertThat(lock.holder()).isEmpty();
         assertThat(recorder.stepAside()).isEmpty();
-        for (Thread t : threads) {
-            t.join(5_000);
-            assertThat(t.isAlive()).as("ticker thread alive after close").isFalse();
-        }
         assertThat(recorder.status().state()).isEqualTo(LookbackState.STOPPED);
     }
 
@@ -370,7 +371,7 @@ class LookbackRecorderTest {
 
     @Test
     void theSnapshotMergesIntoASessionTreeWithComparableWeights() {
-        recorder = recorder(Duration.ofHours(1));
+        recorder = recorder(NEVER);
         recorder.start();
         for (int i = 0; i < 50; i++) {  // one second of look-back at 20 ms
             time.advance(Duration.ofMillis(20));
@@ -382,8 +383,8 @@ class LookbackRecorderTest {
             session.accept(stack("app.Main.run", "app.Main.workAfter"), "main", 1);
         }
 
-        StackNode withLookback = LookbackTrees.combined(session.snapshot(), snapshot, 512, 10_000, false).toNode();
-        StackNode without = session.snapshot().toNode();
+        StackNode withLookback = StackNode.of(LookbackTrees.combined(session.snapshot(), snapshot, 512, 10_000, false));
+        StackNode without = StackNode.of(session.snapshot());
 
         assertThat(withLookback.child("app.Main.run").child("app.Main.burstBefore").total()).isEqualTo(100);
         assertThat(withLookback.child("app.Main.run").child("app.Main.workAfter").total()).isEqualTo(100);
@@ -391,7 +392,11 @@ class LookbackRecorderTest {
     }
 
     private LookbackRecorder recorder(Duration tick) {
-        return new LookbackRecorder(settings(), source, lock, time, threadFactory, tick);
+        LookbackRecorder r = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, source, lock, time);
+        if (!tick.isZero()) {
+            ticks = LookbackTicks.every(r, tick, threadFactory);
+        }
+        return r;
     }
 
     private static LookbackSettings settings() {

@@ -43,9 +43,13 @@ class LookbackWithRealEnginesTest {
     private final EngineLock lock = new EngineLock();
     private final EngineSelector selector = new EngineSelector(EngineSelector.standardEngines(), lock);
     private Lookback lookback;
+    private LookbackTicks ticks;
 
     @AfterEach
     void close() {
+        if (ticks != null) {
+            ticks.close();
+        }
         if (lookback != null) {
             lookback.close();
         }
@@ -199,8 +203,10 @@ class LookbackWithRealEnginesTest {
     private LookbackRecorder recorder() {
         LookbackSettings s = new LookbackSettings(WINDOW, LookbackSettings.DEFAULT_PERIOD, SESSION_PERIOD, DEPTH,
                 LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        return new LookbackRecorder(s, new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")),
-                lock, Clock.systemUTC(), daemon("cpuprofiler-lookback"));
+        LookbackRecorder recorder = new LookbackRecorder(s, ArmingSettings.ALWAYS,
+                new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")), lock, Clock.systemUTC());
+        ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, daemon("cpuprofiler-lookback"));
+        return recorder;
     }
 
     private static ThreadFactory daemon(String name) {
