@@ -5,9 +5,10 @@ import dev.cpuprofiler.core.InvalidOptionException;
 import java.util.List;
 
 /**
- * Bound properties, then customizers in order, then validation. When the result is invalid the error says
- * whether the bad value came from {@code application.yml} or from a customizer, because a user hunting for
- * {@code profiler.cpu.threshold=150} in their YAML would otherwise look in the wrong place.
+ * Bound properties, then customizers in order, then validation. The bound properties are checked first, on their own:
+ * a bad {@code profiler.cpu.threshold=150} fails start-up naming it even when a customizer sets the threshold
+ * afterwards (a value that is ignored is a mistake the user should hear of). A bad value that only the customizers
+ * produced says so, because a user hunting for it in their YAML would otherwise look in the wrong place.
  */
 final class CpuProfilerOptionsFactory {
 
@@ -15,28 +16,18 @@ final class CpuProfilerOptionsFactory {
     }
 
     static CpuProfilerOptions create(CpuProfilerProperties.Cpu properties, List<CpuProfilerCustomizer> customizers) {
-        CpuProfilerOptions bound = properties.toOptions();
-        CpuProfilerOptions options = bound.copy();
+        CpuProfilerOptions options = properties.toOptions().validate();
+        if (customizers.isEmpty()) {
+            return options;
+        }
         for (CpuProfilerCustomizer customizer : customizers) {
             customizer.customize(options);
         }
         try {
             return options.validate();
         } catch (InvalidOptionException e) {
-            if (customizers.isEmpty() || sameFailure(bound, e)) {
-                throw e;
-            }
             throw new InvalidOptionException(e.property(), e.value(),
                     e.allowed() + " (the value was set by a CpuProfilerCustomizer bean)");
-        }
-    }
-
-    private static boolean sameFailure(CpuProfilerOptions bound, InvalidOptionException e) {
-        try {
-            bound.validate();
-            return false;
-        } catch (InvalidOptionException boundFailure) {
-            return boundFailure.property().equals(e.property()) && boundFailure.value().equals(e.value());
         }
     }
 }

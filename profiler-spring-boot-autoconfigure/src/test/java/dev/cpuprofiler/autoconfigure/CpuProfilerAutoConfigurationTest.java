@@ -184,6 +184,14 @@ class CpuProfilerAutoConfigurationTest {
     }
 
     @Test
+    void anInvalidPropertyFailsStartUpEvenWhenACustomizerSetsItLater() {
+        runner.withPropertyValues("profiler.cpu.threshold=150").withUserConfiguration(OrderedCustomizers.class)
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("profiler.cpu.threshold").hasMessageContaining("at most 100")
+                        .hasMessageNotContaining("CpuProfilerCustomizer"));
+    }
+
+    @Test
     void anInvalidValueFromACustomizerFailsNamingThePropertyAndTheCustomizer() {
         runner.withBean(CpuProfilerCustomizer.class, () -> o -> o.setThreshold(250)).run(context ->
                 assertThat(context).hasFailed().getFailure().rootCause()
