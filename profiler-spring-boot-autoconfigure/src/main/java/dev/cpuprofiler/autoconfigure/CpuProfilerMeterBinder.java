@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
 import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.core.CpuProfilerStatus;
 import dev.cpuprofiler.lookback.LookbackState;
 import dev.cpuprofiler.session.Profile;
 import dev.cpuprofiler.session.SessionOutcome;
@@ -12,7 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.OptionalDouble;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The profiler's meters, Micrometer style: ratios 0..1 (not percent), durations in seconds.
@@ -33,6 +34,9 @@ import java.util.OptionalDouble;
  * <li>{@code profiler.cpu.breakdown} — the latest profile's share of the process's CPU time per {@code group}
  * (application, gc, jit, profiler, jvm-other, unattributed), 0..1; NaN before the first profile</li>
  * </ul>
+ *
+ * <p>Every gauge reads {@link CpuProfiler#status()}, the snapshot the endpoint shows, which never waits (a few
+ * statvfs calls and a sort of the tracked threads: well under a millisecond each).
  */
 public class CpuProfilerMeterBinder implements MeterBinder {
 
@@ -45,44 +49,43 @@ public class CpuProfilerMeterBinder implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        Gauge.builder("profiler.cpu.usage", profiler, p -> ratio(p.sampler().latestPercent()))
+        gauge(registry, "profiler.cpu.usage", s -> ratio(s.cpu().latestPercent()))
                 .description("Latest CPU usage sample, as a ratio of the effective CPU count")
                 .baseUnit("ratio")
                 .register(registry);
-        Gauge.builder("profiler.cpu.average", profiler, p -> {
-            OptionalDouble avg = p.baseline().average();
-            return avg.isPresent() ? ratio(avg.getAsDouble()) : Double.NaN;
-        }).description("Rolling CPU average the profiling trigger compares with its threshold, as a ratio")
+        gauge(registry, "profiler.cpu.average", s -> ratio(s.cpu().averagePercent()))
+                .description("Rolling CPU average the profiling trigger compares with its threshold, as a ratio")
                 .baseUnit("ratio")
                 .register(registry);
-        Gauge.builder("profiler.cpu.effective.count", profiler, p -> p.cpuSource().effectiveCpus().count())
+        gauge(registry, "profiler.cpu.effective.count", s -> s.cpu().effectiveCpuCount())
                 .description("CPUs the process may use (cgroup quota, fractional, or CPU affinity)")
                 .register(registry);
-        Gauge.builder("profiler.session.active", profiler, p -> p.policy().activeSession().isPresent() ? 1 : 0)
+        gauge(registry, "profiler.session.active", s -> s.session() != null ? 1 : 0)
                 .description("1 while a profiling session is recording, else 0")
                 .register(registry);
-        Gauge.builder("profiler.cooldown.remaining", profiler,
-                p -> p.policy().cooldownRemaining().map(d -> d.toNanos() / 1e9).orElse(0.0))
+        gauge(registry, "profiler.cooldown.remaining", s -> s.trigger().cooldownRemaining() == null ? 0.0
+                : s.trigger().cooldownRemaining().toNanos() / 1e9)
                 .description("Time left before the CPU trigger may start another profile")
                 .baseUnit("seconds")
                 .register(registry);
-        Gauge.builder("profiler.cpu.utilization", profiler, p -> latestConcurrency(p, true))
+        gauge(registry, "profiler.cpu.utilization", s -> latestConcurrency(s, true))
                 .description("Latest profile: CPU used by the threads over the effective CPUs (the heater ratio)")
                 .baseUnit("ratio")
                 .register(registry);
-        Gauge.builder("profiler.cpu.bottleneck", profiler, p -> latestConcurrency(p, false))
+        gauge(registry, "profiler.cpu.bottleneck", s -> latestConcurrency(s, false))
                 .description("Latest profile: share of time with at least one thread running (the anti-ratio)")
                 .baseUnit("ratio")
                 .register(registry);
-        if (profiler.lookback().status().state() != LookbackState.OFF) {
-            Gauge.builder("profiler.lookback.memory", profiler, p -> p.lookback().status().footprintBytes())
+        if (profiler.status().lookback().state() != LookbackState.OFF) {
+            gauge(registry, "profiler.lookback.memory", s -> s.lookback().footprintBytes())
                     .description("Heap the look-back's ring of recent stack samples holds")
                     .baseUnit("bytes")
                     .register(registry);
         }
         for (CpuGroup group : CpuGroup.values()) {
-            Gauge.builder("profiler.cpu.breakdown", profiler, p -> p.profiles().latest().map(Profile::cpuBreakdown)
-                    .map(b -> b.ratio(group.id())).orElse(Double.NaN))
+            gauge(registry, "profiler.cpu.breakdown", s -> s.latestProfile() == null
+                    || s.latestProfile().cpuBreakdown() == null ? Double.NaN
+                    : s.latestProfile().cpuBreakdown().ratio(group.id()))
                     .description("Latest profile: share of the process's CPU time used by this group of threads")
                     .tag("group", group.id())
                     .baseUnit("ratio")
@@ -97,9 +100,17 @@ public class CpuProfilerMeterBinder implements MeterBinder {
                 trigger.name().toLowerCase(Locale.ROOT), outcome(outcome)).increment());
     }
 
-    private static double latestConcurrency(CpuProfiler p, boolean utilization) {
-        return p.profiles().latest().map(Profile::concurrency)
-                .map(c -> utilization ? c.utilization() : c.bottleneck()).orElse(Double.NaN);
+    private Gauge.Builder<CpuProfiler> gauge(MeterRegistry registry, String name,
+            ToDoubleFunction<CpuProfilerStatus> value) {
+        return Gauge.builder(name, profiler, p -> value.applyAsDouble(p.status()));
+    }
+
+    private static double latestConcurrency(CpuProfilerStatus s, boolean utilization) {
+        Profile latest = s.latestProfile();
+        if (latest == null || latest.concurrency() == null) {
+            return Double.NaN;
+        }
+        return utilization ? latest.concurrency().utilization() : latest.concurrency().bottleneck();
     }
 
     private static Counter sessions(MeterRegistry registry, String trigger, String outcome) {
@@ -114,8 +125,7 @@ public class CpuProfilerMeterBinder implements MeterBinder {
         return outcome.failed() ? "failed" : "completed";
     }
 
-    private static double ratio(double percent) {
-        return Double.isNaN(percent) ? Double.NaN : percent / 100.0;
+    private static double ratio(Double percent) {
+        return percent == null || Double.isNaN(percent) ? Double.NaN : percent / 100.0;
     }
-
 }
