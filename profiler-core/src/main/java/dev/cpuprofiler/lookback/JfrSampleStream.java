@@ -66,7 +66,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private boolean closed;
     // Written under this, read on the stream's thread for every sample.
     private volatile Instant handOverAt;
-    private volatile Duration lastSamplePeriod;
+    private final SampledPeriod sampledPeriod = new SampledPeriod();
     private volatile String failure;
     private long conversionFailures;
 
@@ -176,7 +176,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
             }
             Duration period = event.periodOf(sample);
             if (period != null) {
-                lastSamplePeriod = period;
+                sampledPeriod.add(period);
             }
             List<Frame> stack = frames.rootFirst(sample.getStackTrace());
             String thread = threadName(event.threadOf(sample));
@@ -216,12 +216,12 @@ final class JfrSampleStream implements LookbackSource.Recording {
     }
 
     /**
-     * The period the last sample said it stands for; before any sample, or for an event that does not say, the
-     * finest period any running recording asks for.
+     * The period the recent samples say is in force ({@link SampledPeriod}: a late signal's sample says a multiple of
+     * it); before any sample, or for an event that does not say, the finest period any running recording asks for.
      */
     @Override
     public Duration effectivePeriod() {
-        Duration said = lastSamplePeriod;
+        Duration said = sampledPeriod.inForce();
         if (said != null) {
             return said;
         }

@@ -71,11 +71,12 @@ class CpuTimeLookbackTest {
     @Test
     void aThreadWeighsTheCpuItUsedAndAWaitingThreadNothing() throws Exception {
         Delivered delivered = new Delivered(ring);
+        ReadyThread burner = new ReadyThread("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
         recording = source().start(PERIOD, delivered);
         CountDownLatch done = new CountDownLatch(1);
         Thread waiting = Workloads.startOn("waiting", () -> waitsForTheBurner(done));
 
-        runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+        burner.runAndJoin();
         done.countDown();
         waiting.join();
         recording.handOver().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -94,12 +95,13 @@ class CpuTimeLookbackTest {
     /** A user's recording at 10 ms makes JFR sample ours at 10 ms too: twice the samples, each weighing half. */
     @Test
     void aFinerPeriodFromAnotherRecordingLeavesTheWeightOfTheCpuUnchanged() throws Exception {
+        ReadyThread burner = new ReadyThread("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
         recording = source().start(PERIOD, ring::add);
         try (jdk.jfr.Recording user = new jdk.jfr.Recording()) {
             user.enable("jdk.CPUTimeSample").with("throttle", "10ms");
             user.start();
 
-            runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+            burner.runAndJoin();
             recording.handOver().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
 
@@ -118,9 +120,8 @@ class CpuTimeLookbackTest {
         double ratio = weighOnce();
         if (ratio < 0.7 || ratio > 1.43) {
             // 3 runs in 13 (JDK 25.0.3, CI) weighed the look-back's second twice: 98 samples of the burner, each
-            // saying 20 ms, none delivered twice, so JFR sampled at 10 ms while it reported 20 ms; not reproduced
-            // outside this class, cause unknown (filed as its own issue). Once more, with a fresh ring and stream;
-            // twice in a row fails.
+            // saying 20 ms, none delivered twice: likely a thread with two CPU timers (see ReadyThread). Once more,
+            // with a fresh ring and stream; twice in a row fails.
             System.out.println("[cpu-time look-back vs jfr-cpu-time session] ratio " + ratio + ": measuring again");
             recording.cancel();
             ring = newRing();
@@ -134,15 +135,17 @@ class CpuTimeLookbackTest {
         // What reached the ring, to tell a duplicate delivery from a period that lies when the weight is off (one CI
         // run in about ten weighed the look-back's second of CPU twice: 196 units against the session's 99).
         Delivered delivered = new Delivered(ring);
+        ReadyThread burner = new ReadyThread("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+        ReadyThread sessionBurner = new ReadyThread("session-burner", CpuTimeLookbackTest::cpuTimeSessionBurn);
         recording = source().start(PERIOD, delivered);
-        runOn("burner", CpuTimeLookbackTest::cpuTimeLookbackBurn);
+        burner.runAndJoin();
         recording.handOver();  // the session starts at once, as a CPU-triggered one does
 
         StackTree session = new StackTree(DEPTH, 200_000, false);
         EngineSelector engines = new EngineSelector(EngineSelector.standardEngines(), new EngineLock());
         SelectedRecording s = engines.start(EngineChoice.JFR_CPU_TIME,
                 new EngineSettings(UNIT, DEPTH, workDirectory, "session"), session);
-        runOn("session-burner", CpuTimeLookbackTest::cpuTimeSessionBurn);
+        sessionBurner.runAndJoin();
         RecordingResult result = s.stop();
         if (result.jfrFile() != null) {
             Files.deleteIfExists(result.jfrFile());
@@ -202,10 +205,40 @@ class CpuTimeLookbackTest {
         return new JfrCpuTimeSampleSource(DEPTH, daemon, DiskSpaceGuard.auto());
     }
 
-    private static void runOn(String name, Runnable work) throws InterruptedException {
-        Thread t = new Thread(work, name);
-        t.start();
-        t.join(TimeUnit.SECONDS.toMillis(60));
+    /**
+     * A thread that exists before the recording under test starts, and works when told. The look-back's second of CPU
+     * weighed 196 units against the session's 99 in 3 CI runs of 13 (JDK 25.0.3), its stream starting on a thread of
+     * its own while the burner started. The likely cause, read in JDK 25's jfrCPUTimeThreadSampler.cpp: when the
+     * sampler starts, it creates a CPU timer for every listed thread, and a thread that is starting creates its own,
+     * so a thread caught in between may get two, and is then sampled twice as often as its samples say. Not
+     * reproduced in isolation (115 rounds of a stream started next to a new thread); the product's side of it is
+     * filed as its own issue. Here the burner is not its subject, so it starts first.
+     */
+    private static final class ReadyThread {
+
+        private final CountDownLatch running = new CountDownLatch(1);
+        private final CountDownLatch go = new CountDownLatch(1);
+        private final Thread thread;
+
+        ReadyThread(String name, Runnable work) throws InterruptedException {
+            thread = new Thread(() -> {
+                running.countDown();
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                work.run();
+            }, name);
+            thread.setDaemon(true);
+            thread.start();
+            running.await(); // past the JVM's thread start, where a new thread gets its timer
+        }
+
+        void runAndJoin() throws InterruptedException {
+            go.countDown();
+            thread.join(TimeUnit.SECONDS.toMillis(60));
+        }
     }
 
     static void cpuTimeLookbackBurn() {
