@@ -58,7 +58,15 @@ public final class CpuProfilerDescriptors {
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
             SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
             List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk,
-            ExportDescriptor export, HistoryDescriptor history) implements OperationResponseBody {
+            ExportDescriptor export, HistoryDescriptor history, OnDemandDescriptor onDemand)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * Whether this endpoint takes a {@code POST} that starts a profile (access {@code unrestricted}), and the duration
+     * one lasts when the request names none ({@code profiler.cpu.duration}): what the status page's button needs.
+     */
+    public record OnDemandDescriptor(boolean allowed, String defaultDuration) {
     }
 
     /**
@@ -307,12 +315,13 @@ public final class CpuProfilerDescriptors {
      * @param hotMethod a profile's top method by self time, or null
      */
     static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest,
-            ProfileExporter exporter, CpuHistory history, Function<Profile, String> hotMethod) {
+            ProfileExporter exporter, CpuHistory history, Function<Profile, String> hotMethod,
+            OnDemandDescriptor onDemand) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()), latest,
                 profiles.stream().map(p -> ProfileSummary.of(p, hotMethod)).toList(),
                 s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()),
-                DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter), HistoryDescriptor.of(history));
+                DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter), HistoryDescriptor.of(history), onDemand);
     }
 
     /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */

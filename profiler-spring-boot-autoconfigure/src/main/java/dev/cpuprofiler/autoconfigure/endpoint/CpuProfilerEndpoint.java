@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.OnDemandDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
@@ -43,7 +44,7 @@ import org.springframework.util.MimeType;
  * chosen format ({@code GET /{id}?format=json|text|collapsed|html|pprof|jfr}, {@code latest} for the newest; with
  * {@code lookback=include|exclude|only}, the samples from before a CPU-triggered session too, or not, or alone), and an
  * on-demand profile ({@code POST}, optional {@code duration}). A browser gets the status as a page
- * ({@link StatusPage}). Read-only by default: starting a profile over HTTP needs
+ * ({@link StatusPage}, static files whose script draws the JSON status). Read-only by default: starting a profile over HTTP needs
  * {@code management.endpoint.cpuprofiler.access=unrestricted}.
  */
 @WebEndpoint(id = CpuProfilerEndpoint.ID, defaultAccess = Access.READ_ONLY)
@@ -60,7 +61,7 @@ public class CpuProfilerEndpoint {
     private final CpuProfiler profiler;
     private final PprofEncoder pprof = new PprofEncoder();
     private final Supplier<ProfileExporter> exporter;
-    private final StatusPage page;
+    private final BooleanSupplier writesAllowed;
     private final TopMethods topMethods = new TopMethods();
     private volatile LatestView latestView;
 
@@ -82,7 +83,7 @@ public class CpuProfilerEndpoint {
             BooleanSupplier writesAllowed) {
         this.profiler = profiler;
         this.exporter = exporter;
-        this.page = new StatusPage(writesAllowed, profiler.options().getDuration());
+        this.writesAllowed = writesAllowed;
     }
 
     /** The status as JSON clients get it. */
@@ -91,7 +92,8 @@ public class CpuProfilerEndpoint {
         List<Profile> profiles = profiler.profiles().list();
         topMethods.retain(profiles);
         return CpuProfilerDescriptors.status(s, profiles, latestView(s.latestProfile()), exporter.get(),
-                profiler.cpuHistory(), topMethods::of);
+                profiler.cpuHistory(), topMethods::of, new OnDemandDescriptor(writesAllowed.getAsBoolean(),
+                        profiler.options().getDuration().toString()));
     }
 
     /**
@@ -118,8 +120,7 @@ public class CpuProfilerEndpoint {
         if (!html) {
             return new WebEndpointResponse<>(status(), WebEndpointResponse.STATUS_OK);
         }
-        StatusPage.Rendered rendered = page.render(status());
-        return new WebEndpointResponse<>(rendered.html(), WebEndpointResponse.STATUS_OK, rendered.contentType());
+        return asset(StatusPage.html());
     }
 
     /**
@@ -151,6 +152,10 @@ public class CpuProfilerEndpoint {
             "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
             @Nullable ResponseFormat answer) {
+        Optional<StatusPage.Asset> pageFile = StatusPage.scriptOrStyle(id);
+        if (pageFile.isPresent()) {
+            return asset(pageFile.get());
+        }
         Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
         if (parsed.isEmpty()) {
             return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST,
@@ -189,6 +194,10 @@ public class CpuProfilerEndpoint {
             case PPROF -> pprof(p, view, answer);
             case JFR -> jfr(p, answer);
         };
+    }
+
+    private static WebEndpointResponse<String> asset(StatusPage.Asset asset) {
+        return new WebEndpointResponse<>(asset.body(), WebEndpointResponse.STATUS_OK, asset.contentType());
     }
 
     private WebEndpointResponse<?> pprof(Profile p, LookbackView view, @Nullable ResponseFormat answer) {

@@ -27,8 +27,8 @@ import reactor.core.publisher.Mono;
  * before Actuator calls the endpoint, and on its own answers without the reason); and for
  * {@code GET /actuator/cpuprofiler/{id}?format=pprof|jfr}, the {@code Content-Disposition} of the file (a WebFilter
  * does not see the body, so the name comes from the path; {@code latest} is resolved as the answer commits); for
- * {@code GET /actuator/cpuprofiler}, the status page's {@code Content-Security-Policy} ({@link StatusPageHeaders}). Any
- * other request passes through untouched.
+ * {@code GET /actuator/cpuprofiler} and the page's {@code status-page.js} and {@code status-page.css}, the status
+ * page's {@code Content-Security-Policy} ({@link StatusPageHeaders}). Any other request passes through untouched.
  */
 public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
 
@@ -50,7 +50,7 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
         if (endpointPath.isStatus(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
-            // The status page's Content-Security-Policy, from the nonce its content type carries.
+            // The status page's Content-Security-Policy, on the answers its content type marks.
             ServerHttpResponse response = exchange.getResponse();
             response.beforeCommit(() -> {
                 StatusPageHeaders.apply(response.getHeaders());
@@ -60,6 +60,15 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
         }
         String selector = endpointPath.profileSelector(request.getMethod().name(),
                 request.getPath().pathWithinApplication().value());
+        if (selector != null && StatusPage.scriptOrStyle(selector).isPresent()) {
+            // The page's script and style: the same headers as the page.
+            ServerHttpResponse response = exchange.getResponse();
+            response.beforeCommit(() -> {
+                StatusPageHeaders.apply(response.getHeaders());
+                return Mono.empty();
+            });
+            return chain.filter(exchange);
+        }
         String extension = selector == null ? null : fileExtension(request.getQueryParams().getFirst("format"));
         if (extension != null) {
             ServerHttpResponse response = exchange.getResponse();

@@ -23,8 +23,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
  * <li>{@code Retry-After} on the endpoint's 429: whole seconds until the running session's planned end, at least 1,
  * read from the profiler at that moment (should the session end in between, the client comes back in a second);</li>
  * <li>{@code Content-Disposition: attachment} on a file answer ({@link ProfileDownload}: pprof, jfr);</li>
- * <li>the status page's {@code Content-Security-Policy} ({@link StatusPageHeaders}), whose nonce travels as a
- * parameter of the page's content type.</li>
+ * <li>the status page's {@code Content-Security-Policy} and its other headers ({@link StatusPageHeaders}), on the
+ * answers a parameter of their content type marks as the page's.</li>
  * </ul>
  * One advice, not one per header: Spring MVC calls every response-body advice on every answer the application
  * writes, and each check here is a field or type test that the application's own answers fail at once.
@@ -56,8 +56,8 @@ public class CpuProfilerResponseAdvice implements ResponseBodyAdvice<Object> {
             ServerHttpRequest request, ServerHttpResponse response) {
         if (body instanceof ProfileDownload download) {
             response.getHeaders().set(HttpHeaders.CONTENT_DISPOSITION, download.contentDisposition());
-        } else if (selectedContentType.getParameter(StatusPage.NONCE_PARAMETER) != null) {
-            // Set here, so that the converter writes with the type as it ends up, nonce removed.
+        } else if (selectedContentType.getParameter(StatusPage.PAGE_PARAMETER) != null) {
+            // Set here, so that the converter writes with the type as it ends up, the marker removed.
             response.getHeaders().setContentType(selectedContentType);
             StatusPageHeaders.apply(response.getHeaders());
         } else if (response instanceof ServletServerHttpResponse servletResponse

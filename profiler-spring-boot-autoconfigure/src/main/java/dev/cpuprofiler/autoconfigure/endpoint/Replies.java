@@ -13,6 +13,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  */
 final class Replies {
 
+    private static final String REPLY = EndpointResources.text("reply.html");
+
     private Replies() {
     }
 
@@ -26,7 +28,7 @@ final class Replies {
             case JSON -> new WebEndpointResponse<>(session, ok, format.getProducedMimeType());
             case TEXT -> new WebEndpointResponse<>("Profiling session started\n\n" + fields(session), ok,
                     format.getProducedMimeType());
-            case HTML -> new WebEndpointResponse<>(page("Profiling session started", null, session, null), ok,
+            case HTML -> new WebEndpointResponse<>(page("Profiling session started", fields(session)), ok,
                     format.getProducedMimeType());
         };
     }
@@ -51,7 +53,8 @@ final class Replies {
         return switch (format) {
             case JSON -> errorDescriptor(status, message, running);
             case TEXT -> text(status, message, running);
-            case HTML -> page(status + " " + reason(status), message, running, "Running session");
+            case HTML -> page(status + " " + reason(status), message
+                    + (running == null ? "" : "\n\nRunning session:\n" + fields(running)));
         };
     }
 
@@ -84,21 +87,17 @@ final class Replies {
                 + s.samples() + "\n";
     }
 
-    private static String page(String title, @Nullable String message, @Nullable SessionDescriptor session,
-            @Nullable String sessionHeading) {
-        StringBuilder html = new StringBuilder(512).append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">")
-                .append("<title>").append(escape(title)).append("</title></head>\n<body><h1>").append(escape(title))
-                .append("</h1>\n");
-        if (message != null) {
-            html.append("<p>").append(escape(message)).append("</p>\n");
+    /** The small page a client that accepts only HTML gets: {@code reply.html} with the title and the text. */
+    private static String page(String title, String text) {
+        StringBuilder html = new StringBuilder(REPLY.length() + title.length() * 2 + text.length() + 64);
+        int from = 0;
+        for (int at = REPLY.indexOf('{'); at >= 0; at = REPLY.indexOf('{', from)) {
+            int end = REPLY.indexOf('}', at);
+            String name = REPLY.substring(at + 1, end);
+            html.append(REPLY, from, at).append(escape(name.equals("title") ? title : text));
+            from = end + 1;
         }
-        if (session != null) {
-            if (sessionHeading != null) {
-                html.append("<h2>").append(escape(sessionHeading)).append("</h2>\n");
-            }
-            html.append("<pre>").append(escape(fields(session))).append("</pre>\n");
-        }
-        return html.append("</body></html>\n").toString();
+        return html.append(REPLY, from, REPLY.length()).toString();
     }
 
     static String escape(String s) {

@@ -1,10 +1,11 @@
-// The status page's refresh: fetches the JSON status every few seconds and redraws the page from it. Every name is
-// set with textContent (never as markup), and the chart uses the geometry of StatusChart.java: change both together.
+// The status page's one renderer: status-page.html is a static skeleton, and this script draws everything in it from
+// the JSON status, at once and then every few seconds. Every name is set with textContent (never as markup). The
+// chart's geometry is the skeleton's SVG grid: change both together.
 (function () {
   'use strict';
   var W = 960, H = 220, LEFT = 40, RIGHT = 10, TOP = 10, BOTTOM = 24, MIN_SPAN = 60;
   var SVG = 'http://www.w3.org/2000/svg';
-  var timer = null, refreshes = 0;
+  var timer = null, refreshes = 0, durationSet = false;
 
   function $(id) { return document.getElementById(id); }
   function text(id, value) { var e = $(id); if (e) { e.textContent = value; } }
@@ -111,6 +112,16 @@
     tl.textContent = 'threshold ' + num(s.cpu.thresholdPercent) + '%';
   }
 
+  function onDemand(s) {
+    var o = s.onDemand || {};
+    $('start-form').hidden = !o.allowed;
+    $('writes-off').hidden = !!o.allowed;
+    if (o.allowed && !durationSet && o.defaultDuration) {
+      $('duration').value = String(Math.max(1, Math.round(isoSeconds(o.defaultDuration))));
+      durationSet = true;
+    }
+  }
+
   function session(s) {
     var p = s.session, bar = $('session-progress');
     text('session', p ? 'Recording ' + p.id + ': ' + seconds(p.elapsed) + ' of ' + seconds(p.duration) + ', ' +
@@ -180,6 +191,7 @@
   function render(s) {
     cards(s);
     chart(s);
+    onDemand(s);
     session(s);
     threads(s);
     latest(s);
@@ -210,25 +222,23 @@
   }
 
   var start = $('start');
-  if (start) {
-    start.addEventListener('click', function () {
-      var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
-      start.disabled = true;
-      text('start-result', 'Starting\u2026');
-      fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: { Accept: 'application/json' } })
-        .then(function (r) {
-          return r.json().then(function (body) { return { status: r.status, body: body }; });
-        })
-        .then(function (r) {
-          text('start-result', r.status === 200 ? 'Started ' + r.body.id + ' for ' + seconds(r.body.duration) + '.'
-            : r.status + ': ' + (r.body.message || r.body.error || 'refused'));
-          refresh();
-        })
-        .catch(function (e) {
-          text('start-result', 'Could not start: ' + e.message);
-          start.disabled = false;
-        });
-    });
-  }
-  schedule(5000);
+  start.addEventListener('click', function () {
+    var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
+    start.disabled = true;
+    text('start-result', 'Starting\u2026');
+    fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: { Accept: 'application/json' } })
+      .then(function (r) {
+        return r.json().then(function (body) { return { status: r.status, body: body }; });
+      })
+      .then(function (r) {
+        text('start-result', r.status === 200 ? 'Started ' + r.body.id + ' for ' + seconds(r.body.duration) + '.'
+          : r.status + ': ' + (r.body.message || r.body.error || 'refused'));
+        refresh();
+      })
+      .catch(function (e) {
+        text('start-result', 'Could not start: ' + e.message);
+        start.disabled = false;
+      });
+  });
+  refresh();
 }());

@@ -106,7 +106,18 @@ class CpuProfilerEndpointWebFluxTest {
         String html = CpuProfilerStatusPageHttpTest.assertPage(http.send("GET", PATH,
                 CpuProfilerStatusPageHttpTest.BROWSER_ACCEPT, null, null));
         assertThat(html).contains("<button id=\"start\"");
+        assertThat(Http.parse(http.send("GET", PATH, null, null, null).body()).path("onDemand").path("allowed")
+                .asBoolean()).as("the page offers its button").isTrue();
         CpuProfilerStatusPageHttpTest.assertPage(http.send("GET", PATH + "?format=html", null, null, null));
+        // Its script and style, with the page's headers (set by the WebFilter here).
+        HttpResponse<String> script = http.send("GET", PATH + "/status-page.js", "*/*", null, null);
+        assertThat(script.statusCode()).isEqualTo(200);
+        assertThat(script.headers().firstValue("Content-Type")).hasValue("text/javascript;charset=UTF-8");
+        assertThat(script.headers().firstValue("Content-Security-Policy")).hasValue(StatusPage.POLICY);
+        assertThat(script.body()).contains("function render(s)");
+        HttpResponse<String> style = http.send("GET", PATH + "/status-page.css", "text/css,*/*;q=0.1", null, null);
+        assertThat(style.headers().firstValue("Content-Type")).hasValue("text/css;charset=UTF-8");
+        assertThat(style.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         String[][] clients = {{null, "application/vnd.spring-boot.actuator.v3+json"},
             {"*/*", "application/vnd.spring-boot.actuator.v3+json"}, {"application/json", "application/json"},
             {"application/vnd.spring-boot.actuator.v2+json", "application/vnd.spring-boot.actuator.v2+json"}};

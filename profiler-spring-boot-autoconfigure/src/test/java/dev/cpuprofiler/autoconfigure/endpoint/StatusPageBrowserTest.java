@@ -29,9 +29,11 @@ import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * The status page in a real browser: headless Chromium opens {@code /actuator/cpuprofiler} of a running application
- * (Spring MVC, real profiler, a busy thread, a profile in the store), runs the page's script, and the rendered DOM holds
- * the chart with its threshold line, the busy thread by name, the hostile-named thread as text (no element made from
- * it) and the link to the latest profile's flame graph. It saves a screenshot as
+ * (Spring MVC, real profiler, a busy thread, profiles in the store), loads the page's script and style from the
+ * endpoint under its fixed policy, and the script draws everything from the JSON status: the cards, the chart with its
+ * threshold line, the busy thread by name, a thread and a profile named as markup as text (no element made from them,
+ * the profile's id URL-encoded in its links), the profiles newest first with a link to each format, the latest
+ * profile's ratios, and the button (writes are allowed here). It saves a screenshot as
  * {@code target/cpuprofiler-status.png}. Skips, saying why, when no Chromium or Chrome is installed
  * ({@code .ci/run} installs Debian's {@code chromium} when it runs as root).
  */
@@ -72,6 +74,11 @@ class StatusPageBrowserTest {
         profiler.profiles().add(new Profile(PROFILE_ID, SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
                 List.of(), List.of(), now.minusSeconds(12), now.minusSeconds(4), Duration.ofMillis(10), 40, 0, null,
                 tree.snapshot(), null, null, null, null));
+        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
+        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
+                CpuProfilerEndpointFixtureTest.lookback()));
+        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture(StatusPageTest.HOSTILE, SessionTrigger.MANUAL,
+                null));
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
@@ -101,16 +108,33 @@ class StatusPageBrowserTest {
                     .path("baseline").size() >= 2);
             String url = "http://localhost:" + port + "/actuator/cpuprofiler";
 
-            // Virtual time lets the page's 5-second refresh run before the DOM is dumped: what is checked below was
-            // drawn by the script from the JSON status, over what the server drew.
+            // Virtual time lets the page's first draw and its 5-second refresh run before the DOM is dumped: all
+            // that is checked below was drawn by the script from the JSON status (the page itself holds no data).
             String dom = run(browser.get(), "--dump-dom", "--virtual-time-budget=8000", url);
             assertThat(dom).containsPattern("<body data-refreshes=\"[1-9]");
-            assertThat(dom).contains("<svg id=\"cpu-chart\"").contains("id=\"chart-threshold\"")
-                    .contains("threshold 60%").containsPattern("id=\"chart-samples\" [^>]*points=\"[0-9]");
+            assertThat(dom).contains("<svg id=\"cpu-chart\"").contains("threshold 60%")
+                    // threshold 60%: y = 10 + 186 × 0.4
+                    .containsPattern("id=\"chart-threshold\"[^>]* y1=\"84.4\" y2=\"84.4\"")
+                    .containsPattern("id=\"chart-samples\" [^>]*points=\"[0-9]");
+            assertThat(dom).containsPattern("<p id=\"card-average\">[^<]* / 60.0%</p>")
+                    .containsPattern("<p id=\"card-source\">[^<]*effective CPUs")
+                    .containsPattern("<span id=\"state\" class=\"badge state-(monitoring|profiling|cooldown)\">");
             assertThat(dom).contains(">" + BUSY + "<");
-            assertThat(dom).contains("&lt;img src=x onerror=alert(1)&gt;").doesNotContain("<img");
+            assertThat(dom).contains("<td class=\"name\">&lt;img src=x onerror=alert(1)&gt;</td>")
+                    .doesNotContain("<img");
+            // encodeURIComponent: a path segment (a space is %20), parentheses left as they are
+            assertThat(dom).contains("href=\"cpuprofiler/%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E?format=html\"");
             assertThat(dom).contains("href=\"cpuprofiler/" + PROFILE_ID + "?format=html\"");
-            assertThat(dom).contains("<button id=\"start\"");
+            assertThat(dom.indexOf("cpuprofiler/newest?format=html")).isPositive()
+                    .isLessThan(dom.indexOf("cpuprofiler/older?format=html"));
+            assertThat(dom).contains("<a href=\"cpuprofiler/newest?format=text\">text</a>",
+                    "<a href=\"cpuprofiler/newest?format=collapsed\">collapsed</a>",
+                    "<a href=\"cpuprofiler/newest?format=pprof\">pprof</a>");
+            assertThat(dom).as("no recording kept: no jfr link").doesNotContain("format=jfr");
+            assertThat(dom).contains("app.Burner.burn").contains("<dt>Utilization</dt>")
+                    .contains("<dt>Bottleneck</dt>");
+            assertThat(dom).contains("<p id=\"start-form\" class=\"row\">").contains("<button id=\"start\"")
+                    .containsPattern("<p id=\"writes-off\" hidden=\"\"");
 
             Path target = Path.of("target");
             Files.createDirectories(target);

@@ -3,9 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileSummary;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ThreadDescriptor;
 import dev.cpuprofiler.core.CpuProfiler;
 import dev.cpuprofiler.core.CpuProfilerOptions;
 import dev.cpuprofiler.session.ProfileStore;
@@ -13,7 +11,6 @@ import dev.cpuprofiler.session.SessionTrigger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -27,9 +24,10 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.util.MimeType;
 
 /**
- * The status page without a web server: the operation's choice between page and JSON, the nonce that ties the page's
- * inline style and script to its {@code Content-Security-Policy}, escaping, and that the page loads nothing from
- * elsewhere. Over HTTP: {@link CpuProfilerStatusPageHttpTest}; in a browser: {@link StatusPageBrowserTest}.
+ * The status page without a web server: the operation's choice between page and JSON, the page's three static files
+ * (a skeleton, its script, its style) under one fixed {@code Content-Security-Policy}, nothing inline and nothing from
+ * elsewhere, and the JSON's {@code onDemand} that tells the script whether to offer the button. What the script draws
+ * is checked in a browser ({@link StatusPageBrowserTest}); over HTTP: {@link CpuProfilerStatusPageHttpTest}.
  */
 class StatusPageTest {
 
@@ -46,6 +44,7 @@ class StatusPageTest {
         CpuProfilerEndpointFixtureTest.fakeCgroupV2Container(root, "150000 100000", "0-3");
         CpuProfilerOptions options = new CpuProfilerOptions();
         options.setThreshold(25);
+        options.setDuration(java.time.Duration.ofSeconds(45));
         profiler = CpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
                 .profileStore(new ProfileStore(10, 64L << 20, null)).workDirectory(root.resolve("work")).build();
         profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
@@ -69,7 +68,7 @@ class StatusPageTest {
                 endpoint.statusOrPage("html", null), endpoint.statusOrPage("HTML", StatusFormat.JSON))) {
             assertThat(page.getStatus()).isEqualTo(200);
             assertThat(page.getContentType().isCompatibleWith(MimeType.valueOf("text/html"))).isTrue();
-            assertThat(page.getContentType().getParameter(StatusPage.NONCE_PARAMETER)).isNotBlank();
+            assertThat(page.getContentType().getParameter(StatusPage.PAGE_PARAMETER)).isNotBlank();
             assertThat((String) page.getBody()).startsWith("<!DOCTYPE html>");
         }
         // The JSON as before: the same body, the type left to content negotiation.
@@ -92,75 +91,59 @@ class StatusPageTest {
     }
 
     @Test
-    void aFreshNonceForEachPageOnItsStyleAndScriptAndInThePolicy() {
-        CpuProfilerEndpoint endpoint = endpoint(false);
-        WebEndpointResponse<?> first = endpoint.statusOrPage("html", null);
-        WebEndpointResponse<?> second = endpoint.statusOrPage("html", null);
-        String nonce = first.getContentType().getParameter(StatusPage.NONCE_PARAMETER);
-        assertThat(nonce).matches("[A-Za-z0-9_-]{24}")
-                .isNotEqualTo(second.getContentType().getParameter(StatusPage.NONCE_PARAMETER));
-        String html = (String) first.getBody();
-        assertThat(all(html, "<style nonce=\"([^\"]*)\"")).containsExactly(nonce);
-        assertThat(all(html, "<script nonce=\"([^\"]*)\"")).containsExactly(nonce);
-        assertThat(all(html, "<(style|script)\\b")).hasSize(2); // nothing inline without the nonce
-        assertThat(html).doesNotContain(" style=\"").doesNotContain(" onclick=");
-        assertThat(StatusPage.policy(nonce)).isEqualTo("default-src 'none'; style-src 'nonce-" + nonce
-                + "'; script-src 'nonce-" + nonce + "'; connect-src 'self'; img-src data:; base-uri 'none'; "
-                + "form-action 'self'; frame-ancestors 'none'");
+    void thePageIsStaticItsScriptAndStyleComeFromTheEndpointUnderOneFixedPolicy() {
+        CpuProfilerEndpoint endpoint = endpoint(true);
+        String html = (String) endpoint.statusOrPage("html", null).getBody();
+        assertThat(endpoint(false).statusOrPage("html", null).getBody()).as("the same page whatever the state")
+                .isEqualTo(html);
+        assertThat(html).doesNotContain("newest").doesNotContain("older").doesNotContain("app.Burner");
+        assertThat(all(html, "<script\\b([^>]*)>")).containsExactly(" src=\"cpuprofiler/status-page.js\" defer");
+        assertThat(html).contains("<script src=\"cpuprofiler/status-page.js\" defer></script>")
+                .contains("<link rel=\"stylesheet\" href=\"cpuprofiler/status-page.css\">")
+                .doesNotContain("<style").doesNotContain(" style=\"").doesNotContain(" onclick=");
+
+        WebEndpointResponse<?> script = endpoint.profile("status-page.js", "text", "only", null);
+        assertThat(script.getStatus()).isEqualTo(200);
+        assertThat(script.getContentType().isCompatibleWith(MimeType.valueOf("text/javascript"))).isTrue();
+        assertThat(script.getContentType().getParameter("charset")).isEqualTo("UTF-8");
+        assertThat(script.getContentType().getParameter(StatusPage.PAGE_PARAMETER)).isNotBlank();
+        assertThat((String) script.getBody()).contains("function render(s)");
+        WebEndpointResponse<?> style = endpoint.profile("status-page.css", null, null, null);
+        assertThat(style.getContentType().isCompatibleWith(MimeType.valueOf("text/css"))).isTrue();
+        assertThat((String) style.getBody()).contains("--threshold");
+
+        assertThat(StatusPage.POLICY).isEqualTo("default-src 'none'; style-src 'self'; script-src 'self'; "
+                + "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+        // Any other id is a profile's, as before.
+        assertThat(endpoint.profile("status-page.html", null, null, null).getStatus()).isEqualTo(404);
     }
 
     @Test
-    void showsStateFiguresChartThreadsAndProfilesNewestFirstWithTheirLinks() {
-        String html = (String) endpoint(false).statusOrPage("html", null).getBody();
-        assertThat(html).contains("id=\"cpu-chart\"")
-                // threshold 25%: y = 10 + 186 × 0.75
-                .contains("<line id=\"chart-threshold\" class=\"threshold\" x1=\"40\" x2=\"950\" y1=\"149.5\" "
-                        + "y2=\"149.5\"/>")
-                .contains("threshold 25%")
-                .contains("<p id=\"card-average\">– / 25.0%</p>")
-                .contains("cgroup-v2, 1.5 effective CPUs");
-        assertThat(html.indexOf("cpuprofiler/newest?format=html")).isPositive()
-                .isLessThan(html.indexOf("cpuprofiler/older?format=html"));
-        assertThat(html).contains("<a href=\"cpuprofiler/newest?format=text\">text</a>",
-                "<a href=\"cpuprofiler/newest?format=collapsed\">collapsed</a>",
-                "<a href=\"cpuprofiler/newest?format=pprof\">pprof</a>");
-        assertThat(html).as("no recording kept: no jfr link").doesNotContain("format=jfr");
-        assertThat(html).contains("app.Burner.burn").contains("<dt>Utilization</dt>").contains("<dt>Bottleneck</dt>");
-    }
-
-    @Test
-    void offersTheButtonOnlyWhenWritesAreAllowed() {
-        assertThat((String) endpoint(true).statusOrPage("html", null).getBody())
-                .contains("<button id=\"start\" type=\"button\">").doesNotContain("writes-off");
-        assertThat((String) endpoint(false).statusOrPage("html", null).getBody())
-                .doesNotContain("<button").contains("management.endpoint.cpuprofiler.access: unrestricted");
-    }
-
-    @Test
-    void namesAreTextNeverMarkup() {
-        StatusDescriptor s = endpoint(false).status();
-        ProfileSummary p = s.profiles().get(0);
-        StatusDescriptor hostile = new StatusDescriptor(s.state(), s.cpu(), s.trigger(), s.session(),
-                s.latestProfile(), List.of(new ProfileSummary(HOSTILE, p.trigger(), HOSTILE, p.startedAt(),
-                        p.endedAt(), p.samples(), p.duration(), HOSTILE, HOSTILE)),
-                List.of(new ThreadDescriptor(HOSTILE, 1, 99.5, "PT1S", "CPU_BOUND")), s.lookback(), s.disk(),
-                s.export(), s.history());
-        String html = new StatusPage(() -> true, Duration.ofSeconds(30)).render(hostile).html();
-        assertThat(html).doesNotContain("<img").doesNotContain(HOSTILE)
-                .contains("<td class=\"name\">&lt;img src=x onerror=alert(1)&gt;</td>")
-                // in a link, the id is URL-encoded as well
-                .contains("href=\"cpuprofiler/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E?format=html\"");
+    void theJsonTellsThePageWhetherToOfferTheButtonAndForHowLong() {
+        assertThat(endpoint(true).status().onDemand()).satisfies(o -> {
+            assertThat(o.allowed()).isTrue();
+            assertThat(o.defaultDuration()).isEqualTo("PT45S");
+        });
+        assertThat(endpoint(false).status().onDemand().allowed()).isFalse();
     }
 
     @Test
     void loadsNothingFromElsewhere() {
         String html = (String) endpoint(true).statusOrPage("html", null).getBody();
+        String script = (String) endpoint(true).profile("status-page.js", null, null, null).getBody();
+        String style = (String) endpoint(true).profile("status-page.css", null, null, null).getBody();
         List<String> targets = all(html, "\\b(?:src|href|action)\\s*=\\s*[\"']([^\"']*)");
         assertThat(targets).isNotEmpty().allSatisfy(t -> assertThat(t).startsWith("cpuprofiler"));
         // The one absolute URL is SVG's namespace name (a name, never fetched), in the chart and the script.
-        assertThat(all(html, "(https?://[^\"' )]*)")).isNotEmpty()
-                .allSatisfy(u -> assertThat(u).isEqualTo("http://www.w3.org/2000/svg"));
-        assertThat(html).doesNotContain("url(").doesNotContain("@import").doesNotContain("//cdn");
+        for (String text : List.of(html, script)) {
+            assertThat(all(text, "(https?://[^\"' )]*)")).isNotEmpty()
+                    .allSatisfy(u -> assertThat(u).isEqualTo("http://www.w3.org/2000/svg"));
+        }
+        assertThat(all(script, "fetch\\('([^'?]*)")).isNotEmpty()
+                .allSatisfy(u -> assertThat(u).isEqualTo("cpuprofiler"));
+        assertThat(style).doesNotContain("http").doesNotContain("url(").doesNotContain("@import");
+        assertThat(html + script).doesNotContain("url(").doesNotContain("@import").doesNotContain("//cdn")
+                .doesNotContain("innerHTML").doesNotContain("insertAdjacentHTML").doesNotContain("document.write");
     }
 
     private static List<String> all(String text, String regex) {
