@@ -14,7 +14,7 @@ import java.util.List;
  * @param mountPoint where the hierarchy is mounted, e.g. {@code /sys/fs/cgroup/cpu}
  * @param path the cgroup's directory: the mount point plus the cgroup path relative to the mount's root
  */
-public record CgroupDirectory(CgroupVersion version, String cgroupPath, String mountPoint, String path) {
+record CgroupDirectory(CgroupVersion version, String cgroupPath, String mountPoint, String path) {
 
     /** Whether the process sits in the root of the hierarchy as its namespace shows it. */
     public boolean isNamespaceRoot() {

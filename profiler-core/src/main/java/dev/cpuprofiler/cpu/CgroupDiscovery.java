@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * {@code /sys/fs/cgroup} itself is not assumed to be the process's cgroup: outside a cgroup namespace it is the
  * whole machine's root.
  */
-public final class CgroupDiscovery {
+final class CgroupDiscovery {
 
     private final Path fsRoot;
 

@@ -7,7 +7,7 @@ import java.util.Optional;
  * controller (usage) and the v2 hierarchy. Each is {@code null} when the process has none or it is not mounted.
  * On a hybrid host all three exist; v1 wins because that is where the cpu controller lives.
  */
-public record CgroupLayout(CgroupDirectory v1Cpu, CgroupDirectory v1Cpuacct, CgroupDirectory v2) {
+record CgroupLayout(CgroupDirectory v1Cpu, CgroupDirectory v1Cpuacct, CgroupDirectory v2) {
 
     /** Where the cumulative CPU-usage counter lives: {@code cpuacct.usage} (v1) or {@code cpu.stat} (v2). */
     public Optional<CgroupDirectory> usageDirectory() {

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /** The CPU time of a cgroup v1 {@code cpuacct} group: {@code cpuacct.usage}, already in nanoseconds. */
-public final class CgroupV1CpuSource extends CgroupCounterSource {
+final class CgroupV1CpuSource extends CgroupCounterSource {
 
     /** @param cgroupDirectory the cpuacct cgroup directory (holding {@code cpuacct.usage}) */
     public CgroupV1CpuSource(Path cgroupDirectory) {

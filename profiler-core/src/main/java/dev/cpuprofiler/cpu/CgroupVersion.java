@@ -1,7 +1,7 @@
 package dev.cpuprofiler.cpu;
 
 /** The two cgroup interfaces the kernel offers; their file names and units differ. */
-public enum CgroupVersion {
+enum CgroupVersion {
     V1("cgroup v1"),
     V2("cgroup v2");
 

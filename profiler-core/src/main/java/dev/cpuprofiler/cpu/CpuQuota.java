@@ -8,7 +8,7 @@ package dev.cpuprofiler.cpu;
  * @param periodMicros positive period
  * @param directory the cgroup directory that sets it (the process's own or an ancestor), as the process sees it
  */
-public record CpuQuota(CgroupVersion version, long quotaMicros, long periodMicros, String directory) {
+record CpuQuota(CgroupVersion version, long quotaMicros, long periodMicros, String directory) {
 
     public CpuQuota {
         if (quotaMicros <= 0 || periodMicros <= 0) {

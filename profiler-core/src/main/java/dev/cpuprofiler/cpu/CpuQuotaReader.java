@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * Reads the tightest CPU quota that applies to a cgroup: its own and each ancestor's up to the mount point, since a
  * parent's limit caps its children too. {@code max} (v2) and {@code -1} (v1) mean no quota at that level.
  */
-public final class CpuQuotaReader {
+final class CpuQuotaReader {
 
     private static final Logger log = LoggerFactory.getLogger(CpuQuotaReader.class);
 

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.cpu;
 
 /** The kernel's CPU list format ({@code Cpus_allowed_list} in {@code /proc/self/status}): {@code 0-1}, {@code 0,2-5}. */
-public final class CpusAllowedList {
+final class CpusAllowedList {
 
     private CpusAllowedList() {
     }

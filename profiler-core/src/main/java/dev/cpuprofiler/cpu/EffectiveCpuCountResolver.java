@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * run on ({@code Cpus_allowed_list}). {@code Runtime.availableProcessors()} is only a last resort when the affinity is
  * unreadable, because it rounds a 1.5-CPU quota up to 2.
  */
-public final class EffectiveCpuCountResolver {
+final class EffectiveCpuCountResolver {
 
     private static final Logger log = LoggerFactory.getLogger(EffectiveCpuCountResolver.class);
 

@@ -14,7 +14,7 @@ import java.util.List;
  * @param fsType {@code cgroup}, {@code cgroup2}, ...
  * @param superOptions per-superblock options; for cgroup v1 they name the controllers (e.g. {@code rw,cpu,cpuacct})
  */
-public record MountInfoEntry(String root, String mountPoint, String fsType, List<String> superOptions) {
+record MountInfoEntry(String root, String mountPoint, String fsType, List<String> superOptions) {
 
     public MountInfoEntry {
         superOptions = List.copyOf(superOptions);

@@ -11,7 +11,7 @@ import java.util.List;
  * @param controllers the v1 controllers of that hierarchy (including {@code name=...} entries); empty for v2
  * @param path the process's cgroup within the hierarchy, as seen from its cgroup namespace
  */
-public record ProcCgroupEntry(int hierarchyId, List<String> controllers, String path) {
+record ProcCgroupEntry(int hierarchyId, List<String> controllers, String path) {
 
     public ProcCgroupEntry {
         controllers = List.copyOf(controllers);

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * ({@link CpuTimeSamplerCheck}), once: where another SIGPROF handler came first the sampler records nothing, and the
  * look-back says so instead of keeping an empty ring.
  */
-public final class JfrCpuTimeSampleSource implements LookbackSource {
+final class JfrCpuTimeSampleSource implements LookbackSource {
 
     static final String EVENT = JfrSampleEvent.CPU_TIME.name;
 

@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadFactory;
  * last second, the most recent part of the look-back; {@link Recording#stop()} is the same and waits for that flush
  * (see {@link JfrSampleStream}).
  */
-public final class JfrExecutionSampleSource implements LookbackSource {
+final class JfrExecutionSampleSource implements LookbackSource {
 
     static final String EVENT = JfrSampleEvent.EXECUTION.name;
     /** Longest wait, after a hand-over or stop, for the flush that delivers the last samples. */

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.lookback;
 
 /** The look-back's sampler cannot run in this JVM; the message says why. */
-public final class LookbackUnavailableException extends Exception {
+final class LookbackUnavailableException extends Exception {
 
     private static final long serialVersionUID = 1L;
 

@@ -7,7 +7,7 @@ import java.util.List;
 
 /** Receives look-back samples with the time each was taken (delivery can lag by a second). One writer at a time. */
 @FunctionalInterface
-public interface TimedStackSink {
+interface TimedStackSink {
 
     /**
      * @param sampledAt when the sample was taken

@@ -12,7 +12,7 @@ import java.util.List;
  * async-profiler's {@code _[j]}, {@code _[i]}, {@code _[k]} suffixes give the frame kind; without one, the
  * name's shape does (see {@link FrameNames#fromCollapsed}). Lines that repeat a stack add up.
  */
-public final class CollapsedStacksParser {
+final class CollapsedStacksParser {
 
     private CollapsedStacksParser() {
     }

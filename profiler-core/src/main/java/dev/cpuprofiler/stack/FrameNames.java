@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
  * accident produced the name. Pure functions; the tree caches their results per distinct raw name, so the regular
  * expressions run once per name, not once per sample.
  */
-public final class FrameNames {
+final class FrameNames {
 
     /** async-profiler's type suffixes, in {@link FrameKind} terms ({@code _[0]} interpreted, {@code _[1]} C1). */
     private static final String[] SUFFIXES = {"_[j]", "_[i]", "_[k]", "_[0]", "_[1]"};

@@ -18,7 +18,7 @@ import java.util.Objects;
  *        keeps the cost bounded when hundreds of threads each do a little, and light threads gain little from
  *        exact ticks: their busy time is a small share of any tick, placed at random either way)
  */
-public record ConcurrencySettings(Duration tick, int maxBackOffTicks, int holdTicks, int listEveryTicks,
+record ConcurrencySettings(Duration tick, int maxBackOffTicks, int holdTicks, int listEveryTicks,
         double activeShare) {
 
     public ConcurrencySettings {

@@ -23,7 +23,7 @@ import java.util.List;
  * counted as the JVM's.</li>
  * </ul>
  */
-public final class ThreadGroupClassifier {
+final class ThreadGroupClassifier {
 
     /** TASK_COMM_LEN (16) less the terminating NUL: the most of a thread's name {@code comm} keeps. */
     public static final int COMM_LENGTH = 15;
