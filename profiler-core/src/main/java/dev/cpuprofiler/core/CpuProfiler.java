@@ -1,6 +1,5 @@
 package dev.cpuprofiler.core;
 
-import dev.cpuprofiler.baseline.RollingBaseline;
 import dev.cpuprofiler.cpu.CpuSampler;
 import dev.cpuprofiler.cpu.SelectedCpuSource;
 import dev.cpuprofiler.cpu.Ticker;
@@ -15,7 +14,6 @@ import dev.cpuprofiler.session.RunningSession;
 import dev.cpuprofiler.session.StoredProfileListener;
 import dev.cpuprofiler.threads.ThreadCpuReader;
 import dev.cpuprofiler.threads.ThreadCpuTracker;
-import dev.cpuprofiler.trigger.CpuTriggerPolicy;
 import dev.cpuprofiler.trigger.PolicyPoller;
 import dev.cpuprofiler.trigger.SessionEndListener;
 import java.nio.file.Path;
@@ -23,6 +21,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -131,10 +130,6 @@ public final class CpuProfiler implements AutoCloseable {
         return p.sampler();
     }
 
-    public RollingBaseline baseline() {
-        return p.baseline();
-    }
-
     /** The rolling record of recent stack samples ({@link Lookback#off()} when switched off). */
     public Lookback lookback() {
         return p.lookback();
@@ -145,8 +140,14 @@ public final class CpuProfiler implements AutoCloseable {
         return p.threads();
     }
 
-    public CpuTriggerPolicy policy() {
-        return p.policy();
+    /** The session recording now, if any; empty while one is still being launched. Never waits. */
+    public Optional<RunningSession> activeSession() {
+        return p.policy().activeSession();
+    }
+
+    /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
+    public void cancelActive(String reason) {
+        p.policy().cancelActive(reason);
     }
 
     public Clock clock() {

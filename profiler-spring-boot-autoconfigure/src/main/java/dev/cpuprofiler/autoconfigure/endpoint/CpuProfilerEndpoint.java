@@ -308,7 +308,7 @@ public class CpuProfilerEndpoint {
 
     /** The {@code Retry-After} for the profiler's running session now; 1 if it has just ended. */
     static long retryAfterSeconds(@Nullable CpuProfiler profiler) {
-        return profiler == null ? 1 : profiler.policy().activeSession()
+        return profiler == null ? 1 : profiler.activeSession()
                 .map(s -> retryAfterSeconds(s, profiler.clock())).orElse(1L);
     }
 }

@@ -395,13 +395,13 @@ class CpuProfilerEndpointFixtureTest {
         WebEndpointResponse<?> second = endpoint.start(null, ResponseFormat.JSON);
         assertThat(second.getStatus()).isEqualTo(429);
         assertThat(((ErrorDescriptor) second.getBody()).running()).isEqualTo(session);
-        assertThat(CpuProfilerEndpoint.retryAfterSeconds(profiler.policy().activeSession().orElseThrow(),
+        assertThat(CpuProfilerEndpoint.retryAfterSeconds(profiler.activeSession().orElseThrow(),
                 profiler.clock())).isEqualTo(120);
         assertThat(launches).hasValue(1);
 
-        profiler.policy().cancelActive("the test is over");
+        profiler.cancelActive("the test is over");
         // The session ends on its own thread, and the policy records the end just after: wait for that.
-        await().atMost(Duration.ofSeconds(10)).until(() -> profiler.policy().activeSession().isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> profiler.activeSession().isEmpty());
         launchFailure.set(new IllegalStateException("no engine here"));
         WebEndpointResponse<?> unavailable = endpoint.startWithDefaults();
         assertThat(unavailable.getStatus()).isEqualTo(503);

@@ -54,13 +54,13 @@ class CpuProfilerEndpointStatusTest {
     @BeforeEach
     void setUp() {
         http = new Http(port);
-        assertThat(profiler.policy().activeSession()).isEmpty();
+        assertThat(profiler.activeSession()).isEmpty();
     }
 
     @AfterEach
     void stopTheSession() {
-        profiler.policy().cancelActive("the test is over");
-        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.policy().activeSession().isEmpty());
+        profiler.cancelActive("the test is over");
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession().isEmpty());
     }
 
     /** What a client sends as {@code Accept} (NONE: no header) and the content type it gets back. */
@@ -130,7 +130,7 @@ class CpuProfilerEndpointStatusTest {
                 "Invalid duration '2h': must be between 1s and 1h");
         assertRefused(http.send("POST", PATH + "?duration=soon", client.accept, null, null), client, 400,
                 "Invalid duration 'soon': use e.g. 30s");
-        assertThat(profiler.policy().activeSession()).isEmpty();
+        assertThat(profiler.activeSession()).isEmpty();
     }
 
     @ParameterizedTest
@@ -147,7 +147,7 @@ class CpuProfilerEndpointStatusTest {
                         + "`JsonToken.START_OBJECT`) (line 1, column 14) at 'duration'.");
         assertRefused(postJson(client, "[\"5s\"]"), client, 400, "Malformed JSON body: Cannot deserialize value of "
                 + "type `java.util.LinkedHashMap<java.lang.String,java.lang.String>` from Array value");
-        assertThat(profiler.policy().activeSession()).isEmpty();
+        assertThat(profiler.activeSession()).isEmpty();
     }
 
     @ParameterizedTest
@@ -157,7 +157,7 @@ class CpuProfilerEndpointStatusTest {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
                 .startsWith(client.answerType));
-        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        RunningSession running = profiler.activeSession().orElseThrow();
         assertThat(running.duration()).isEqualTo(Duration.ofSeconds(45));
         assertSession(r.body(), client, running.id(), "PT45S");
     }
@@ -166,7 +166,7 @@ class CpuProfilerEndpointStatusTest {
     void barePostTakesTheDurationFromTheQueryString() {
         HttpResponse<String> r = http.send("POST", PATH + "?duration=7m", null, null, null);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(profiler.policy().activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(profiler.activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(7));
         assertThat(Http.parse(r.body()).path("duration").asString()).isEqualTo("PT7M");
     }
 
@@ -174,7 +174,7 @@ class CpuProfilerEndpointStatusTest {
     void jsonPostStillTakesTheDurationFromTheBody() {
         HttpResponse<String> r = postJson(Client.ANY, "{\"duration\": \"8m\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(profiler.policy().activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(8));
+        assertThat(profiler.activeSession().orElseThrow().duration()).isEqualTo(Duration.ofMinutes(8));
         assertThat(Http.parse(r.body()).path("duration").asString()).isEqualTo("PT8M");
     }
 
@@ -183,7 +183,7 @@ class CpuProfilerEndpointStatusTest {
         String raw = http.curlPost(PATH);
         assertThat(raw).startsWith("HTTP/1.1 200 ");
         assertThat(raw).containsIgnoringCase("Content-Type: application/json");
-        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        RunningSession running = profiler.activeSession().orElseThrow();
         assertThat(raw).contains("\"id\":\"" + running.id() + "\"").contains("\"duration\":\"PT45S\"");
     }
 
@@ -216,7 +216,7 @@ class CpuProfilerEndpointStatusTest {
         } else {
             assertThat(refused.get(0).body()).contains("trigger: MANUAL").contains("duration: PT10M");
         }
-        assertThat(profiler.policy().activeSession()).containsSame(running);
+        assertThat(profiler.activeSession()).containsSame(running);
     }
 
     @Test
@@ -250,7 +250,7 @@ class CpuProfilerEndpointStatusTest {
         assertThat(started).hasSize(1);
         assertThat(refused).hasSize(19);
         String id = Http.parse(started.get(0).body()).path("id").asString();
-        assertThat(profiler.policy().activeSession().orElseThrow().id()).isEqualTo(id);
+        assertThat(profiler.activeSession().orElseThrow().id()).isEqualTo(id);
         for (HttpResponse<String> r : refused) {
             assertThat(Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 45L);
             JsonNode body = Http.parse(r.body());

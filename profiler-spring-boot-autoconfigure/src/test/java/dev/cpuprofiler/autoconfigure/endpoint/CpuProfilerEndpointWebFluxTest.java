@@ -57,8 +57,8 @@ class CpuProfilerEndpointWebFluxTest {
 
     @AfterEach
     void stopTheSession() {
-        profiler.policy().cancelActive("the test is over");
-        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.policy().activeSession().isEmpty());
+        profiler.cancelActive("the test is over");
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession().isEmpty());
     }
 
     @ParameterizedTest
@@ -84,7 +84,7 @@ class CpuProfilerEndpointWebFluxTest {
         assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
         assertThat(started.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
                 .startsWith(client.answerType));
-        RunningSession running = profiler.policy().activeSession().orElseThrow();
+        RunningSession running = profiler.activeSession().orElseThrow();
         assertThat(running.duration()).isEqualTo(Duration.ofSeconds(45));
         assertThat(started.body()).contains(running.id());
 
