@@ -73,6 +73,17 @@ class PolicyPollerTest {
         }
     }
 
+    /** CPU above the threshold for long enough: the poller launches a session, held in its engine's start. */
+    private PolicyPoller aLaunchHeldUnderWay() throws InterruptedException {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        slowLaunch = true;
+        sample(poller, 5);
+        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        return poller;
+    }
+
     private PolicyPoller poller(ThreadFactory launchThreads) {
         PolicyPoller poller = new PolicyPoller(policy, Duration.ofSeconds(5), SECOND, launchThreads);
         poller.onSample(time.nanoTime(), 0, Double.NaN); // the sampler's first sample
@@ -99,13 +110,7 @@ class PolicyPollerTest {
 
     @Test
     void aLaunchRunsOnAThreadOfItsOwnWhileTheSamplerGoesOnAndNoSecondLaunchStarts() throws Exception {
-        PolicyPoller poller = poller(threadFactory);
-        sample(poller, 30);
-        average = 95;
-        slowLaunch = true;
-
-        sample(poller, 5);
-        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        PolicyPoller poller = aLaunchHeldUnderWay();
         // The sampler's thread came back although the launch is still under way.
         assertThat(threads).extracting(Thread::getName).containsExactly("cpuprofiler-policy");
         assertThat(policy.state()).as("a launch under way counts as profiling").isEqualTo(TriggerState.PROFILING);
@@ -136,12 +141,7 @@ class PolicyPollerTest {
 
     @Test
     void readingThePolicyNeverWaitsForALaunchUnderWay() throws Exception {
-        PolicyPoller poller = poller(threadFactory);
-        sample(poller, 30);
-        average = 95;
-        slowLaunch = true;
-        sample(poller, 5);
-        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        aLaunchHeldUnderWay();
 
         // What a status request and a metrics scrape read, from threads of their own, while the launch is held: the
         // launch is released only after they answered, so one that waited for it would time out here.

@@ -49,19 +49,11 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         ServerHttpRequest request = exchange.getRequest();
-        if (endpointPath.isStatus(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
-            // The status page's Content-Security-Policy, on the answers its content type marks.
-            ServerHttpResponse response = exchange.getResponse();
-            response.beforeCommit(() -> {
-                StatusPageHeaders.apply(response.getHeaders());
-                return Mono.empty();
-            });
-            return chain.filter(exchange);
-        }
-        String selector = endpointPath.profileSelector(request.getMethod().name(),
-                request.getPath().pathWithinApplication().value());
-        if (selector != null && StatusPage.scriptOrStyle(selector).isPresent()) {
-            // The page's script and style: the same headers as the page.
+        String method = request.getMethod().name();
+        String path = request.getPath().pathWithinApplication().value();
+        String selector = endpointPath.profileSelector(method, path);
+        if (endpointPath.isStatus(method, path) || selector != null && StatusPage.scriptOrStyle(selector).isPresent()) {
+            // The status page, its script and its style: the page's headers, on the answers their type marks.
             ServerHttpResponse response = exchange.getResponse();
             response.beforeCommit(() -> {
                 StatusPageHeaders.apply(response.getHeaders());
@@ -83,7 +75,7 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
             });
             return chain.filter(exchange);
         }
-        if (!endpointPath.isStart(request.getMethod().name(), request.getPath().pathWithinApplication().value())) {
+        if (!endpointPath.isStart(method, path)) {
             return chain.filter(exchange);
         }
         ServerHttpResponse response = exchange.getResponse();
