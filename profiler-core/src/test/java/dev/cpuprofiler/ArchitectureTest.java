@@ -1,27 +1,45 @@
 package dev.cpuprofiler;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import dev.cpuprofiler.core.CpuProfiler;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pipeline reads one way: each stage may use the stages below it and none above, so a stage can be read and
- * changed knowing only what is under it. README's "How it is built" lists the stages.
+ * The house: a small public API in {@code dev.cpuprofiler} and {@code dev.cpuprofiler.format}, and the pipeline's
+ * stages under {@code dev.cpuprofiler.internal}, which read one way: each stage may use the stages below it and none
+ * above, so a stage can be read and changed knowing only what is under it. README's "How it is built" lists them.
  */
 class ArchitectureTest {
+
+    static final String API = "dev.cpuprofiler";
+    static final String FORMATS = "dev.cpuprofiler.format";
+    static final String INTERNAL = "dev.cpuprofiler.internal";
 
     /** From low to high; a stage may import only stages to its left. */
     static final List<String> STAGES = List.of("stack", "cpu", "baseline", "threads", "engine", "lookback",
             "session", "trigger", "core");
+
+    /** What the public API may hold at most (issue 23's bound). */
+    static final int MAX_PUBLIC_API_TYPES = 30;
 
     private static JavaClasses production;
 
@@ -35,23 +53,29 @@ class ArchitectureTest {
         assertThat(production.contain(CpuProfiler.class)).as("imported from " + coreClasses).isTrue();
     }
 
+    private static String stage(String name) {
+        return INTERNAL + "." + name + "..";
+    }
+
     @Test
-    void everyClassLivesInAStage() {
-        noClasses().should().resideOutsideOfPackages(STAGES.stream().map(s -> "dev.cpuprofiler." + s + "..")
-                        .toArray(String[]::new))
-                .because("every class belongs to one stage of the pipeline: " + STAGES)
+    void everyClassLivesInTheApiOrAStage() {
+        String[] places = STAGES.stream().map(ArchitectureTest::stage).collect(Collectors.toList())
+                .toArray(new String[0]);
+        noClasses().should().resideOutsideOfPackages(concat(places, API, FORMATS))
+                .because("a class is either public API (" + API + ", " + FORMATS + ") or belongs to one stage of "
+                        + "the pipeline under " + INTERNAL + ": " + STAGES)
                 .check(production);
     }
 
     @Test
     void noStageImportsAStageAboveIt() {
         for (int i = 0; i < STAGES.size() - 1; i++) {
-            String stage = STAGES.get(i);
-            String[] above = STAGES.subList(i + 1, STAGES.size()).stream().map(s -> "dev.cpuprofiler." + s + "..")
+            String name = STAGES.get(i);
+            String[] above = STAGES.subList(i + 1, STAGES.size()).stream().map(ArchitectureTest::stage)
                     .toArray(String[]::new);
-            noClasses().that().resideInAPackage("dev.cpuprofiler." + stage + "..")
+            noClasses().that().resideInAPackage(stage(name))
                     .should().dependOnClassesThat().resideInAnyPackage(above)
-                    .because("the stages run " + String.join(" → ", STAGES) + " from low to high, and '" + stage
+                    .because("the stages run " + String.join(" → ", STAGES) + " from low to high, and '" + name
                             + "' may use only the stages before it; pass what it needs in (a settings record, a "
                             + "listener, a functional interface) instead of reaching up")
                     .check(production);
@@ -59,8 +83,20 @@ class ArchitectureTest {
     }
 
     @Test
+    void noStageUsesTheFacadeOrTheFormats() {
+        noClasses().that().resideInAPackage(INTERNAL + "..").and().doNotHaveFullyQualifiedName(
+                        "dev.cpuprofiler.internal.core.DefaultCpuProfiler")
+                .and().doNotHaveFullyQualifiedName("dev.cpuprofiler.internal.core.DefaultCpuProfiler$Builder")
+                .should().dependOnClassesThat().haveFullyQualifiedName(CpuProfiler.class.getName())
+                .orShould().dependOnClassesThat().resideInAPackage(FORMATS + "..")
+                .because("the facade and the formats sit on top: the stages hand up the API's value types "
+                        + "(profiles, status, trees), never reach for what uses them")
+                .check(production);
+    }
+
+    @Test
     void noPackageCycles() {
-        slices().matching("dev.cpuprofiler.(*)..").should().beFreeOfCycles().check(production);
+        slices().matching(INTERNAL + ".(*)..").should().beFreeOfCycles().check(production);
     }
 
     @Test
@@ -68,5 +104,58 @@ class ArchitectureTest {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("org.springframework..")
                 .because("profiler-core is plain Java; the Spring side lives in the autoconfigure module")
                 .check(production);
+    }
+
+    @Test
+    void theApiShowsNoInternalTypeInItsSignatures() {
+        classes().that().resideInAnyPackage(API, FORMATS).and().arePublic()
+                .should(exposeNoInternalType())
+                .because("what a user of " + API + " can call or read must be typed by the API itself, so that "
+                        + INTERNAL + " can change without breaking them")
+                .check(production);
+    }
+
+    @Test
+    void theApiIsSmall() {
+        Set<String> api = production.stream()
+                .filter(c -> c.getPackageName().equals(API) || c.getPackageName().equals(FORMATS))
+                .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC) && c.isTopLevelClass())
+                .map(JavaClass::getName).collect(Collectors.toCollection(java.util.TreeSet::new));
+        assertThat(api).as("public top-level types of the API").hasSizeLessThanOrEqualTo(MAX_PUBLIC_API_TYPES);
+    }
+
+    private static ArchCondition<JavaClass> exposeNoInternalType() {
+        DescribedPredicate<JavaClass> internal = DescribedPredicate.describe("internal",
+                c -> c.getPackageName().startsWith(INTERNAL));
+        return new ArchCondition<>("expose no type of " + INTERNAL + " in a public signature") {
+            @Override
+            public void check(JavaClass type, ConditionEvents events) {
+                if (type.getSuperclass().map(s -> s.toErasure()).filter(internal).isPresent()) {
+                    events.add(SimpleConditionEvent.violated(type, type.getName() + " extends an internal type"));
+                }
+                for (JavaCodeUnit unit : type.getCodeUnits()) {
+                    if (!unit.getModifiers().contains(JavaModifier.PUBLIC)) {
+                        continue;
+                    }
+                    Set<JavaClass> involved = new java.util.HashSet<>(unit.getReturnType().getAllInvolvedRawTypes());
+                    unit.getParameterTypes().forEach(p -> involved.addAll(p.getAllInvolvedRawTypes()));
+                    unit.getThrowsClause().getTypes().forEach(involved::add);
+                    involved.stream().filter(internal).forEach(c -> events.add(SimpleConditionEvent.violated(unit,
+                            unit.getFullName() + " shows " + c.getName())));
+                }
+                for (JavaField field : type.getFields()) {
+                    if (field.getModifiers().contains(JavaModifier.PUBLIC)) {
+                        field.getType().getAllInvolvedRawTypes().stream().filter(internal).forEach(c -> events.add(
+                                SimpleConditionEvent.violated(field, field.getFullName() + " shows " + c.getName())));
+                    }
+                }
+            }
+        };
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
     }
 }

@@ -1,10 +1,10 @@
 package dev.cpuprofiler.benchmarks;
 
-import dev.cpuprofiler.cpu.CgroupV2CpuSource;
-import dev.cpuprofiler.cpu.CpuSourceMode;
-import dev.cpuprofiler.cpu.CpuSourceSelector;
-import dev.cpuprofiler.cpu.CpuUsageSource;
-import dev.cpuprofiler.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.CgroupV2CpuSource;
+import dev.cpuprofiler.CpuSourceMode;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
+import dev.cpuprofiler.internal.cpu.CpuUsageSource;
+import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package dev.cpuprofiler.benchmarks;
 
-import dev.cpuprofiler.baseline.RollingBaseline;
-import dev.cpuprofiler.cpu.CpuSampler;
-import dev.cpuprofiler.cpu.CpuSourceMode;
-import dev.cpuprofiler.cpu.CpuSourceSelector;
-import dev.cpuprofiler.cpu.SelectedCpuSource;
-import dev.cpuprofiler.cpu.Ticker;
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.internal.cpu.CpuSampler;
+import dev.cpuprofiler.CpuSourceMode;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
+import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

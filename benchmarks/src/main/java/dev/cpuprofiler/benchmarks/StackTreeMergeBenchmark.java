@@ -1,9 +1,9 @@
 package dev.cpuprofiler.benchmarks;
 
 import dev.cpuprofiler.fixtures.RealisticStacks;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.FrameKind;
-import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,9 +1,9 @@
 package dev.cpuprofiler.benchmarks;
 
-import dev.cpuprofiler.threads.ManagementThreadCpuReader;
-import dev.cpuprofiler.threads.ThreadCpuReader;
-import dev.cpuprofiler.threads.ThreadCpuTracker;
-import dev.cpuprofiler.threads.ThreadTrackerSettings;
+import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
+import dev.cpuprofiler.internal.threads.ThreadCpuReader;
+import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

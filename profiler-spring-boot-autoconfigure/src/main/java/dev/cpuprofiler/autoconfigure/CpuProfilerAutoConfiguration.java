@@ -1,7 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;

@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfilerOptions;
 
 /**
  * Changes the profiler's settings in code, after {@code profiler.cpu.*} are bound. Customizer beans are

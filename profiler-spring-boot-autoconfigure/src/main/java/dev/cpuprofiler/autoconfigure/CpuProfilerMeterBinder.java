@@ -1,12 +1,11 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerStatus;
-import dev.cpuprofiler.lookback.LookbackState;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionOutcome;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.threads.CpuGroup;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.CpuBreakdown;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -76,13 +75,13 @@ public class CpuProfilerMeterBinder implements MeterBinder {
                 .description("Latest profile: share of time with at least one thread running (the anti-ratio)")
                 .baseUnit("ratio")
                 .register(registry);
-        if (profiler.status().lookback().state() != LookbackState.OFF) {
+        if (profiler.status().lookback().state() != CpuProfilerStatus.LookbackState.OFF) {
             gauge(registry, "profiler.lookback.memory", s -> s.lookback().footprintBytes())
                     .description("Heap the look-back's ring of recent stack samples holds")
                     .baseUnit("bytes")
                     .register(registry);
         }
-        for (CpuGroup group : CpuGroup.values()) {
+        for (CpuBreakdown.Group group : CpuBreakdown.Group.values()) {
             gauge(registry, "profiler.cpu.breakdown", s -> s.latestProfile() == null
                     || s.latestProfile().cpuBreakdown() == null ? Double.NaN
                     : s.latestProfile().cpuBreakdown().ratio(group.id()))

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.InvalidOptionException;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.InvalidOptionException;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.CpuProfilerSettings;
-import dev.cpuprofiler.core.Setting;
-import dev.cpuprofiler.cpu.CpuSourceMode;
-import dev.cpuprofiler.engine.EngineChoice;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.Setting;
+import dev.cpuprofiler.CpuSourceMode;
+import dev.cpuprofiler.EngineChoice;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

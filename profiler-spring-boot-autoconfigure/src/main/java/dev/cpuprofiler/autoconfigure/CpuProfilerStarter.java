@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.CpuProfiler;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.ApplicationListener;
 

@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.InvalidOptionException;
+import dev.cpuprofiler.InvalidOptionException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

@@ -3,7 +3,7 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.CpuProfiler;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

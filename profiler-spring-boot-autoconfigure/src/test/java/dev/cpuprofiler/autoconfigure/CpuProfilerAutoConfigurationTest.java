@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointAutoConfiguration;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.cpu.CpuSourceMode;
-import dev.cpuprofiler.engine.EngineChoice;
-import dev.cpuprofiler.trigger.TriggerState;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.CpuSourceMode;
+import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.CpuProfilerStatus;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,7 +46,7 @@ class CpuProfilerAutoConfigurationTest {
             assertThat(options.getCooldown()).isEqualTo(Duration.ofHours(4));
             assertThat(options.getDuration()).isEqualTo(Duration.ofSeconds(30));
             assertThat(options.getEngine()).isEqualTo(EngineChoice.AUTO);
-            assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.MONITORING);
+            assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
             // Nothing starts before the application is ready (start() starts its threads before it returns).
             assertThat(own.alive("cpuprofiler-")).isEmpty();
         }));
@@ -72,7 +72,7 @@ class CpuProfilerAutoConfigurationTest {
         runner.withPropertyValues("profiler.cpu.enabled=false",
                 "management.endpoints.web.exposure.include=cpuprofiler").run(context -> {
                     assertThat(context).hasSingleBean(CpuProfiler.class).hasSingleBean(CpuProfilerEndpoint.class);
-                    assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(TriggerState.DISABLED);
+                    assertThat(context.getBean(CpuProfiler.class).status().state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
                 });
     }
 

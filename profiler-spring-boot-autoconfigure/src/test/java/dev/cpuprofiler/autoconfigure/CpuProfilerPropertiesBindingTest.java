@@ -3,9 +3,9 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.core.CpuProfilerSettings;
-import dev.cpuprofiler.core.Setting;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.Setting;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

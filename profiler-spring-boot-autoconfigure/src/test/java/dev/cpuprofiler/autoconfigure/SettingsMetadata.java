@@ -1,7 +1,7 @@
 package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.core.CpuProfilerSettings;
-import dev.cpuprofiler.core.Setting;
+import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.Setting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

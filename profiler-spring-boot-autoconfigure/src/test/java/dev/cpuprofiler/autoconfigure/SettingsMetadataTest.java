@@ -3,8 +3,8 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.autoconfigure.export.ExportProperties;
-import dev.cpuprofiler.core.CpuProfilerSettings;
-import dev.cpuprofiler.core.Setting;
+import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.Setting;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;

@@ -3,12 +3,12 @@ package dev.cpuprofiler.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.sample.demo.DemoLoadGenerator;
 import dev.cpuprofiler.sample.demo.ProfileSummary;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.StackTreeSnapshot;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -111,7 +111,7 @@ class SampleApplicationSmokeTest {
         if (busySince.isEmpty()) {
             return Optional.empty();
         }
-        return cpuProfiler.profiles().list().stream()
+        return cpuProfiler.profiles().stream()
                 .filter(p -> p.trigger() == SessionTrigger.CPU && !p.startedAt().isBefore(busySince.get()))
                 .findFirst();
     }

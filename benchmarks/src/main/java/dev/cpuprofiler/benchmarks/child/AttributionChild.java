@@ -1,15 +1,15 @@
 package dev.cpuprofiler.benchmarks.child;
 
-import dev.cpuprofiler.engine.AsyncProfilerEngine;
-import dev.cpuprofiler.engine.EngineRecording;
-import dev.cpuprofiler.engine.EngineSettings;
-import dev.cpuprofiler.engine.JfrCpuTimeEngine;
-import dev.cpuprofiler.engine.JfrExecutionEngine;
-import dev.cpuprofiler.engine.ProfilingEngine;
-import dev.cpuprofiler.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.AsyncProfilerEngine;
+import dev.cpuprofiler.internal.engine.EngineRecording;
+import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.fixtures.SplitWorkload;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.StackSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.benchmarks.child;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
+import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,7 +61,7 @@ public final class FidelityChild {
 
         CpuProfilerOptions options = new CpuProfilerOptions();
         options.setEnabled(false); // monitoring only: no CPU-triggered session
-        CpuProfiler profiler = CpuProfiler.builder(options).build();
+        DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options).build();
         profiler.sampler().addListener((nanoTime, cpuNanos, percent) -> {
             Point p = new Point(nanoTime, percent, procNanos(), cgroupNanos(cgroupUsage));
             synchronized (product) {

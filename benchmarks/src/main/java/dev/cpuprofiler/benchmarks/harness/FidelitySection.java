@@ -1,5 +1,7 @@
 package dev.cpuprofiler.benchmarks.harness;
 
+import dev.cpuprofiler.CpuProfiler;
+
 import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
 import dev.cpuprofiler.benchmarks.child.FidelityChild;

@@ -4,12 +4,12 @@ import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
 import dev.cpuprofiler.benchmarks.RenderBenchmark;
 import dev.cpuprofiler.benchmarks.ThreadTrackingBenchmark;
-import dev.cpuprofiler.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.stack.FlameGraphRenderer;
-import dev.cpuprofiler.stack.JsonTreeRenderer;
-import dev.cpuprofiler.stack.StackTreeRenderer;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
-import dev.cpuprofiler.stack.TextTreeRenderer;
+import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
+import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
+import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
+import dev.cpuprofiler.internal.stack.StackTreeRenderer;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.TextTreeRenderer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,28 +4,20 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.cpuprofiler.autoconfigure.export.ExportStatus;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
-import dev.cpuprofiler.core.CpuHistory;
-import dev.cpuprofiler.core.CpuProfilerStatus;
-import dev.cpuprofiler.core.CpuStatus;
-import dev.cpuprofiler.core.DiskStatus;
-import dev.cpuprofiler.core.SessionInfo;
-import dev.cpuprofiler.core.TriggerStatus;
-import dev.cpuprofiler.engine.EngineFallback;
-import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.lookback.LookbackStatus;
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.RunningSession;
-import dev.cpuprofiler.stack.HotMethod;
-import dev.cpuprofiler.stack.HotMethods;
-import dev.cpuprofiler.stack.JsonTreeRenderer;
-import dev.cpuprofiler.stack.RootCut;
-import dev.cpuprofiler.stack.StackTreePruner;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
-import dev.cpuprofiler.threads.ConcurrencyBin;
-import dev.cpuprofiler.threads.ConcurrencyReport;
-import dev.cpuprofiler.threads.CpuBreakdown;
-import dev.cpuprofiler.threads.ThreadCpu;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
+import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTreePruner;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.CpuBreakdown;
+import dev.cpuprofiler.ThreadCpu;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -78,7 +70,7 @@ public final class CpuProfilerDescriptors {
     public record HistoryDescriptor(String at, String samplingInterval, String slotInterval, List<double[]> samples,
             List<double[]> baseline) {
 
-        static HistoryDescriptor of(CpuHistory h) {
+        static HistoryDescriptor of(CpuProfilerStatus.History h) {
             if (h == null) {
                 return null;
             }
@@ -122,7 +114,7 @@ public final class CpuProfilerDescriptors {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record DiskDescriptor(List<DiskPlaceDescriptor> places, String problem) {
 
-        static DiskDescriptor of(DiskStatus d) {
+        static DiskDescriptor of(CpuProfilerStatus.Disk d) {
             return new DiskDescriptor(d.places().stream().map(p -> new DiskPlaceDescriptor(p.role(), p.path(),
                     p.freeBytes(), p.floorBytes(), p.writable(), p.ok())).toList(), d.problem());
         }
@@ -143,7 +135,7 @@ public final class CpuProfilerDescriptors {
             Double armingPercent, Double recentCpuPercent, String armedSince, String armsFrom, String samplingPeriod,
             String coveredFrom, long samples, long footprintBytes) {
 
-        static LookbackStatusDescriptor of(LookbackStatus l) {
+        static LookbackStatusDescriptor of(CpuProfilerStatus.Lookback l) {
             return new LookbackStatusDescriptor(l.state().name(), l.reason(), iso(l.window()), l.source(),
                     round(l.armingPercent()), round(l.recentCpuPercent()), iso(l.armedSince()), iso(l.armsFrom()),
                     iso(l.samplingPeriod()), iso(l.coveredFrom()), l.samples(), l.footprintBytes());
@@ -198,7 +190,7 @@ public final class CpuProfilerDescriptors {
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ConcurrencyDescriptor(double utilization, double bottleneck, double bottleneckLow,
             double bottleneckHigh, double averageRunning, double effectiveCpus, String tick,
-            List<ConcurrencyBin> histogram, List<ThreadDescriptor> threads, int threadsSeen) {
+            List<ConcurrencyReport.Bin> histogram, List<ThreadDescriptor> threads, int threadsSeen) {
 
         static ConcurrencyDescriptor of(ConcurrencyReport r) {
             return r == null ? null : new ConcurrencyDescriptor(ratio(r.utilization()), ratio(r.bottleneck()),
@@ -213,7 +205,7 @@ public final class CpuProfilerDescriptors {
             String effectiveCpuOrigin, Double latestPercent, Double averagePercent, double thresholdPercent,
             String fallbackReason) {
 
-        static CpuDescriptor of(CpuStatus c) {
+        static CpuDescriptor of(CpuProfilerStatus.Cpu c) {
             return new CpuDescriptor(c.source(), c.cgroupPath(), c.effectiveCpuCount(), c.effectiveCpuOrigin(),
                     round(c.latestPercent()), round(c.averagePercent()), c.thresholdPercent(), c.fallbackReason());
         }
@@ -223,7 +215,7 @@ public final class CpuProfilerDescriptors {
     public record TriggerDescriptor(boolean enabled, String cooldown, String cooldownUntil,
             String cooldownRemaining, String startupGraceUntil, String startupGraceRemaining) {
 
-        static TriggerDescriptor of(TriggerStatus t) {
+        static TriggerDescriptor of(CpuProfilerStatus.Trigger t) {
             return new TriggerDescriptor(t.enabled(), iso(t.cooldown()), iso(t.cooldownUntil()),
                     iso(t.cooldownRemaining()), iso(t.startupGraceUntil()), iso(t.startupGraceRemaining()));
         }
@@ -234,13 +226,13 @@ public final class CpuProfilerDescriptors {
     public record SessionDescriptor(String id, String trigger, String engine, String startedAt, String duration,
             String elapsed, long samples) implements OperationResponseBody {
 
-        static SessionDescriptor of(SessionInfo s) {
+        static SessionDescriptor of(CpuProfilerStatus.Session s) {
             return s == null ? null : new SessionDescriptor(s.id(), s.trigger().name(), s.engine(),
                     iso(s.startedAt()), iso(s.duration()), iso(s.elapsed()), s.samples());
         }
 
         static SessionDescriptor of(RunningSession s, Clock clock) {
-            return of(SessionInfo.of(s, clock));
+            return of(CpuProfilerStatus.Session.of(s, clock));
         }
     }
 
@@ -274,7 +266,7 @@ public final class CpuProfilerDescriptors {
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
-            List<EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
+            List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
             String samplingPeriod, long samples, long lostSamples, long truncatedSamples, long cutSamples,
             double cutPercent, Double cpuPercent, List<HotMethod> hotMethods, CpuBreakdownDescriptor cpuBreakdown,
             String jfrFile,
@@ -315,7 +307,7 @@ public final class CpuProfilerDescriptors {
      * @param hotMethod a profile's top method by self time, or null
      */
     static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest,
-            ProfileExporter exporter, CpuHistory history, Function<Profile, String> hotMethod,
+            ProfileExporter exporter, CpuProfilerStatus.History history, Function<Profile, String> hotMethod,
             OnDemandDescriptor onDemand) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
                 SessionDescriptor.of(s.session()), latest,

@@ -5,20 +5,20 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDesc
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerSettings;
-import dev.cpuprofiler.core.CpuProfilerStatus;
-import dev.cpuprofiler.core.Range;
-import dev.cpuprofiler.core.SettingText;
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.PprofEncoder;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.RunningSession;
-import dev.cpuprofiler.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.stack.FlameGraphRenderer;
-import dev.cpuprofiler.stack.StackTreeRenderer;
-import dev.cpuprofiler.stack.TextTreeRenderer;
-import dev.cpuprofiler.trigger.SessionAlreadyRunningException;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.Range;
+import dev.cpuprofiler.SettingText;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.internal.session.PprofEncoder;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
+import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
+import dev.cpuprofiler.internal.stack.StackTreeRenderer;
+import dev.cpuprofiler.internal.stack.TextTreeRenderer;
+import dev.cpuprofiler.SessionAlreadyRunningException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,7 +89,7 @@ public class CpuProfilerEndpoint {
     /** The status as JSON clients get it. */
     public StatusDescriptor status() {
         CpuProfilerStatus s = profiler.status();
-        List<Profile> profiles = profiler.profiles().list();
+        List<Profile> profiles = profiler.profiles();
         topMethods.retain(profiles);
         return CpuProfilerDescriptors.status(s, profiles, latestView(s.latestProfile()), exporter.get(),
                 profiler.cpuHistory(), topMethods::of, new OnDemandDescriptor(writesAllowed.getAsBoolean(),
@@ -175,7 +175,7 @@ public class CpuProfilerEndpoint {
                     + " does not apply to format=jfr: the recording is the session's own as the engine wrote it "
                     + "(the look-back part was never in it); leave lookback out, or use another format", null);
         }
-        Optional<Profile> profile = profiler.profiles().get(id);
+        Optional<Profile> profile = profiler.profile(id);
         if (profile.isEmpty()) {
             return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "No profile '" + id + "'"
                     + (profiler.profiles().size() == 0 ? ": none recorded yet" : ""), null);

@@ -2,7 +2,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
-import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.CpuProfiler;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;

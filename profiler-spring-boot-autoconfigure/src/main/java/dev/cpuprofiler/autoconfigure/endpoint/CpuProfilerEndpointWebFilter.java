@@ -1,8 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.ProfileStore;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -105,11 +104,11 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
     }
 
     private @Nullable String profileId(String selector) {
-        if (!ProfileStore.LATEST.equals(selector)) {
+        if (!CpuProfiler.LATEST.equals(selector)) {
             return selector;
         }
         CpuProfiler p = profiler.getIfUnique();
-        return p == null ? null : p.profiles().latest().map(Profile::id).orElse(null);
+        return p == null ? null : p.profile(CpuProfiler.LATEST).map(Profile::id).orElse(null);
     }
 
     private static Mono<Void> malformedBody(ServerWebExchange exchange, ServerWebInputException failure) {

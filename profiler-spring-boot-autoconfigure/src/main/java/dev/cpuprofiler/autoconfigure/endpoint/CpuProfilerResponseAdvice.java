@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.core.CpuProfiler;
+import dev.cpuprofiler.CpuProfiler;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;

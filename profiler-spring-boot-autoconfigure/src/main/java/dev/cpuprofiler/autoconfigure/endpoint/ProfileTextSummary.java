@@ -1,18 +1,15 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.engine.EngineFallback;
-import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.stack.HotMethod;
-import dev.cpuprofiler.stack.HotMethods;
-import dev.cpuprofiler.stack.RootCut;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
-import dev.cpuprofiler.threads.ConcurrencyBin;
-import dev.cpuprofiler.threads.ConcurrencyReport;
-import dev.cpuprofiler.threads.CpuBreakdown;
-import dev.cpuprofiler.threads.GroupCpu;
-import dev.cpuprofiler.threads.ThreadCpu;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.CpuBreakdown;
+import dev.cpuprofiler.ThreadCpu;
 import java.util.List;
 import java.util.Locale;
 
@@ -51,12 +48,12 @@ final class ProfileTextSummary {
         if (breakdown != null) {
             b.append(String.format(Locale.ROOT, "Where the CPU went: %.1fs of process CPU time;",
                     breakdown.processCpuTime().toNanos() / 1e9));
-            for (GroupCpu g : breakdown.groups()) {
+            for (CpuBreakdown.Share g : breakdown.groups()) {
                 b.append(String.format(Locale.ROOT, "  %s %.1f%%", g.group(), g.percent()));
             }
             b.append('\n');
         }
-        for (EngineFallback f : p.fallbacks()) {
+        for (Profile.EngineFallback f : p.fallbacks()) {
             b.append("Skipped ").append(f.engineId()).append(": ").append(f.reason()).append('\n');
         }
         for (String note : p.notes()) {
@@ -85,7 +82,7 @@ final class ProfileTextSummary {
                     c.utilization() * 100, c.effectiveCpus(), c.bottleneck() * 100, c.bottleneckLow() * 100,
                     c.bottleneckHigh() * 100));
             b.append("Threads running at once:");
-            for (ConcurrencyBin bin : c.histogram()) {
+            for (ConcurrencyReport.Bin bin : c.histogram()) {
                 b.append(String.format(Locale.ROOT, "  %d: %.1fs", bin.threads(), bin.seconds()));
             }
             b.append('\n');

@@ -1,9 +1,9 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.stack.HotMethod;
-import dev.cpuprofiler.stack.HotMethods;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

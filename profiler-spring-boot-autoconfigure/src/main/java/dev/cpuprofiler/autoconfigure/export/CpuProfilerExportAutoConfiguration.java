@@ -1,8 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.InvalidOptionException;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.InvalidOptionException;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.net.http.HttpClient;
 import java.time.Clock;

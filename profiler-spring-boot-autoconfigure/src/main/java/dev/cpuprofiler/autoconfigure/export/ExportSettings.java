@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.core.InvalidOptionException;
+import dev.cpuprofiler.InvalidOptionException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;

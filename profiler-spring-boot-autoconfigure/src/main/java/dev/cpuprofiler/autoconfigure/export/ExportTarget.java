@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.Profile;
 import java.net.http.HttpRequest;
 
 /** Somewhere a stored profile is pushed over HTTP: Pyroscope or an OTLP collector. */

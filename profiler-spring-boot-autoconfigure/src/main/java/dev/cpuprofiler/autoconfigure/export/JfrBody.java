@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.Profile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.Optional;

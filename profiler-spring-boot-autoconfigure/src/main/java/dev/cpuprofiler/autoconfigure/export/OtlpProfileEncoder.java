@@ -1,9 +1,9 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import com.google.protobuf.ByteString;
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StackTreeSnapshot;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;

@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.Profile;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.PprofEncoder;
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.internal.session.PprofEncoder;
+import dev.cpuprofiler.Profile;
 import java.util.Optional;
 
 /**

@@ -1,8 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.StoredProfileListener;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StoredProfileListener;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

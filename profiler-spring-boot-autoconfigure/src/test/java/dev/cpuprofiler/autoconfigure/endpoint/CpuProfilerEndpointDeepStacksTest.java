@@ -1,13 +1,15 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,13 +63,13 @@ class CpuProfilerEndpointDeepStacksTest {
 
     @BeforeAll
     void storeDeepProfiles() {
-        profiler.profiles().add(profile("deep-4000", tree(stack4000, 90, stack("x", 4000), 10), null));
+        StoredProfiles.add(profiler, profile("deep-4000", tree(stack4000, 90, stack("x", 4000), 10), null));
         StackTree before = new StackTree(8192, 200_000, false);
         before.accept(lookback8192, "worker", 30);
         LookbackSnapshot lookback = new LookbackSnapshot(Instant.parse("2026-11-23T10:00:00Z"),
                 Instant.parse("2026-11-23T10:00:10Z"), Duration.ofMillis(10), Duration.ofMillis(10), 30,
                 before.snapshot(), List.of());
-        profiler.profiles().add(profile("deep-8192", tree(stack8192, 70, stack("y", 100), 30), lookback));
+        StoredProfiles.add(profiler, profile("deep-8192", tree(stack8192, 70, stack("y", 100), 30), lookback));
     }
 
     @Test

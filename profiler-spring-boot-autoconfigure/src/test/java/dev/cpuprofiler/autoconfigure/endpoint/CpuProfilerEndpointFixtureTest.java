@@ -1,5 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -7,30 +9,27 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.autoconfigure.CpuProfilerMeterBinder;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.engine.EngineFallback;
-import dev.cpuprofiler.engine.EngineRecording;
-import dev.cpuprofiler.engine.EngineSettings;
-import dev.cpuprofiler.engine.EngineUnavailableException;
-import dev.cpuprofiler.engine.ProfilingEngine;
-import dev.cpuprofiler.engine.RecordingResult;
-import dev.cpuprofiler.lookback.LookbackSnapshot;
-import dev.cpuprofiler.session.PprofEncoder;
-import dev.cpuprofiler.lookback.LookbackView;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.ProfileStore;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.FrameKind;
-import dev.cpuprofiler.stack.StackSink;
-import dev.cpuprofiler.stack.StackTree;
-import dev.cpuprofiler.threads.ConcurrencyBin;
-import dev.cpuprofiler.threads.ConcurrencyReport;
-import dev.cpuprofiler.threads.CpuBreakdown;
-import dev.cpuprofiler.threads.GroupCpu;
-import dev.cpuprofiler.threads.ThreadCpu;
-import dev.cpuprofiler.threads.ThreadLabel;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.internal.engine.EngineRecording;
+import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.internal.session.PprofEncoder;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.internal.stack.StackSink;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.CpuBreakdown;
+import dev.cpuprofiler.ThreadCpu;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -85,7 +84,7 @@ class CpuProfilerEndpointFixtureTest {
         options.setThreshold(25);
         options.setCooldown(Duration.ofSeconds(5));
         options.setDuration(Duration.ofSeconds(3));
-        profiler = CpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
+        profiler = DefaultCpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
                 .profileStore(new ProfileStore(10, 64L << 20, null))
                 .engines(List.of(new FixtureEngine()))
                 .workDirectory(root.resolve("work"))
@@ -134,8 +133,8 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void theStatusShowsTheLatestProfileFoldedAndListsEveryProfileNewestFirst() throws Exception {
-        profiler.profiles().add(fixture("older", SessionTrigger.MANUAL, null));
-        profiler.profiles().add(fixture("newest", SessionTrigger.CPU, lookback()));
+        StoredProfiles.add(profiler, fixture("older", SessionTrigger.MANUAL, null));
+        StoredProfiles.add(profiler, fixture("newest", SessionTrigger.CPU, lookback()));
 
         JsonNode status = json(endpoint.status());
 
@@ -158,7 +157,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void aProfileAsJsonCarriesEveryFigureOfTheFixture() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
         WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null);
 
@@ -232,7 +231,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void theLookbackViewsSelectTheSessionsSamplesTheLookbacksOrBoth() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
         JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null).getBody());
         assertThat(exclude.path("lookbackView").asString()).isEqualTo("exclude");
@@ -259,7 +258,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void aProfileWithoutLookbackHasNoLookbackPartInAnyView() throws Exception {
-        profiler.profiles().add(fixture("manual", SessionTrigger.MANUAL, null));
+        StoredProfiles.add(profiler, fixture("manual", SessionTrigger.MANUAL, null));
 
         JsonNode p = json(endpoint.profile("latest", null, null, null).getBody());
         assertThat(p.path("id").asString()).isEqualTo("manual");
@@ -274,7 +273,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void theTextFormatSummarisesTheProfileBeforeItsTree() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
         WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null);
 
@@ -310,7 +309,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void theHtmlFormatIsASelfContainedFlameGraphTitledWithTheProfile() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, lookback()));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
         WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null);
 
@@ -330,7 +329,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void formatsAreCaseInsensitiveAndUnknownOnesAre400NamingEveryFormat() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
         assertThat(endpoint.profile("p1", " Collapsed ", null, null).getStatus()).isEqualTo(200);
         assertThat(endpoint.profile("p1", "", null, null).getContentType()).hasToString("application/json");
@@ -346,7 +345,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void jfrIs404WhenTheEngineLeftNoRecordingAnd400WithALookbackView() {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
         WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, ResponseFormat.JSON);
         assertThat(none.getStatus()).isEqualTo(404);
@@ -367,7 +366,7 @@ class CpuProfilerEndpointFixtureTest {
 
     @Test
     void pprofIsTheGzippedProfileNamedForTheProfile() throws Exception {
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
         WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null);
 
@@ -377,7 +376,7 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
         byte[] bytes = download.getContentAsByteArray();
         assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
-        assertThat(bytes).isEqualTo(new PprofEncoder().gzipped(profiler.profiles().get("p1").orElseThrow(),
+        assertThat(bytes).isEqualTo(new PprofEncoder().gzipped(profiler.profile("p1").orElseThrow(),
                 LookbackView.EXCLUDE));
     }
 
@@ -415,7 +414,7 @@ class CpuProfilerEndpointFixtureTest {
         new CpuProfilerMeterBinder(profiler).bindTo(registry);
         assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isNaN();
 
-        profiler.profiles().add(fixture("p1", SessionTrigger.CPU, null));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
         assertThat(registry.find("profiler.cpu.utilization").gauge().value()).isEqualTo(2.0 / 3);
         assertThat(registry.find("profiler.cpu.bottleneck").gauge().value()).isEqualTo(5.0 / 6);
@@ -438,20 +437,20 @@ class CpuProfilerEndpointFixtureTest {
         tree.accept(stack(RUN, READ), "reader", 15);
         tree.accept(List.of(new Frame(StackTree.TRUNCATED, FrameKind.UNKNOWN), Frame.java(MIX)), "mixer", 5);
         ConcurrencyReport concurrency = new ConcurrencyReport(Duration.ofSeconds(3), Duration.ofMillis(100), 1.5,
-                List.of(new ConcurrencyBin(0, 0.5), new ConcurrencyBin(1, 1.0), new ConcurrencyBin(2, 1.5)),
+                List.of(new ConcurrencyReport.Bin(0, 0.5), new ConcurrencyReport.Bin(1, 1.0), new ConcurrencyReport.Bin(2, 1.5)),
                 4.0 / 3, 2.0 / 3, 5.0 / 6, 0.8, 0.9,
-                List.of(new ThreadCpu(41, "burner-1", 95.456, Duration.ofMillis(2864), ThreadLabel.CPU_BOUND),
-                        new ThreadCpu(42, "mixer", 45.0, Duration.ofMillis(1350), ThreadLabel.MIXED),
-                        new ThreadCpu(43, "reader", 5.0, Duration.ofMillis(150), ThreadLabel.MOSTLY_WAITING)),
+                List.of(new ThreadCpu(41, "burner-1", 95.456, Duration.ofMillis(2864), ThreadCpu.Label.CPU_BOUND),
+                        new ThreadCpu(42, "mixer", 45.0, Duration.ofMillis(1350), ThreadCpu.Label.MIXED),
+                        new ThreadCpu(43, "reader", 5.0, Duration.ofMillis(150), ThreadCpu.Label.MOSTLY_WAITING)),
                 12);
         CpuBreakdown breakdown = new CpuBreakdown(Duration.ofMillis(5500), CpuBreakdown.SOURCE_PROC, List.of(
-                new GroupCpu("application", Duration.ofMillis(4400), 80.0),
-                new GroupCpu("gc", Duration.ofMillis(550), 10.0),
-                new GroupCpu("jit", Duration.ofMillis(275), 5.0),
-                new GroupCpu("profiler", Duration.ofMillis(110), 2.0),
-                new GroupCpu("jvm-other", Duration.ofMillis(165), 3.0)));
+                new CpuBreakdown.Share("application", Duration.ofMillis(4400), 80.0),
+                new CpuBreakdown.Share("gc", Duration.ofMillis(550), 10.0),
+                new CpuBreakdown.Share("jit", Duration.ofMillis(275), 5.0),
+                new CpuBreakdown.Share("profiler", Duration.ofMillis(110), 2.0),
+                new CpuBreakdown.Share("jvm-other", Duration.ofMillis(165), 3.0)));
         return new Profile(id, trigger, "async-profiler", "perf_events",
-                List.of(new EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
+                List.of(new Profile.EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
                 ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), null, concurrency,
                 lookback, breakdown);
     }

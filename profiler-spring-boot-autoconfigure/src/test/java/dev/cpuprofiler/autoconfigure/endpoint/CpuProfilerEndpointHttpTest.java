@@ -3,10 +3,9 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.threads.ThreadCpu;
-import dev.cpuprofiler.threads.ThreadLabel;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.ThreadCpu;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
@@ -74,7 +73,7 @@ class CpuProfilerEndpointHttpTest {
     }
 
     private List<String> storedIds() {
-        return profiler.profiles().list().stream().map(Profile::id).toList();
+        return profiler.profiles().stream().map(Profile::id).toList();
     }
 
     static long burnInTheEndpointTest(long seed) {
@@ -173,7 +172,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(after.path("trigger").path("cooldownRemaining").asString()).startsWith("PT");
         List<String> storedAfter = storedIds();
         assertThat(storedAfter).hasSize(storedBefore.size() + 1).containsAll(storedBefore);
-        Profile stored = profiler.profiles().latest().orElseThrow();
+        Profile stored = profiler.profile(CpuProfiler.LATEST).orElseThrow();
         assertThat(storedBefore).doesNotContain(stored.id());
         assertThat(ids(after.path("profiles"))).containsExactlyElementsOf(storedAfter);
         JsonNode latest = after.path("latestProfile");
@@ -213,7 +212,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(busiestShown.path("name").asString()).startsWith("endpoint-test-burner-")
                 .isEqualTo(busiest.name());
         assertThat(busiestShown.path("label").asString()).isEqualTo(busiest.label().name())
-                .isEqualTo(ThreadLabel.of(busiest.cpuPercent()).name());
+                .isEqualTo(ThreadCpu.Label.of(busiest.cpuPercent()).name());
         String id = latest.path("id").asString();
 
         HttpResponse<String> json = http.get("/actuator/cpuprofiler/" + id);

@@ -3,8 +3,8 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.RunningSession;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.RunningSession;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,13 +5,14 @@ import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTe
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.Client;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.engine.EngineRecording;
-import dev.cpuprofiler.engine.EngineSettings;
-import dev.cpuprofiler.engine.EngineUnavailableException;
-import dev.cpuprofiler.engine.ProfilingEngine;
-import dev.cpuprofiler.stack.StackSink;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.internal.engine.EngineRecording;
+import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.stack.StackSink;
 import java.net.http.HttpResponse;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -66,7 +67,7 @@ class CpuProfilerEndpointUnavailableTest {
 
         @Bean(destroyMethod = "close")
         CpuProfiler cpuProfiler(CpuProfilerOptions options) {
-            return CpuProfiler.builder(options).engines(List.of(new NeverRecords())).build();
+            return DefaultCpuProfiler.builder(options).engines(List.of(new NeverRecords())).build();
         }
     }
 

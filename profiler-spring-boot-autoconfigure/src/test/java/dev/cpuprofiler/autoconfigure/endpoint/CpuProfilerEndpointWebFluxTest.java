@@ -1,17 +1,19 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.PATH;
 import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.Client;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.RunningSession;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,7 +147,7 @@ class CpuProfilerEndpointWebFluxTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        profiler.profiles().add(new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
+        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
                 "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
                 null, tree.snapshot(), jfr, null, null, null));
         Http http = new Http(port);

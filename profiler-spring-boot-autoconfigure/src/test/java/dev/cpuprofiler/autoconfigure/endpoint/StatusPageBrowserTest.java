@@ -1,13 +1,15 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.SessionTrigger;
-import dev.cpuprofiler.stack.Frame;
-import dev.cpuprofiler.stack.StackTree;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -71,13 +73,13 @@ class StatusPageBrowserTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), BUSY, 40);
         Instant now = Instant.now();
-        profiler.profiles().add(new Profile(PROFILE_ID, SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
+        StoredProfiles.add(profiler, new Profile(PROFILE_ID, SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
                 List.of(), List.of(), now.minusSeconds(12), now.minusSeconds(4), Duration.ofMillis(10), 40, 0, null,
                 tree.snapshot(), null, null, null, null));
-        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
-        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
+        StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
+        StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
                 CpuProfilerEndpointFixtureTest.lookback()));
-        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture(StatusPageTest.HOSTILE, SessionTrigger.MANUAL,
+        StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture(StatusPageTest.HOSTILE, SessionTrigger.MANUAL,
                 null));
 
         AtomicBoolean busy = new AtomicBoolean(true);

@@ -1,13 +1,16 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.session.ProfileStore;
-import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.SessionTrigger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,10 +48,10 @@ class StatusPageTest {
         CpuProfilerOptions options = new CpuProfilerOptions();
         options.setThreshold(25);
         options.setDuration(java.time.Duration.ofSeconds(45));
-        profiler = CpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
+        profiler = DefaultCpuProfiler.builder(options).fsRoot(root).clock(Clock.fixed(NOW, ZoneOffset.UTC))
                 .profileStore(new ProfileStore(10, 64L << 20, null)).workDirectory(root.resolve("work")).build();
-        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
-        profiler.profiles().add(CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
+        StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
+        StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
                 CpuProfilerEndpointFixtureTest.lookback()));
     }
 

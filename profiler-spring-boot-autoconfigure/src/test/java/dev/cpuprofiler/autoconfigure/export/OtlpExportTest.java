@@ -1,11 +1,13 @@
 package dev.cpuprofiler.autoconfigure.export;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static dev.cpuprofiler.autoconfigure.export.ExportFixtures.count;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -35,7 +37,7 @@ class OtlpExportTest {
                         SimpleMeterRegistry registry = new SimpleMeterRegistry();
                         context.getBean(ExportMeterBinder.class).bindTo(registry);
                         Profile profile = ExportFixtures.profile();
-                        context.getBean(CpuProfiler.class).profiles().add(profile);
+                        StoredProfiles.add(context.getBean(CpuProfiler.class), profile);
                         await().atMost(Duration.ofSeconds(30)).until(() -> count(registry, "otlp", "success") == 1);
 
                         RecordingServer.Request request = server.requests().get(0);

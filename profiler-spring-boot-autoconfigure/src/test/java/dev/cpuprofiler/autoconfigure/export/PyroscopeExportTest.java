@@ -1,5 +1,7 @@
 package dev.cpuprofiler.autoconfigure.export;
 
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+
 import static dev.cpuprofiler.autoconfigure.export.ExportFixtures.count;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -7,9 +9,9 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.autoconfigure.OwnThreadGroup;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ExportDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.InvalidOptionException;
-import dev.cpuprofiler.session.Profile;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.InvalidOptionException;
+import dev.cpuprofiler.Profile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +52,7 @@ class PyroscopeExportTest {
                 "profiler.cpu.export.pyroscope.tenant-id=team-a").run(context -> {
                     SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
                     Profile profile = ExportFixtures.profile();
-                    context.getBean(CpuProfiler.class).profiles().add(profile);
+                    StoredProfiles.add(context.getBean(CpuProfiler.class), profile);
 
                     await().atMost(HANG).until(() -> count(registry, "pyroscope", "success") == 1);
                     assertThat(server.requests()).hasSize(1);
@@ -88,7 +90,7 @@ class PyroscopeExportTest {
                 "profiler.cpu.export.pyroscope.application-name=billing",
                 "profiler.cpu.export.pyroscope.basic-auth-user=123456",
                 "profiler.cpu.export.pyroscope.basic-auth-password=s3cret:x").run(context -> {
-                    context.getBean(CpuProfiler.class).profiles().add(ExportFixtures.profile());
+                    StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
                     await().atMost(HANG).until(() -> server.requests().size() == 1);
                     RecordingServer.Request request = server.requests().get(0);
                     assertThat(request.headers().getFirst("Authorization")).isEqualTo("Basic "
@@ -101,7 +103,7 @@ class PyroscopeExportTest {
     @Test
     void withoutANameTheApplicationIsCalledApplication() {
         runner.run(context -> {
-            context.getBean(CpuProfiler.class).profiles().add(ExportFixtures.profile());
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
             await().atMost(HANG).until(() -> server.requests().size() == 1);
             assertThat(server.requests().get(0).query().get("name"))
                     .isEqualTo("application{engine=async-profiler,trigger=manual}");
@@ -115,7 +117,7 @@ class PyroscopeExportTest {
         runner.run(context -> {
             SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
             Profile profile = ExportFixtures.profile();
-            context.getBean(CpuProfiler.class).profiles().add(profile);
+            StoredProfiles.add(context.getBean(CpuProfiler.class), profile);
             await().atMost(HANG).until(() -> count(registry, "pyroscope", "success") == 1);
             assertThat(count(registry, "pyroscope", "retry")).isEqualTo(1);
             assertThat(count(registry, "pyroscope", "failure")).isZero();
@@ -131,7 +133,7 @@ class PyroscopeExportTest {
             SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
             CpuProfiler profiler = context.getBean(CpuProfiler.class);
             Profile refused = ExportFixtures.profile();
-            profiler.profiles().add(refused);
+            StoredProfiles.add(profiler, refused);
             await().atMost(HANG).until(() -> count(registry, "pyroscope", "failure") == 1);
             ExportDescriptor export = context.getBean(CpuProfilerEndpoint.class).status().export();
             assertThat(export.result()).isEqualTo("failure");
@@ -141,7 +143,7 @@ class PyroscopeExportTest {
             // One thread sends in order, retries included: the next profile's request comes right after the refused
             // one, so no retry of it was made in between.
             Profile next = ExportFixtures.profile();
-            profiler.profiles().add(next);
+            StoredProfiles.add(profiler, next);
             await().atMost(HANG).until(() -> count(registry, "pyroscope", "success") == 1);
             assertThat(server.requests()).extracting(r -> new String(r.body(), StandardCharsets.UTF_8))
                     .containsExactly(new String(ExportFixtures.collapsed(refused), StandardCharsets.UTF_8),
@@ -156,12 +158,12 @@ class PyroscopeExportTest {
         runner.withPropertyValues("profiler.cpu.export.queue-capacity=2").run(context -> {
             SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
             CpuProfiler profiler = context.getBean(CpuProfiler.class);
-            profiler.profiles().add(ExportFixtures.profile());
+            StoredProfiles.add(profiler, ExportFixtures.profile());
             // The exporter's thread is now stuck in the first push; two profiles fit the queue, two do not.
             await().atMost(HANG).until(() -> server.requests().size() == 1);
             long before = System.nanoTime();
             for (int i = 0; i < 4; i++) {
-                profiler.profiles().add(ExportFixtures.profile());
+                StoredProfiles.add(profiler, ExportFixtures.profile());
             }
             assertThat(Duration.ofNanos(System.nanoTime() - before)).as("storing never waits for the target")
                     .isLessThan(Duration.ofSeconds(2));
@@ -189,7 +191,7 @@ class PyroscopeExportTest {
                     CpuProfiler profiler = context.getBean(CpuProfiler.class);
                     // A real session: its thread stores the profile, and the push must not hold it.
                     String id = profiler.startOnDemand(Duration.ofSeconds(1)).id();
-                    await().atMost(HANG).until(() -> profiler.profiles().get(id).isPresent());
+                    await().atMost(HANG).until(() -> profiler.profile(id).isPresent());
                     await().atMost(HANG).until(() -> count(registry, "pyroscope", "failure") == 1);
                     assertThat(count(registry, "pyroscope", "retry")).isEqualTo(3);
                     assertThat(count(registry, "pyroscope", "success")).isZero();
@@ -211,7 +213,7 @@ class PyroscopeExportTest {
         own.run(() -> runner.run(context -> {
             assertThat(own.alive(ProfileExporter.THREAD_NAME)).hasSize(1).allSatisfy(t -> assertThat(t.isDaemon())
                     .isTrue());
-            context.getBean(CpuProfiler.class).profiles().add(ExportFixtures.profile());
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
             await().atMost(HANG).until(() -> server.requests().size() == 1);
             context.close();
             await().atMost(Duration.ofSeconds(10)).until(() -> own.alive(ProfileExporter.THREAD_NAME).isEmpty());

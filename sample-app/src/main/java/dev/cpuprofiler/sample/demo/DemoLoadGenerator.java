@@ -1,8 +1,8 @@
 package dev.cpuprofiler.sample.demo;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerStatus;
-import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.SessionTrigger;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

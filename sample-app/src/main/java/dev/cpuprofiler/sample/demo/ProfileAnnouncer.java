@@ -1,11 +1,11 @@
 package dev.cpuprofiler.sample.demo;
 
-import dev.cpuprofiler.core.CpuProfiler;
-import dev.cpuprofiler.core.CpuProfilerOptions;
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.session.RunningSession;
-import dev.cpuprofiler.session.SessionOutcome;
-import dev.cpuprofiler.session.SessionTrigger;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionTrigger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,7 +48,7 @@ public class ProfileAnnouncer {
                 for {}, then the trigger rests for {}.""",
                 urls.status(), urls.profile("latest", "html"), urls.app(), urls.app(), urls.app(),
                 Durations.human(o.getAverageWindow()), fmt(o.getThreshold()),
-                profiler.cpuSource().source().kind().id(), fmt(profiler.cpuSource().effectiveCpus().count()),
+                profiler.status().cpu().source(), fmt(profiler.status().cpu().effectiveCpuCount()),
                 Durations.human(o.getDuration()), Durations.human(o.getCooldown()));
     }
 
@@ -65,7 +65,7 @@ public class ProfileAnnouncer {
             return;
         }
         CpuProfiler profiler = cpuProfiler.getIfAvailable();
-        Profile profile = profiler == null ? null : profiler.profiles().get(outcome.profileId()).orElse(null);
+        Profile profile = profiler == null ? null : profiler.profile(outcome.profileId()).orElse(null);
         if (profile == null) {
             log.info("{} profile {} recorded (no longer in memory)", what, outcome.profileId());
             return;

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.sample.demo;
 
-import dev.cpuprofiler.session.Profile;
-import dev.cpuprofiler.stack.StackTreeSnapshot;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StackTreeSnapshot;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -1,0 +1,123 @@
+package dev.cpuprofiler;
+
+import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The CPU profiler: watches the process's CPU (its cgroup's when it has one), keeps a smoothed baseline, records a
+ * profile when the baseline stays above the threshold, keeps the recent profiles. Building one starts no thread;
+ * {@link #start()} starts the sampler, the look-back and the trigger; {@link #close()} stops everything.
+ *
+ * <pre>{@code
+ * CpuProfiler profiler = CpuProfiler.builder(new CpuProfilerOptions().setThreshold(70)).build();
+ * profiler.start();
+ * }</pre>
+ */
+public interface CpuProfiler extends AutoCloseable {
+
+    /** The id {@link #profile(String)} takes for the newest profile. */
+    String LATEST = "latest";
+
+    /** A profiler with these options (validated when it is built) and production defaults for everything else. */
+    static Builder builder(CpuProfilerOptions options) {
+        return new Builder(options);
+    }
+
+    /** Starts sampling and the trigger. Idempotent; fails once closed. */
+    void start();
+
+    /**
+     * Starts an on-demand profile of this length (within what {@code profiler.cpu.duration} allows).
+     *
+     * @throws SessionAlreadyRunningException when a session records or is being launched
+     * @throws SessionStartException when no engine can record here
+     */
+    RunningSession startOnDemand(Duration duration);
+
+    /** Everything the status shows, taken now. Never waits for a session or a launch. */
+    CpuProfilerStatus status();
+
+    /**
+     * The last few minutes of CPU% readings and the baseline's slots, in wall-clock time: what the status page
+     * charts.
+     */
+    CpuProfilerStatus.History cpuHistory();
+
+    /** The kept profiles, newest first. */
+    List<Profile> profiles();
+
+    /** The profile with this id, or the newest for {@value #LATEST}. */
+    Optional<Profile> profile(String id);
+
+    /** The options in force (a copy). */
+    CpuProfilerOptions options();
+
+    /** The session recording now, if any; empty while one is still being launched. Never waits. */
+    Optional<RunningSession> activeSession();
+
+    /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
+    void cancelActive(String reason);
+
+    /** Tells the listener how every session ends, on the session's thread. */
+    void addSessionEndListener(SessionEndListener listener);
+
+    /**
+     * Tells the listener of every profile stored from now on, on the session's thread: it must not block (an
+     * exporter queues the profile for a thread of its own).
+     */
+    void addStoredProfileListener(StoredProfileListener listener);
+
+    /** Stops telling the listener. */
+    void removeStoredProfileListener(StoredProfileListener listener);
+
+    /** The clock the profiler's times come from. */
+    Clock clock();
+
+    /** Cancels a running session and stops every thread the profiler started. Idempotent. */
+    @Override
+    void close();
+
+    /** Builds a {@link CpuProfiler}; production defaults for what is not set. */
+    final class Builder {
+
+        private final DefaultCpuProfiler.Builder parts;
+
+        private Builder(CpuProfilerOptions options) {
+            this.parts = DefaultCpuProfiler.builder(Objects.requireNonNull(options, "options"));
+        }
+
+        /** Where {@code proc/} and {@code sys/fs/cgroup/} are found; {@code /} in production. */
+        public Builder fsRoot(Path fsRoot) {
+            parts.fsRoot(fsRoot);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            parts.clock(clock);
+            return this;
+        }
+
+        /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            parts.threadFactory(threadFactory);
+            return this;
+        }
+
+        /** Where engines write temporary recordings (default: a private directory under java.io.tmpdir). */
+        public Builder workDirectory(Path workDirectory) {
+            parts.workDirectory(workDirectory);
+            return this;
+        }
+
+        /** @throws InvalidOptionException when an option is out of range, naming it */
+        public CpuProfiler build() {
+            return parts.build();
+        }
+    }
+}

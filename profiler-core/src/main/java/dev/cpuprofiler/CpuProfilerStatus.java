@@ -1,0 +1,170 @@
+package dev.cpuprofiler;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything the status endpoint shows, taken at one moment. {@code session} is null when none runs,
+ * {@code latestProfile} before the first profile; {@code threads} are the top threads by recent CPU;
+ * {@code lookback} says what the look-back does (state {@code OFF} when it is switched off); {@code disk} the free
+ * space where it writes.
+ */
+public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session session,
+        Profile latestProfile, List<ThreadCpu> threads, Lookback lookback, Disk disk) {
+
+    /**
+     * What the CPU monitor sees now.
+     *
+     * @param source {@code cgroup-v2}, {@code cgroup-v1} or {@code process}
+     * @param cgroupPath the cgroup directory read, or null for the process source
+     * @param effectiveCpuCount CPUs the percentages are relative to (fractional quotas kept)
+     * @param effectiveCpuOrigin where that number came from
+     * @param latestPercent the last sample, null before the second sample
+     * @param averagePercent the baseline the policy compares, null before the first rolling interval completes
+     * @param thresholdPercent the trigger threshold
+     * @param fallbackReason why the process source is used although a cgroup was wanted, or null
+     */
+    public record Cpu(String source, String cgroupPath, double effectiveCpuCount, String effectiveCpuOrigin,
+            Double latestPercent, Double averagePercent, double thresholdPercent, String fallbackReason) {
+    }
+
+    /**
+     * The CPU trigger's settings and cooldown.
+     *
+     * @param enabled whether high CPU starts profiles
+     * @param cooldown the configured cooldown
+     * @param cooldownUntil when the current cooldown ends, or null
+     * @param cooldownRemaining time left in it, or null
+     * @param startupGraceUntil when the start-up grace ends (no CPU trigger, no look-back before), or null once over
+     * @param startupGraceRemaining time left in it, or null
+     */
+    public record Trigger(boolean enabled, Duration cooldown, Instant cooldownUntil, Duration cooldownRemaining,
+            Instant startupGraceUntil, Duration startupGraceRemaining) {
+    }
+
+    /** A snapshot of the running session. */
+    public record Session(String id, SessionTrigger trigger, String engine, Instant startedAt, Duration duration,
+            Duration elapsed, long samples) {
+
+        public static Session of(RunningSession s, Clock clock) {
+            Duration elapsed = Duration.between(s.startedAt(), clock.instant());
+            return new Session(s.id(), s.trigger(), s.engine(), s.startedAt(), s.duration(),
+                    elapsed.isNegative() ? Duration.ZERO : elapsed, s.samplesSoFar());
+        }
+    }
+
+    /**
+     * Free space where the profiler writes, against its floor ({@code profiler.cpu.min-free-disk-space}).
+     *
+     * @param places each place it writes, with its filesystem's free space
+     * @param problem why something cannot be recorded or written now (the first place below its floor), or null
+     */
+    public record Disk(List<Place> places, String problem) {
+
+        public Disk {
+            places = List.copyOf(places);
+        }
+
+        /**
+         * One place.
+         *
+         * @param role {@code jfr-repository}, {@code work-directory} or {@code output-directory}
+         * @param path the directory
+         * @param freeBytes what this process may still write on its filesystem
+         * @param floorBytes what the profiler leaves free there
+         * @param writable whether this process may write there at all
+         */
+        public record Place(String role, String path, long freeBytes, long floorBytes, boolean writable) {
+
+            public boolean ok() {
+                return writable && freeBytes >= floorBytes;
+            }
+        }
+    }
+
+    /**
+     * The look-back now, for the endpoint's status.
+     *
+     * @param state what it is doing
+     * @param window how far back it reaches
+     * @param samplingPeriod the period its samples come at now
+     * @param coveredFrom the earliest time a sample it holds can have; null unless armed
+     * @param armsFrom the earliest time it may arm (the start-up grace's end, or one window before a cooldown ends);
+     *     null when nothing holds it back
+     * @param samples samples held now
+     * @param footprintBytes approximate heap the ring holds
+     * @param reason why it is idle, waits or cannot record; null otherwise
+     * @param source what it samples, e.g. {@code jdk.ExecutionSample}
+     * @param armingPercent the CPU% the recent average must exceed to arm it; null when it is always armed
+     * @param recentCpuPercent the recent CPU% it compares with that level; null until there are enough samples
+     * @param armedSince when it armed; null unless armed
+     */
+    public record Lookback(LookbackState state, Duration window, Duration samplingPeriod, Instant coveredFrom,
+            Instant armsFrom, long samples, long footprintBytes, String reason, String source, Double armingPercent,
+            Double recentCpuPercent, Instant armedSince) {
+
+        /** What a look-back that is switched off says. */
+        public static final Lookback OFF = new Lookback(LookbackState.OFF, Duration.ZERO, Duration.ZERO, null, null,
+                0, 0, null, null, null, null, null);
+    }
+
+    /** What the look-back is doing. */
+    public enum LookbackState {
+        /** Not configured ({@code profiler.cpu.lookback} is 0, or the CPU trigger is off). */
+        OFF,
+        /** Configured, not started yet or closed. */
+        STOPPED,
+        /**
+         * Records nothing (no JFR, an empty ring): the CPU is below the arming level, or the start-up grace or a
+         * cooldown holds it back. The status says which.
+         */
+        IDLE,
+        /** Armed: sampling into its ring. */
+        ARMED,
+        /** Stepped aside for a session that records now. */
+        STEPPED_ASIDE,
+        /** Wants to record but another recording holds the engine lock; retries every second. */
+        WAITING,
+        /**
+         * Its sampler cannot run now (no JFR in this JVM, or the disk under JFR's repository at the free-space floor);
+         * tried again every minute and after the next session.
+         */
+        UNAVAILABLE
+    }
+
+    /**
+     * The recent CPU% for a chart, in wall-clock time: the sampler's last few minutes of readings, and the rolling
+     * baseline's slots (each the true average over its interval, as the trigger sees it).
+     *
+     * @param at when it was read
+     * @param samplingInterval how often the sampler reads
+     * @param samples the sampler's readings, oldest first
+     * @param slotInterval the length of one baseline slot
+     * @param slots the baseline's completed slots, oldest first
+     */
+    public record History(Instant at, Duration samplingInterval, List<Point> samples, Duration slotInterval,
+            List<Slot> slots) {
+
+        /** One sampler reading: the CPU% over the interval that ended {@code at}. */
+        public record Point(Instant at, double percent) {
+        }
+
+        /** One baseline slot: the average CPU% from {@code start} to {@code end}. */
+        public record Slot(Instant start, Instant end, double percent) {
+        }
+    }
+
+    /** Where the CPU trigger stands. */
+    public enum State {
+        /** The CPU trigger is off ({@code profiler.cpu.enabled=false}); on-demand profiles still work. */
+        DISABLED,
+        /** Watching the baseline. */
+        MONITORING,
+        /** A session is recording. */
+        PROFILING,
+        /** Quiet after a CPU-triggered session, until its end + cooldown. */
+        COOLDOWN
+    }
+}

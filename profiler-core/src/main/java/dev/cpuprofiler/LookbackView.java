@@ -1,0 +1,41 @@
+package dev.cpuprofiler;
+
+import dev.cpuprofiler.internal.lookback.LookbackTrees;
+
+import java.util.Locale;
+
+/**
+ * Which samples of a profile with a look-back part a rendering shows: the endpoint's {@code lookback} parameter.
+ * {@link #INCLUDE} is the default: the look-back is why the profile is worth reading.
+ */
+public enum LookbackView {
+    /** The session's samples and the look-back's, merged. */
+    INCLUDE,
+    /** The session's samples only, as if look-back were off. */
+    EXCLUDE,
+    /** The look-back's samples only: what ran before the trigger. */
+    ONLY;
+
+    /** The tree to render; a profile without a look-back part shows its session's tree for every view but ONLY. */
+    public StackTreeSnapshot select(StackTreeSnapshot session, LookbackSnapshot lookback) {
+        return switch (this) {
+            case INCLUDE -> LookbackTrees.combined(session, lookback);
+            case EXCLUDE -> session;
+            case ONLY -> lookback == null ? StackTreeSnapshot.empty() : lookback.tree();
+        };
+    }
+
+    /** {@code include}, {@code exclude} or {@code only}, any case. */
+    public static LookbackView fromId(String value) {
+        try {
+            return valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown lookback view '" + value
+                    + "': use include, exclude or only", e);
+        }
+    }
+
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

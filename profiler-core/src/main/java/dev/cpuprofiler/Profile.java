@@ -1,0 +1,83 @@
+package dev.cpuprofiler;
+
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One recorded profile: what was sampled, by which engine, and the merged stack tree.
+ *
+ * @param id unique, URL-safe
+ * @param trigger CPU or MANUAL
+ * @param engine the engine that recorded it ({@code jfr-cpu-time}, {@code async-profiler}, {@code jfr-execution})
+ * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
+ * @param fallbacks engines tried before it, each with the reason it could not record
+ * @param notes remarks from the engine (lost samples, and the like)
+ * @param startedAt when recording started
+ * @param endedAt when it stopped
+ * @param samplingPeriod the interval between stack samples
+ * @param samples samples in the tree
+ * @param lostSamples samples the engine dropped or failed to take
+ * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
+ * @param tree the merged stacks
+ * @param jfrFile the engine's JFR recording ({@code format=jfr}), if one was kept (in the work directory by the
+ *        profile store, or in the output directory), else null
+ * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
+ *        or null when thread CPU time cannot be read
+ * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with
+ *        look-back on), or null; {@code tree} holds the session's samples only, {@link #tree(LookbackView)} both
+ * @param cpuBreakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
+ *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
+ */
+public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
+        List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
+        Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
+        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
+
+    public Profile {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(trigger, "trigger");
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(tree, "tree");
+        fallbacks = List.copyOf(fallbacks);
+        notes = List.copyOf(notes);
+    }
+
+    /** The tree a rendering shows: with the look-back part (the default view), without it, or that part only. */
+    public StackTreeSnapshot tree(LookbackView view) {
+        return view.select(tree, lookback);
+    }
+
+    public Duration duration() {
+        return Duration.between(startedAt, endedAt);
+    }
+
+    /** A generous estimate of the heap this profile holds, for the store's byte bound. */
+    public long estimatedBytes() {
+        // ~33 B/node in the snapshot's arrays plus the frame names it references.
+        return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
+                + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L);
+    }
+
+    public Profile withJfrFile(Path file) {
+        return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
+                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown);
+    }
+
+    /**
+     * An engine that {@code auto} tried and passed over.
+     *
+     * @param engineId the engine that could not record
+     * @param reason why, in words
+     */
+    public record EngineFallback(String engineId, String reason) {
+
+        public EngineFallback {
+            Objects.requireNonNull(engineId, "engineId");
+            Objects.requireNonNull(reason, "reason");
+        }
+    }
+}

@@ -1,0 +1,296 @@
+package dev.cpuprofiler.internal.core;
+
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
+
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.CpuProfilerOptions;
+
+import dev.cpuprofiler.internal.cpu.CpuSampler;
+import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.Ticker;
+import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrStackDepth;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.lookback.LookbackSource;
+import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.StoredProfileListener;
+import dev.cpuprofiler.internal.threads.ThreadCpuReader;
+import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.trigger.PolicyPoller;
+import dev.cpuprofiler.SessionEndListener;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
+ * sampler → rolling baseline → trigger policy → profiling sessions). Building it starts no thread; {@link #start()}
+ * starts the sampler, the look-back and the policy checks; {@link #close()} stops everything.
+ */
+public final class DefaultCpuProfiler implements CpuProfiler {
+
+    private static final Logger log = LoggerFactory.getLogger(CpuProfiler.class);
+
+    private final Pipeline p;
+    private final StatusReader status;
+    private final CpuHistoryReader history;
+    private boolean started;
+    private boolean closed;
+
+    private DefaultCpuProfiler(Pipeline pipeline) {
+        this.p = pipeline;
+        this.status = new StatusReader(pipeline);
+        this.history = new CpuHistoryReader(pipeline);
+    }
+
+    /** A builder that also takes the parts tests replace (engines, store, readers, look-back source). */
+    public static Builder builder(CpuProfilerOptions options) {
+        return new Builder(options);
+    }
+
+    /** Starts sampling and the policy checks. Idempotent. */
+    @Override
+    public synchronized void start() {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        if (started) {
+            return;
+        }
+        started = true;
+        CpuProfilerOptions options = p.options();
+        // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
+        p.engines().prepare(options.getEngine());
+        p.debugNonSafepoints().warning().ifPresent(log::warn);
+        p.policy().monitoringStarted();
+        p.lookback().start();
+        // The policy is checked on the sampler's tick: no thread of its own waking an idle application. A session
+        // it starts is launched on a thread made for that launch.
+        p.sampler().addListener(new PolicyPoller(p.policy(), options.getPollingInterval(),
+                options.getSamplingInterval(), PipelineAssembly.named(p.threadFactory(), "cpuprofiler-policy")));
+        p.sampler().start();
+        log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}",
+                p.cpuSource().source().kind().id(), p.cpuSource().effectiveCpus().count(), options.getThreshold(),
+                !options.isEnabled() ? "off" : "on after a start-up grace of " + options.getStartupGrace(),
+                options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
+                        + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
+                        + StageSettings.arming(options).levelPercent() + "% CPU");
+    }
+
+    /** Starts an on-demand profile. */
+    @Override
+    public RunningSession startOnDemand(Duration duration) {
+        return p.policy().startOnDemand(duration);
+    }
+
+    @Override
+    public void addSessionEndListener(SessionEndListener listener) {
+        p.policy().addListener(listener);
+    }
+
+    /**
+     * Tells the listener of every profile stored from now on, on the session's thread: it must not block (an
+     * exporter queues the profile for a thread of its own).
+     */
+    @Override
+    public void addStoredProfileListener(StoredProfileListener listener) {
+        p.profiles().addListener(listener);
+    }
+
+    /** Stops telling the listener. */
+    @Override
+    public void removeStoredProfileListener(StoredProfileListener listener) {
+        p.profiles().removeListener(listener);
+    }
+
+    @Override
+    public CpuProfilerStatus status() {
+        return status.read();
+    }
+
+    /**
+     * The last few minutes of CPU% readings and the baseline's slots, in wall-clock time: what the status page charts.
+     * Read on demand; the sampler's tick only writes one array entry for it.
+     */
+    @Override
+    public CpuProfilerStatus.History cpuHistory() {
+        return history.read();
+    }
+
+    /** The recorded profiles' store. */
+    public ProfileStore store() {
+        return p.profiles();
+    }
+
+    @Override
+    public List<Profile> profiles() {
+        return p.profiles().list();
+    }
+
+    @Override
+    public Optional<Profile> profile(String id) {
+        return p.profiles().get(id);
+    }
+
+    @Override
+    public CpuProfilerOptions options() {
+        return p.options().copy();
+    }
+
+    public SelectedCpuSource cpuSource() {
+        return p.cpuSource();
+    }
+
+    public CpuSampler sampler() {
+        return p.sampler();
+    }
+
+    /** The rolling record of recent stack samples ({@link Lookback#off()} when switched off). */
+    public Lookback lookback() {
+        return p.lookback();
+    }
+
+    /** Per-thread CPU time, or null when this JVM cannot measure it. */
+    public ThreadCpuTracker threads() {
+        return p.threads();
+    }
+
+    /** The session recording now, if any; empty while one is still being launched. Never waits. */
+    @Override
+    public Optional<RunningSession> activeSession() {
+        return p.policy().activeSession();
+    }
+
+    /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
+    @Override
+    public void cancelActive(String reason) {
+        p.policy().cancelActive(reason);
+    }
+
+    @Override
+    public Clock clock() {
+        return p.clock();
+    }
+
+    /** Cancels a running session and stops every thread the profiler started. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        // Waits for a launch under way (on its own thread) and cancels its session; later polls do nothing.
+        p.policy().shutDown("the profiler is shutting down");
+        p.sessions().close();
+        p.lookback().close();
+        p.sampler().close();
+        p.profiles().close();  // the recordings it kept for format=jfr; the profiles stay readable
+        p.workDirectory().close();
+        log.debug("CPU profiler stopped");
+    }
+
+    /**
+     * Production defaults; tests pass their fakes (clock, ticker, filesystem root, threads, engines, look-back source,
+     * per-thread CPU reader) through these same methods, so they exercise the wiring production runs.
+     */
+    public static final class Builder {
+
+        final CpuProfilerOptions options;
+        Path fsRoot = Path.of("/");
+        Clock clock = Clock.systemUTC();
+        Ticker ticker = Ticker.system();
+        ThreadFactory threadFactory = Thread::new;
+        DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
+        List<ProfilingEngine> engines;
+        JfrStackDepth jfrStackDepth = new JfrStackDepth();
+        ProfileStore profileStore;
+        Path workDirectory;
+        ThreadCpuReader threadCpuReader;
+        LookbackSource lookbackSource;
+        DiskSpaceGuard diskSpace;
+
+        Builder(CpuProfilerOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+        }
+
+        /** Where {@code proc/} and {@code sys/fs/cgroup/} are found; {@code /} in production. */
+        public Builder fsRoot(Path fsRoot) {
+            this.fsRoot = Objects.requireNonNull(fsRoot);
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock);
+            return this;
+        }
+
+        public Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker);
+            return this;
+        }
+
+        /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory);
+            return this;
+        }
+
+        /** The engines {@code auto} tries, in order (default: jfr-cpu-time, async-profiler, jfr-execution). */
+        public Builder engines(List<ProfilingEngine> engines) {
+            this.engines = List.copyOf(engines);
+            return this;
+        }
+
+        /** Raises JFR's stack depth to max-stack-depth when the profiler is built (tests script it). */
+        public Builder jfrStackDepth(JfrStackDepth jfrStackDepth) {
+            this.jfrStackDepth = Objects.requireNonNull(jfrStackDepth);
+            return this;
+        }
+
+        /** Replaces the profile store built from the options. */
+        public Builder profileStore(ProfileStore profileStore) {
+            this.profileStore = Objects.requireNonNull(profileStore);
+            return this;
+        }
+
+        /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
+        public Builder threadCpuReader(ThreadCpuReader threadCpuReader) {
+            this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
+            return this;
+        }
+
+        /** Where look-back's samples come from (default: a JFR execution-sample stream). */
+        public Builder lookbackSource(LookbackSource lookbackSource) {
+            this.lookbackSource = Objects.requireNonNull(lookbackSource);
+            return this;
+        }
+
+        /** How free space is judged where the profiler writes (default: from min-free-disk-space). */
+        public Builder diskSpaceGuard(DiskSpaceGuard diskSpace) {
+            this.diskSpace = Objects.requireNonNull(diskSpace);
+            return this;
+        }
+
+        /** Where engines write temporary recordings (default: a private directory under java.io.tmpdir). */
+        public Builder workDirectory(Path workDirectory) {
+            this.workDirectory = Objects.requireNonNull(workDirectory);
+            return this;
+        }
+
+        public DefaultCpuProfiler build() {
+            return new DefaultCpuProfiler(PipelineAssembly.assemble(this));
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.cpuprofiler.internal.core;
+
+import dev.cpuprofiler.CpuProfiler;
+
+import dev.cpuprofiler.CpuProfilerOptions;
+
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.internal.cpu.CpuSampler;
+import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
+import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.Ticker;
+import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.WorkDirectory;
+import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.internal.session.ProfilingSessions;
+import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import java.time.Clock;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * The parts {@link PipelineAssembly} built, held by the running {@link CpuProfiler}.
+ *
+ * @param threads per-thread CPU time, or null when this JVM cannot measure it
+ */
+record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
+        SelectedCpuSource cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
+        ThreadCpuTracker threads, ProfileStore profiles,
+        WorkDirectory workDirectory, DiskSpaceGuard diskSpace, EngineSelector engines, ProfilingSessions sessions,
+        Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints) {
+}

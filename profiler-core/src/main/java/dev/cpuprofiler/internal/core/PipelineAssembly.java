@@ -1,0 +1,135 @@
+package dev.cpuprofiler.internal.core;
+
+import dev.cpuprofiler.CpuProfiler;
+
+import dev.cpuprofiler.CpuProfilerOptions;
+
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.internal.cpu.CpuSampler;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
+import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
+import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
+import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineLock;
+import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.WorkDirectory;
+import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.lookback.LookbackRecorder;
+import dev.cpuprofiler.internal.lookback.LookbackSettings;
+import dev.cpuprofiler.internal.lookback.LookbackSource;
+import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
+import dev.cpuprofiler.internal.session.ProfileFileWriter;
+import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.internal.session.ProfilingSessions;
+import dev.cpuprofiler.internal.threads.ConcurrencySampler;
+import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
+import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
+import dev.cpuprofiler.internal.threads.ThreadCpuReader;
+import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import dev.cpuprofiler.internal.trigger.LookbackResume;
+import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the pipeline from validated options and what the builder was given (production defaults, or a test's
+ * fakes through the same builder methods): CPU source → sampler → rolling baseline → trigger policy → sessions,
+ * with per-thread CPU, the look-back and the engines beside them. Picks the CPU source (one file read), raises JFR's
+ * stack depth, and starts no thread.
+ */
+final class PipelineAssembly {
+
+    private static final Logger log = LoggerFactory.getLogger(PipelineAssembly.class);
+
+    private PipelineAssembly() {
+    }
+
+    static Pipeline assemble(DefaultCpuProfiler.Builder b) {
+        CpuProfilerOptions options = b.options.copy().validate();
+        ThreadFactory threads = b.threadFactory;
+        DiskSpaceGuard diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
+
+        SelectedCpuSource selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
+        log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
+                selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
+        CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
+                b.ticker, named(threads, "cpuprofiler-sampler"));
+        RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
+        sampler.addListener(baseline);
+        // For the status page's chart: one array write per tick.
+        RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
+        sampler.addListener(recentCpu);
+
+        ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
+        ThreadCpuTracker tracker = null;
+        if (threadReader.available()) {
+            tracker = new ThreadCpuTracker(threadReader);
+            sampler.addListener(tracker);
+        } else {
+            log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
+        }
+
+        ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
+                options.getRetainedProfiles(), options.getRetainedBytes(), options.getOutputDirectory() == null ? null
+                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace),
+                diskSpace);
+        WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.at(b.workDirectory)
+                : WorkDirectory.inTemp();
+
+        // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
+        b.jfrStackDepth.ensure(options.getMaxStackDepth());
+        // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
+        EngineLock engineLock = new EngineLock();
+        Lookback lookback = lookback(b, options, diskSpace, engineLock, sampler);
+        EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
+                : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
+        ThreadCpuTracker concurrencyTracker = tracker;
+        ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
+                named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
+                    long[] reading = sampler.reading();
+                    return () -> sampler.percentSince(reading);
+                }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
+                        selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
+                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader));
+
+        CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average, sessions,
+                b.clock);
+        policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
+        return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
+                profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints);
+    }
+
+    /**
+     * Look-back only helps CPU-triggered profiles, so it exists only when the trigger is on and it is asked for, and
+     * records only while the CPU arms it.
+     */
+    private static Lookback lookback(DefaultCpuProfiler.Builder b, CpuProfilerOptions options, DiskSpaceGuard diskSpace,
+            EngineLock engineLock, CpuSampler sampler) {
+        if (!options.isEnabled() || options.getLookback().isZero()) {
+            return Lookback.off();
+        }
+        LookbackSettings settings = StageSettings.lookback(options);
+        LookbackSource source;
+        if (b.lookbackSource != null) {
+            source = b.lookbackSource;
+        } else {
+            // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
+            // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
+            LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), settings.maxStackDepth(),
+                    named(b.threadFactory, "cpuprofiler-lookback-stream"), diskSpace);
+            log.debug("Look-back source: {}", choice.reason());
+            source = choice.source();
+        }
+        // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
+        LookbackRecorder recorder = new LookbackRecorder(settings, StageSettings.arming(options), source, engineLock,
+                b.clock);
+        sampler.addListener(recorder);
+        return recorder;
+    }
+
+    static ThreadFactory named(ThreadFactory factory, String name) {
+        return new NamedThreadFactory(factory, name);
+    }
+}

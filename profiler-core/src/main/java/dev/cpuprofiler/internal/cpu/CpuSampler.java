@@ -1,0 +1,274 @@
+package dev.cpuprofiler.internal.cpu;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the CPU counter at a fixed interval on a thread of its own and turns the deltas into CPU%:
+ * Δcpu / (Δwall × effective CPUs) × 100, clamped to [0, 100].
+ *
+ * <p>Its own thread, not a shared pool: a pool saturated by the very load being measured would starve
+ * the sampler exactly when it matters. A failed read is logged (once per failure streak, with the count
+ * when it recovers) and retried on the next tick; nothing thrown by a read or a listener ends the thread.
+ *
+ * <p>A plain thread that parks until the next deadline, not a {@code ScheduledThreadPoolExecutor}: waking an idle
+ * executor's queue once a second costs about three times as much CPU (its lock and condition machinery, run
+ * interpreted at that rate) as the whole sample does. The rate is fixed; a deadline missed (a long tick, a
+ * suspended machine) is skipped, not made up by a burst of ticks, since each tick measures the whole span since the
+ * one before anyway.
+ */
+public final class CpuSampler implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(CpuSampler.class);
+
+    private final CpuUsageSource source;
+    private final EffectiveCpuCount cpus;
+    private final Duration interval;
+    private final Ticker ticker;
+    private final ThreadFactory threadFactory;
+    // Copied on add, read every tick: an array walk, without the iterator a list would make at each tick.
+    private volatile CpuSampleListener[] listeners = new CpuSampleListener[0];
+    private final String sampleLogFormat;
+
+    // Written only by the sampling thread (or a test's thread calling tick()); read by anyone.
+    private volatile double latestPercent = Double.NaN;
+    private volatile long samples;
+    private volatile long failedReads;
+    // The latest cumulative reading, for averages over arbitrary spans (e.g. one profiling session).
+    private long readingNanoTime;
+    private long readingCpuNanos;
+    private boolean hasReading;
+    private long lastRawCpu;
+    private long lastWall;
+    private long smoothedCpu; // cumulative CPU with counter resets removed
+    private boolean primed;
+    private int failureStreak;
+    // Whether DEBUG is on, asked every DEBUG_CHECK_TICKS ticks: with Micrometer's logback metrics installed (as in a
+    // Spring Boot app with actuator) each isDebugEnabled() runs a turbo filter chain, a tenth of an idle tick.
+    private static final int DEBUG_CHECK_TICKS = 10;
+    private boolean debug;
+    private int debugCheckIn;
+
+    // Guarded by this.
+    private Thread thread;
+    private volatile boolean stopping;
+
+    public CpuSampler(CpuUsageSource source, EffectiveCpuCount cpus, Duration interval, Ticker ticker,
+            ThreadFactory threadFactory) {
+        this.source = Objects.requireNonNull(source, "source");
+        this.cpus = Objects.requireNonNull(cpus, "cpus");
+        this.interval = Objects.requireNonNull(interval, "interval");
+        if (interval.isZero() || interval.isNegative()) {
+            throw new IllegalArgumentException("interval must be positive: " + interval);
+        }
+        this.ticker = Objects.requireNonNull(ticker, "ticker");
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        this.sampleLogFormat = source.kind() == CpuSourceKind.PROCESS ? "CPU sample: {}%" : "CPU sample (cgroup): {}%";
+    }
+
+    public synchronized void addListener(CpuSampleListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        CpuSampleListener[] more = Arrays.copyOf(listeners, listeners.length + 1);
+        more[more.length - 1] = listener;
+        listeners = more;
+    }
+
+    /** Starts sampling now and every interval after. */
+    public synchronized void start() {
+        if (thread != null || stopping) {
+            throw new IllegalStateException(stopping ? "closed" : "already started");
+        }
+        thread = threadFactory.newThread(this::run);
+        thread.start();
+    }
+
+    /**
+     * The sampling thread's loop. Deadlines are on {@link System#nanoTime()}, not the injected ticker: parking waits
+     * in real time, and a test's hand-driven ticker would never reach the next deadline.
+     */
+    private void run() {
+        long period = interval.toNanos();
+        long next = System.nanoTime();
+        while (!stopping) {
+            tick();
+            next += period;
+            long late = System.nanoTime() - next;
+            if (late >= 0) {
+                next += (late / period + 1) * period; // skip the missed deadlines, keep the phase
+            }
+            long wait;
+            while (!stopping && (wait = next - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(wait); // no blocker: setting and clearing it is a tenth of an idle tick
+                // An interrupt would make every park return at once: clear it (close() stops by flag and unpark).
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /**
+     * Takes one sample now. The sampling thread calls it every interval; tests call it directly.
+     * Never throws.
+     */
+    public void tick() {
+        try {
+            long raw;
+            try {
+                raw = source.cpuTimeNanos();
+            } catch (Exception | LinkageError e) {
+                onReadFailure(e);
+                return;
+            }
+            long now = ticker.nanoTime();
+            if (failureStreak > 0) {
+                log.info("CPU counter {} readable again after {} failed reads", source.description(), failureStreak);
+                failureStreak = 0;
+            }
+            if (!primed) {
+                // The first reading is only a starting point: a delta needs two.
+                primed = true;
+                lastRawCpu = raw;
+                lastWall = now;
+                smoothedCpu = 0;
+                recordReading(now, 0);
+                samples++;
+                notifyListeners(now, smoothedCpu, Double.NaN);
+                return;
+            }
+            long cpuDelta = raw - lastRawCpu;
+            long wallDelta = now - lastWall;
+            lastRawCpu = raw;
+            lastWall = now;
+            if (cpuDelta < 0) {
+                // The counter went backwards: the cgroup was recreated (container restart). The
+                // interval's true usage is unknown, so count it as nothing rather than invent a figure.
+                log.debug("CPU counter {} went backwards by {} ns; ignoring this interval",
+                        source.description(), -cpuDelta);
+                cpuDelta = 0;
+            }
+            double percent = percent(cpuDelta, wallDelta, cpus.count());
+            smoothedCpu += cpuDelta;
+            recordReading(now, smoothedCpu);
+            latestPercent = percent;
+            samples++;
+            if (--debugCheckIn <= 0) {
+                debugCheckIn = DEBUG_CHECK_TICKS;
+                debug = log.isDebugEnabled();
+            }
+            if (debug) {
+                log.debug(sampleLogFormat, String.format("%.1f", percent));
+            }
+            notifyListeners(now, smoothedCpu, percent);
+        } catch (Throwable t) {
+            // A listener bug must not stop the sampler; log it and go on next tick.
+            log.warn("CPU sampler tick failed; sampling continues", t);
+        }
+    }
+
+    private synchronized void recordReading(long nanoTime, long cpuNanos) {
+        readingNanoTime = nanoTime;
+        readingCpuNanos = cpuNanos;
+        hasReading = true;
+    }
+
+    /**
+     * The latest cumulative reading as {@code {nanoTime, cpuNanos}} (counter resets smoothed out), or
+     * null before the first sample. Two readings give the average CPU% between them.
+     */
+    public synchronized long[] reading() {
+        return hasReading ? new long[] {readingNanoTime, readingCpuNanos} : null;
+    }
+
+    /** Average CPU% between an earlier {@link #reading()} and now; null if unknown. */
+    public Double percentSince(long[] earlier) {
+        long[] now = reading();
+        if (earlier == null || now == null || now[0] <= earlier[0]) {
+            return null;
+        }
+        return percent(now[1] - earlier[1], now[0] - earlier[0], cpus.count());
+    }
+
+    /** CPU% over one interval, clamped to [0, 100]; 0 when no wall time passed. */
+    static double percent(long cpuDeltaNanos, long wallDeltaNanos, double effectiveCpus) {
+        if (wallDeltaNanos <= 0 || cpuDeltaNanos <= 0) {
+            return 0;
+        }
+        double p = cpuDeltaNanos / (wallDeltaNanos * effectiveCpus) * 100.0;
+        return Math.min(100.0, Math.max(0.0, p));
+    }
+
+    private void onReadFailure(Throwable e) {
+        failedReads++;
+        failureStreak++;
+        if (failureStreak == 1) {
+            log.warn("Cannot read CPU counter {}: {}; retrying every {}", source.description(), e.toString(), interval);
+        } else if (log.isDebugEnabled()) {
+            log.debug("CPU counter {} still unreadable ({} failures in a row): {}", source.description(), failureStreak,
+                    e.toString());
+        }
+    }
+
+    private void notifyListeners(long now, long cpu, double percent) {
+        for (CpuSampleListener listener : listeners) {
+            try {
+                listener.onSample(now, cpu, percent);
+            } catch (RuntimeException e) {
+                log.warn("CPU sample listener {} failed", listener, e);
+            }
+        }
+    }
+
+    /** CPU% of the last interval, or NaN before two samples were taken. */
+    public double latestPercent() {
+        return latestPercent;
+    }
+
+    /** Successful samples taken so far. */
+    public long samples() {
+        return samples;
+    }
+
+    /** Reads that failed so far. */
+    public long failedReads() {
+        return failedReads;
+    }
+
+    public CpuUsageSource source() {
+        return source;
+    }
+
+    public EffectiveCpuCount effectiveCpus() {
+        return cpus;
+    }
+
+    public Duration interval() {
+        return interval;
+    }
+
+    /** Stops the sampling thread (at once when it is waiting, after its tick otherwise) and waits briefly for it. */
+    @Override
+    public void close() {
+        Thread t;
+        synchronized (this) {
+            stopping = true;
+            t = thread;
+        }
+        if (t != null && t != Thread.currentThread()) {
+            LockSupport.unpark(t);
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(5));
+                if (t.isAlive()) {
+                    log.warn("CPU sampler thread did not stop within 5 s");
+                }
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        source.close();
+    }
+}

@@ -1,0 +1,138 @@
+package dev.cpuprofiler.internal.engine;
+
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.EngineChoice;
+
+import dev.cpuprofiler.internal.stack.StackSink;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the engine a {@link EngineChoice} asks for. {@code auto} tries the engines in order and the first that
+ * starts records; every engine passed over, with its reason, goes into the result. An explicit choice tries only
+ * that engine and fails with its reason. One recording at a time, through the injected {@link EngineLock}.
+ */
+public final class EngineSelector {
+
+    private static final Logger log = LoggerFactory.getLogger(EngineSelector.class);
+
+    private final List<ProfilingEngine> engines;
+    private final EngineLock lock;
+    // Why an engine cannot record rarely changes; say it once per engine, not every session.
+    private final Set<String> reported = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param enginesInPreferenceOrder the engines {@code auto} tries, first choice first
+     * @param lock shared by everything that must not record at the same time
+     */
+    public EngineSelector(List<ProfilingEngine> enginesInPreferenceOrder, EngineLock lock) {
+        this.engines = List.copyOf(enginesInPreferenceOrder);
+        this.lock = Objects.requireNonNull(lock, "lock");
+    }
+
+    /** New instances of the three engines in {@code auto} order: jfr-cpu-time, async-profiler, jfr-execution. */
+    public static List<ProfilingEngine> standardEngines() {
+        return standardEngines(new JfrStackDepth(), new DebugNonSafepointsCheck());
+    }
+
+    /**
+     * As {@link #standardEngines()}, sharing one JFR stack-depth setting and one view of {@code DebugNonSafepoints}
+     * (which loading async-profiler turns on for all of them).
+     */
+    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
+            DebugNonSafepointsCheck debugNonSafepoints) {
+        return List.of(new JfrCpuTimeEngine(jfrStackDepth, debugNonSafepoints),
+                new AsyncProfilerEngine(null, debugNonSafepoints),
+                new JfrExecutionEngine(jfrStackDepth, debugNonSafepoints));
+    }
+
+    /**
+     * Starts one engine.
+     *
+     * @throws EngineBusyException if a recording holds the lock
+     * @throws EngineUnavailableException if the chosen engine, or with {@code auto} every engine, cannot record
+     */
+    public SelectedRecording start(EngineChoice choice, EngineSettings settings, StackSink sink)
+            throws EngineUnavailableException {
+        EngineLock.Lease lease = lock.tryAcquire(choice.id() + " recording '" + settings.recordingName() + "'")
+                .orElseThrow(() -> new EngineBusyException(choice.id(), lock.holder().orElse("just finished")));
+        try {
+            return choice == EngineChoice.AUTO ? startFirstAvailable(settings, sink, lease)
+                    : startOnly(choice.id(), settings, sink, lease);
+        } catch (EngineUnavailableException | RuntimeException | Error e) {
+            lease.release();
+            throw e;
+        }
+    }
+
+    /** Lets the engines this choice may use get ready (see {@link ProfilingEngine#prepare()}). Never throws. */
+    public void prepare(EngineChoice choice) {
+        for (ProfilingEngine engine : engines) {
+            if (choice == EngineChoice.AUTO || choice.id().equals(engine.id())) {
+                try {
+                    engine.prepare();
+                } catch (RuntimeException | LinkageError e) {
+                    log.debug("Engine {} could not get ready: {}", engine.id(), e.toString());
+                }
+            }
+        }
+    }
+
+    private SelectedRecording startFirstAvailable(EngineSettings settings, StackSink sink, EngineLock.Lease lease)
+            throws EngineUnavailableException {
+        List<Profile.EngineFallback> fallbacks = new ArrayList<>();
+        for (ProfilingEngine engine : engines) {
+            try {
+                EngineRecording recording = engine.start(settings, sink);
+                log.debug("profiling with {}{}", engine.id(), fallbacks.isEmpty() ? "" : " after " + fallbacks);
+                return new SelectedRecording(recording, fallbacks, lease);
+            } catch (EngineUnavailableException e) {
+                fallbacks.add(new Profile.EngineFallback(engine.id(), e.reason()));
+                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", e.reason(), false);
+            } catch (RuntimeException | LinkageError e) {
+                // A broken engine (or a runtime without jdk.jfr) must not take auto down with it.
+                String reason = "failed to start: " + e;
+                fallbacks.add(new Profile.EngineFallback(engine.id(), reason));
+                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", reason, true);
+            }
+        }
+        String reasons = fallbacks.stream().map(f -> f.engineId() + ": " + f.reason())
+                .collect(Collectors.joining("; "));
+        throw new EngineUnavailableException(EngineChoice.AUTO.id(),
+                fallbacks.isEmpty() ? "no engines configured" : "no engine can record (" + reasons + ")");
+    }
+
+    private SelectedRecording startOnly(String id, EngineSettings settings, StackSink sink, EngineLock.Lease lease)
+            throws EngineUnavailableException {
+        ProfilingEngine engine = engines.stream().filter(e -> e.id().equals(id)).findFirst()
+                .orElseThrow(() -> new EngineUnavailableException(id, "this engine is not configured"));
+        try {
+            return new SelectedRecording(engine.start(settings, sink), List.of(), lease);
+        } catch (EngineUnavailableException e) {
+            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", e.reason(), true);
+            throw e;
+        } catch (RuntimeException | LinkageError e) {
+            String reason = "failed to start: " + e;
+            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", reason, true);
+            throw new EngineUnavailableException(id, reason, e);
+        }
+    }
+
+    private void reportOnce(String engineId, String message, String reason, boolean warn) {
+        if (reported.add(engineId)) {
+            if (warn) {
+                log.warn(message, engineId, reason);
+            } else {
+                log.info(message, engineId, reason);
+            }
+        } else {
+            log.debug(message, engineId, reason);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.cpuprofiler.internal.engine;
+
+import java.io.IOException;
+import java.text.ParseException;
+import jdk.jfr.Configuration;
+import jdk.jfr.EventType;
+import jdk.jfr.FlightRecorder;
+
+/** Whether JFR can record here, and which events this JVM knows. */
+final class JfrAvailability {
+
+    private JfrAvailability() {
+    }
+
+    /** Why JFR cannot record, or {@code null} if it can. */
+    static String whyUnavailable() {
+        try {
+            if (!FlightRecorder.isAvailable()) {
+                return "JFR is not available in this JVM (disabled with -XX:-FlightRecorder or not built in)";
+            }
+            return null;
+        } catch (LinkageError e) {
+            return "the jdk.jfr module is missing from this runtime: " + e;
+        }
+    }
+
+    /**
+     * Whether the JDK's bundled {@code default.jfc} lists this event. Reading it does not initialise JFR, unlike
+     * {@link #hasEventType}: initialising JFR makes it instrument the JDK's file and socket classes, which throws away
+     * the JIT's code that inlined them (on JDK 17 a warming application lost a third of its throughput for half a
+     * minute). So an engine asks this first and initialises JFR only when it will record with it.
+     */
+    static boolean listedInDefaultSettings(String eventName) {
+        try {
+            String prefix = eventName + "#";
+            return Configuration.getConfiguration("default").getSettings().keySet().stream()
+                    .anyMatch(k -> k.startsWith(prefix));
+        } catch (IOException | ParseException | RuntimeException e) {
+            return true; // unknown: let the event-type lookup decide
+        }
+    }
+
+    /** Whether this JVM has an event type of this name (built-in events included). Initialises JFR. */
+    static boolean hasEventType(String name) {
+        for (EventType type : FlightRecorder.getFlightRecorder().getEventTypes()) {
+            if (type.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String javaVersion() {
+        return Runtime.version().toString();
+    }
+}

@@ -1,0 +1,144 @@
+package dev.cpuprofiler.internal.engine;
+
+import java.lang.management.ManagementFactory;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.ObjectName;
+import jdk.jfr.FlightRecorder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JFR keeps 64 frames per stack unless told otherwise, and a Spring MVC request is 80–150 frames deep: the controller
+ * and everything above it would be cut off. JFR's depth is one global setting that it reads once, when JFR is first
+ * initialised in the JVM; before that, the {@code jfrConfigure} diagnostic command can raise it (JDK 21+ ignore it
+ * afterwards, and on JDK 17 changing it under a running sampler is unsafe). So the profiler raises it when it is built,
+ * before look-back or a session touches JFR, and where someone else initialised JFR first it says what depth is in
+ * force and how to raise it.
+ */
+public final class JfrStackDepth {
+
+    /** The deepest JFR accepts. */
+    public static final int JFR_MAX = 2048;
+
+    private static final Logger log = LoggerFactory.getLogger(JfrStackDepth.class);
+    private static final Pattern DEPTH = Pattern.compile("Stack depth:\\s*(\\d+)");
+
+    /** The {@code jfrConfigure} diagnostic command: its arguments in, its text out. */
+    @FunctionalInterface
+    public interface ConfigureCommand {
+        String run(String... arguments) throws Exception;
+    }
+
+    /**
+     * What depth JFR records with.
+     *
+     * @param wanted the depth asked for (max-stack-depth, at most {@link #JFR_MAX})
+     * @param inForce JFR's depth now, or -1 when it could not be read
+     * @param raised whether this profiler raised it
+     * @param problem why the wanted depth is not in force, or null when it is
+     */
+    public record State(int wanted, int inForce, boolean raised, String problem) {
+
+        /** The sentence every JFR profile carries when stacks may be cut short, or empty. */
+        public Optional<String> note() {
+            return Optional.ofNullable(problem);
+        }
+    }
+
+    private final ConfigureCommand command;
+    private final BooleanSupplier jfrInitialized;
+    private State state;
+
+    /** The platform's {@code com.sun.management:type=DiagnosticCommand} MBean and JFR's own initialised flag. */
+    public JfrStackDepth() {
+        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized);
+    }
+
+    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized) {
+        this.command = command;
+        this.jfrInitialized = jfrInitialized;
+    }
+
+    /**
+     * Makes JFR keep at least {@code depth} frames if it still can; says once (WARN) when it cannot. Idempotent: the
+     * first call decides, later ones return its state.
+     */
+    public synchronized State ensure(int depth) {
+        if (state != null) {
+            return state;
+        }
+        int wanted = Math.max(1, Math.min(depth, JFR_MAX));
+        state = decide(wanted);
+        if (state.problem() != null && state.inForce() >= 0) {
+            log.warn("{}", state.problem());
+        } else if (state.problem() != null) {
+            log.info("{}", state.problem()); // typically no JFR in this JVM at all: the JFR engines say so themselves
+        } else {
+            log.debug("JFR stack depth {} ({})", state.inForce(), state.raised() ? "raised by the profiler" : "as set");
+        }
+        return state;
+    }
+
+    /** The state {@link #ensure} settled on, or empty before it ran (JFR engines then record with JFR's depth). */
+    public synchronized Optional<State> state() {
+        return Optional.ofNullable(state);
+    }
+
+    private State decide(int wanted) {
+        String raise = "add -XX:FlightRecorderOptions:stackdepth=" + wanted + " to the JVM's options to keep them whole";
+        int current;
+        try {
+            current = parse(command.run());
+        } catch (Exception | LinkageError e) {
+            return new State(wanted, -1, false, "JFR's stack depth could not be read (" + e
+                    + "); JFR profiles may cut stacks deeper than 64 frames at the root: " + raise);
+        }
+        if (current >= wanted) {
+            return new State(wanted, current, false, null);
+        }
+        boolean initialized;
+        try {
+            initialized = jfrInitialized.getAsBoolean();
+        } catch (RuntimeException | LinkageError e) {
+            initialized = true; // unknown: changing the depth under a running JFR is unsafe, so do not
+        }
+        if (initialized) {
+            return new State(wanted, current, false, "JFR keeps only " + current + " frames per stack: it was started "
+                    + "before the profiler (by -XX:StartFlightRecording, an agent or a library), and its depth cannot "
+                    + "change afterwards. JFR profiles cut deeper stacks at the root; " + raise);
+        }
+        try {
+            int now = parse(command.run("stackdepth=" + wanted));
+            if (now >= wanted) {
+                return new State(wanted, now, true, null);
+            }
+            return new State(wanted, now, false, "JFR refused to raise its stack depth to " + wanted + " (it keeps "
+                    + now + " frames); JFR profiles cut deeper stacks at the root: " + raise);
+        } catch (Exception | LinkageError e) {
+            return new State(wanted, current, false, "JFR's stack depth could not be raised to " + wanted + " (" + e
+                    + "); it keeps " + current + " frames: " + raise);
+        }
+    }
+
+    static int parse(String output) {
+        Matcher m = DEPTH.matcher(output == null ? "" : output);
+        if (!m.find()) {
+            throw new IllegalStateException("no 'Stack depth' in the jfrConfigure output: " + output);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static String platformConfigure(String... arguments) throws Exception {
+        Object out = ManagementFactory.getPlatformMBeanServer().invoke(
+                new ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
+                new Object[] {arguments}, new String[] {String[].class.getName()});
+        return String.valueOf(out);
+    }
+
+    private static boolean platformInitialized() {
+        return FlightRecorder.isInitialized();
+    }
+}

@@ -1,0 +1,70 @@
+package dev.cpuprofiler.internal.lookback;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * When the look-back records. Armed, it keeps its ring filled; idle, it records nothing (no JFR, no ring). It arms
+ * when the CPU over the last {@code smoothingSamples} CPU samples rises above {@code ratio × thresholdPercent}, and
+ * disarms once it has stayed at or below that level for {@code disarmAfter}. The trigger fires only after a whole
+ * average window above the threshold, so a rise that will trigger arms the look-back well before: its ring holds the
+ * rise by the time the profile starts. Nothing arms during {@code startupGrace} after {@link Lookback#start()}.
+ *
+ * @param always armed from the start, whatever the CPU (no arming level): for tests and for callers that drive
+ *     the look-back themselves
+ * @param thresholdPercent the CPU trigger's threshold
+ * @param ratio the share of the threshold that arms it, 0 < ratio <= 1
+ * @param smoothing the span of CPU samples averaged (a few seconds, so a single busy second does not arm it)
+ * @param smoothingSamples how many of the latest CPU samples that span holds
+ * @param disarmAfter how long the CPU must stay at or below the level before it disarms
+ * @param startupGrace how long after start it does not arm
+ */
+public record ArmingSettings(boolean always, double thresholdPercent, double ratio, Duration smoothing,
+        int smoothingSamples, Duration disarmAfter, Duration startupGrace) {
+
+    /** Over how long the CPU samples are averaged before they are compared with the arming level, at most. */
+    public static final Duration SMOOTHING = Duration.ofSeconds(3);
+
+    /** Armed from the start, never disarmed, no grace. */
+    public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
+            Duration.ofSeconds(1), Duration.ZERO);
+
+    public ArmingSettings {
+        Objects.requireNonNull(smoothing, "smoothing");
+        Objects.requireNonNull(disarmAfter, "disarmAfter");
+        Objects.requireNonNull(startupGrace, "startupGrace");
+        if (!(thresholdPercent > 0 && thresholdPercent <= 100)) {
+            throw new IllegalArgumentException("thresholdPercent must be in (0, 100]: " + thresholdPercent);
+        }
+        if (!(ratio > 0 && ratio <= 1)) {
+            throw new IllegalArgumentException("ratio must be in (0, 1]: " + ratio);
+        }
+        if (smoothingSamples < 1) {
+            throw new IllegalArgumentException("smoothingSamples must be at least 1: " + smoothingSamples);
+        }
+        if (disarmAfter.isNegative() || disarmAfter.isZero() || startupGrace.isNegative()) {
+            throw new IllegalArgumentException("disarmAfter must be positive and startupGrace not negative: "
+                    + disarmAfter + ", " + startupGrace);
+        }
+    }
+
+    /**
+     * Arming for CPU samples taken every {@code cpuSamplingInterval}, for a trigger that averages over
+     * {@code averageWindow}: the samples of the last {@link #SMOOTHING}, or of a quarter of the average window if
+     * that is shorter (at least one sample), so it always arms well before the trigger can fire; disarmed after one
+     * look-back window at or below the level.
+     */
+    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
+            Duration averageWindow, Duration window, Duration startupGrace) {
+        Duration quarter = averageWindow.dividedBy(4);
+        Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;
+        int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamplingInterval.toNanos()));
+        return new ArmingSettings(false, thresholdPercent, ratio, cpuSamplingInterval.multipliedBy(samples), samples,
+                window, startupGrace);
+    }
+
+    /** The CPU% the recent average must exceed to arm. */
+    public double levelPercent() {
+        return thresholdPercent * ratio;
+    }
+}

@@ -1,0 +1,59 @@
+package dev.cpuprofiler.internal.lookback;
+
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.LookbackSnapshot;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A rolling record of recent stack samples, kept while monitoring so a CPU-triggered profile can show the burst that
+ * raised the average as well as what follows. It records only while no session does: whoever starts a session calls
+ * {@link #stepAside()} first (which also hands over what it holds) and {@link #resume()} or {@link #resumeAt} once
+ * the session has ended.
+ */
+public interface Lookback extends AutoCloseable {
+
+    /** Starts: idle until the CPU arms it (or recording at once when always armed). Idempotent. */
+    void start();
+
+    /**
+     * Stops recording and frees the engine lock at once, for a session whose engine starts right after: no gap
+     * between the look-back's last sample and the session's first but the engine's own start-up. The samples come
+     * with {@link LookbackHandOver#snapshot()}.
+     *
+     * @return the hand-over; empty when look-back is off, not started or closed
+     */
+    Optional<LookbackHandOver> handOver();
+
+    /**
+     * {@link #handOver()} and its snapshot at once: blocks until the sampler has delivered its last samples (up to
+     * JFR's one-second flush interval).
+     *
+     * @return the window's samples; empty when look-back is off, not started or closed
+     */
+    default Optional<LookbackSnapshot> stepAside() {
+        return handOver().map(LookbackHandOver::snapshot);
+    }
+
+    /** May record again after a session: at once when armed (or always armed), else once the CPU arms it. */
+    void resume();
+
+    /**
+     * May record again from {@code when} on: after a CPU-triggered session, one window before its cooldown ends, so
+     * the window is full when the trigger can fire again and nothing is sampled for hours in between. A time in the
+     * past resumes now. A later {@link #handOver()} cancels it.
+     */
+    void resumeAt(Instant when);
+
+    CpuProfilerStatus.Lookback status();
+
+    /** Stops for good and frees the engine lock. Idempotent. */
+    @Override
+    void close();
+
+    /** Look-back switched off: records nothing, never holds the engine lock. */
+    static Lookback off() {
+        return LookbackOff.INSTANCE;
+    }
+}

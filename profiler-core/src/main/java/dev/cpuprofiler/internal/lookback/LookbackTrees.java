@@ -1,0 +1,45 @@
+package dev.cpuprofiler.internal.lookback;
+
+import dev.cpuprofiler.LookbackSnapshot;
+
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.StackTreeSnapshot;
+
+/** The trees a profile with a look-back part can show. */
+public final class LookbackTrees {
+
+    private LookbackTrees() {
+    }
+
+    /**
+     * The session's tree with the look-back's samples added, in a tree large enough to hold both whole (no limit of
+     * its own: both parts were bounded when recorded). For renderings of a stored profile.
+     */
+    public static StackTreeSnapshot combined(StackTreeSnapshot session, LookbackSnapshot lookback) {
+        if (lookback == null || lookback.weight() == 0) {
+            return session;
+        }
+        // Paths are merged as they are (a thread level, if any, counts as one more frame), so a depth limit of the
+        // deepest node and a node limit of both sizes cut nothing.
+        int depth = Math.max(3, Math.max(session.maxDepth(), lookback.tree().maxDepth()) + 1);
+        int both = session.size() + lookback.tree().size();
+        int nodes = both + both / 16 + 16;  // StackTree keeps 1/32 of its nodes for [truncated] markers
+        return combined(session, lookback, depth, nodes, false);
+    }
+
+    /**
+     * The session's tree with the look-back's samples added (both weighed in the session's sampling period). The
+     * session's samples go in first, so if the node limit is reached it is look-back paths that end in
+     * {@code [truncated]} (counted, not lost).
+     */
+    public static StackTreeSnapshot combined(StackTreeSnapshot session, LookbackSnapshot lookback, int maxStackDepth,
+            int maxTreeNodes, boolean groupByThread) {
+        if (lookback == null || lookback.weight() == 0) {
+            return session;
+        }
+        StackTree tree = new StackTree(maxStackDepth, maxTreeNodes, groupByThread);
+        tree.merge(session);
+        tree.merge(lookback.tree());
+        return tree.snapshot();
+    }
+}

@@ -1,0 +1,234 @@
+package dev.cpuprofiler.internal.session;
+
+import dev.cpuprofiler.CpuProfiler;
+
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StoredProfileListener;
+
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last N profiles in memory, newest first, bounded in count and in bytes (the newest profile is always
+ * kept, even alone over the byte bound). Optionally each profile is also written to an output directory;
+ * a write failure is logged by the writer and never loses the in-memory profile.
+ *
+ * <p>The engine's recording ({@code .jfr}, served as {@code format=jfr}) is kept with its profile: moved to the
+ * output directory when there is one (where the writer's retention governs it), otherwise left in the work directory
+ * and owned by this store, its bytes counted in the byte bound, and deleted when the profile is dropped or the store
+ * closes. A recording that would not fit the bound even alone, or whose disk is down to its free-space floor, is
+ * deleted and its profile kept without it: a recording never costs a profile, nor the disk space the next one needs.
+ */
+public final class ProfileStore implements AutoCloseable {
+
+    /** The id that names the newest profile. */
+    public static final String LATEST = CpuProfiler.LATEST;
+
+    private static final Logger log = LoggerFactory.getLogger(ProfileStore.class);
+
+    private final int maxProfiles;
+    private final long maxBytes;
+    private final ProfileFileWriter writer;
+    private final DiskSpaceGuard diskSpace;
+    private final Deque<Kept> profiles = new ArrayDeque<>();
+    private long bytes;
+    private final List<StoredProfileListener> listeners = new CopyOnWriteArrayList<>();
+
+    /** A profile and the bytes of the recording this store owns (0 when it owns none). */
+    private record Kept(Profile profile, long recordingBytes) {
+        long bytes() {
+            return profile.estimatedBytes() + recordingBytes;
+        }
+    }
+
+    /** @param writer writes each profile to disk, or null to keep profiles in memory only */
+    public ProfileStore(int maxProfiles, long maxBytes, ProfileFileWriter writer) {
+        this(maxProfiles, maxBytes, writer, null);
+    }
+
+    /**
+     * @param writer writes each profile to disk, or null to keep profiles in memory only
+     * @param diskSpace the free-space floor a kept recording must leave, or null to check none
+     */
+    public ProfileStore(int maxProfiles, long maxBytes, ProfileFileWriter writer, DiskSpaceGuard diskSpace) {
+        if (maxProfiles < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException("the store must hold at least one profile");
+        }
+        this.maxProfiles = maxProfiles;
+        this.maxBytes = maxBytes;
+        this.writer = writer;
+        this.diskSpace = diskSpace;
+    }
+
+    /**
+     * Keeps the profile (and writes it out, if configured); returns it as stored. The store takes over the
+     * profile's {@code .jfr} in the work directory: the writer moves it to the output directory, otherwise it stays
+     * where it is until the profile is dropped.
+     */
+    public Profile add(Profile profile) {
+        Profile stored = writer == null ? profile : writer.write(profile);
+        long recordingBytes = 0;
+        if (stored.jfrFile() != null && stored.jfrFile().equals(profile.jfrFile())) {
+            // Not moved to an output directory: the recording is this store's to keep, within its bounds.
+            String refusal = refusal(stored.jfrFile());
+            recordingBytes = refusal == null ? sizeOf(stored.jfrFile()) : -1;
+            if (recordingBytes <= 0) {
+                log.debug("Not keeping the recording of profile {}: {}", stored.id(),
+                        refusal != null ? refusal : "empty or unreadable");
+                delete(stored.jfrFile());
+                stored = stored.withJfrFile(null);
+                recordingBytes = 0;
+            }
+        }
+        List<Path> dropped = new ArrayList<>();
+        synchronized (this) {
+            profiles.addFirst(new Kept(stored, recordingBytes));
+            bytes += stored.estimatedBytes() + recordingBytes;
+            while (profiles.size() > 1 && (profiles.size() > maxProfiles || bytes > maxBytes)) {
+                Kept oldest = profiles.removeLast();
+                bytes -= oldest.bytes();
+                if (oldest.recordingBytes() > 0) {
+                    dropped.add(oldest.profile().jfrFile());
+                }
+                log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", oldest.profile().id(),
+                        profiles.size(), bytes);
+            }
+            Kept newest = profiles.peekFirst();
+            if (bytes > maxBytes && newest.recordingBytes() > 0) {
+                // Alone over the bound: the profile stays, its recording goes.
+                profiles.removeFirst();
+                bytes -= newest.recordingBytes();
+                dropped.add(newest.profile().jfrFile());
+                stored = newest.profile().withJfrFile(null);
+                profiles.addFirst(new Kept(stored, 0));
+                log.debug("Not keeping the recording of profile {}: larger than retained-size ({} bytes)",
+                        stored.id(), maxBytes);
+            }
+        }
+        dropped.forEach(ProfileStore::delete);
+        // Outside the lock and after the profile is readable: a listener may look it up, and a failing one must not
+        // lose the profile the session recorded.
+        for (StoredProfileListener listener : listeners) {
+            try {
+                listener.stored(stored);
+            } catch (RuntimeException e) {
+                log.warn("A listener of stored profiles failed on {}: {}", stored.id(), e.toString());
+            }
+        }
+        return stored;
+    }
+
+    /** Tells the listener of every profile stored from now on (see {@link StoredProfileListener}). */
+    public void addListener(StoredProfileListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Stops telling the listener. */
+    public void removeListener(StoredProfileListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** Deletes the recordings this store owns; the profiles stay readable without them. */
+    @Override
+    public void close() {
+        List<Path> owned = new ArrayList<>();
+        synchronized (this) {
+            List<Kept> kept = new ArrayList<>(profiles);
+            profiles.clear();
+            for (Kept k : kept) {
+                if (k.recordingBytes() > 0) {
+                    owned.add(k.profile().jfrFile());
+                    bytes -= k.recordingBytes();
+                    profiles.addLast(new Kept(k.profile().withJfrFile(null), 0));
+                } else {
+                    profiles.addLast(k);
+                }
+            }
+        }
+        owned.forEach(ProfileStore::delete);
+    }
+
+    /** Why a recording cannot be kept where it is (its disk is at the floor), or null. */
+    private String refusal(Path recording) {
+        if (diskSpace == null || recording.getParent() == null) {
+            return null;
+        }
+        try {
+            return diskSpace.refusal(recording.getParent(), "the profiler's work directory").orElse(null);
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
+    /** The recording's size, or -1 when it cannot be read (then, as when empty, it is not kept). */
+    private static long sizeOf(Path recording) {
+        try {
+            return Files.size(recording);
+        } catch (IOException e) {
+            log.debug("Cannot read the size of {}: {}", recording, e.toString());
+            return -1;
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.debug("Cannot delete {}: {}", file, e.toString());
+        }
+    }
+
+    /** A profile by id, or the newest for {@value #LATEST}. */
+    public synchronized Optional<Profile> get(String id) {
+        if (LATEST.equals(id)) {
+            return latest();
+        }
+        for (Kept k : profiles) {
+            if (k.profile().id().equals(id)) {
+                return Optional.of(k.profile());
+            }
+        }
+        return Optional.empty();
+    }
+
+    public synchronized Optional<Profile> latest() {
+        Kept newest = profiles.peekFirst();
+        return Optional.ofNullable(newest == null ? null : newest.profile());
+    }
+
+    /** Every profile held, newest first. */
+    public synchronized List<Profile> list() {
+        return profiles.stream().map(Kept::profile).collect(Collectors.toCollection(ArrayList::new));
+    }
+
+    /** The profiles' estimated heap plus the bytes of the recordings this store keeps. */
+    public synchronized long estimatedBytes() {
+        return bytes;
+    }
+
+    public synchronized int size() {
+        return profiles.size();
+    }
+
+    synchronized boolean contains(String id) {
+        for (Iterator<Kept> it = profiles.iterator(); it.hasNext();) {
+            if (it.next().profile().id().equals(id)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

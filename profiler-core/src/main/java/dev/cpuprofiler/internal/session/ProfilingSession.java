@@ -1,0 +1,231 @@
+package dev.cpuprofiler.internal.session;
+
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.RunningSession;
+
+import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.SelectedRecording;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.internal.threads.ConcurrencySampler;
+import dev.cpuprofiler.CpuBreakdown;
+import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One recording: waits out its duration on its own thread, stops the engine, builds the profile and hands
+ * it to the store. Its outcome always completes — normally, on failure, on cancel, or if the thread dies
+ * of an {@link Error} — so the trigger policy never waits forever.
+ */
+final class ProfilingSession implements RunningSession, Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProfilingSession.class);
+    // How often a running recording is asked whether it must stop early (its disk is filling).
+    private static final Duration HEALTH_CHECK = Duration.ofSeconds(1);
+
+    private final String id;
+    private final SessionTrigger trigger;
+    private final SelectedRecording recording;
+    private final StackTree tree;
+    private final Instant startedAt;
+    private final Duration duration;
+    private final Duration samplingPeriod;
+    private final ProfileStore store;
+    private final Clock clock;
+    private final Supplier<Double> cpuPercentSince;
+    private final ConcurrencySampler concurrency;
+    private final LookbackSnapshot lookback;
+    private final CpuBreakdownProbe.Measurement breakdown;
+    private final CountDownLatch stopSignal = new CountDownLatch(1);
+    private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
+    private volatile String cancelReason;
+
+    ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
+            Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
+            Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback,
+            CpuBreakdownProbe.Measurement breakdown) {
+        this.id = id;
+        this.trigger = trigger;
+        this.recording = recording;
+        this.tree = tree;
+        this.startedAt = startedAt;
+        this.duration = duration;
+        this.samplingPeriod = samplingPeriod;
+        this.store = store;
+        this.clock = clock;
+        this.cpuPercentSince = cpuPercentSince;
+        this.concurrency = concurrency;
+        this.lookback = lookback;
+        this.breakdown = breakdown;
+    }
+
+    @Override
+    public void run() {
+        try {
+            String earlyStop = null;
+            boolean cancelled = false;
+            long deadline = System.nanoTime() + duration.toNanos();
+            for (long left = duration.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+                if (stopSignal.await(Math.min(left, HEALTH_CHECK.toNanos()), TimeUnit.NANOSECONDS)) {
+                    cancelled = true;
+                    break;
+                }
+                earlyStop = stopReason();
+                if (earlyStop != null) {
+                    break;
+                }
+            }
+            if (cancelled) {
+                stopConcurrency();
+                recording.cancel();
+                finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
+                return;
+            }
+            // The recording ends when stop() is called; reading it back afterwards adds no samples.
+            Instant endedAt = clock.instant();
+            Double cpuPercent = cpuPercentSince.get();
+            // Before the engine stops: a thread that ends before the second snapshot loses its share.
+            CpuBreakdown cpuBreakdown = breakdown == null ? null : breakdown.finish().orElse(null);
+            ConcurrencyReport report = stopConcurrency();
+            RecordingResult result = recording.stop();
+            List<String> notes = new ArrayList<>(result.notes());
+            if (earlyStop != null) {
+                String why = "stopped after " + Duration.between(startedAt, endedAt).toSeconds() + " s of "
+                        + duration.toSeconds() + " s to keep what was recorded: " + earlyStop;
+                notes.add(0, why);
+                log.warn("Profile {} {}", id, why);
+            }
+            // Only what the tree cut: stacks the engine cut already have their own note.
+            if (tree.samplesCutByLimits() > 0) {
+                notes.add(tree.samplesCutByLimits() + " samples were cut to fit the tree's limits (max-stack-depth "
+                        + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
+            }
+            Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
+                    notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
+                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown);
+            store.add(profile);
+            log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
+                    profile.engineDetail(), profile.duration(), lookback == null ? ""
+                            : ", plus " + lookback.samples() + " look-back samples from the " + lookback.duration()
+                                    + " before");
+            finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, null, clock.instant(), id));
+        } catch (InterruptedException e) {
+            stopConcurrency();
+            recording.cancel();
+            finish(SessionOutcome.failed("interrupted", clock.instant()));
+            Thread.currentThread().interrupt();
+        } catch (Throwable t) {
+            log.warn("Profiling session {} failed", id, t);
+            try {
+                stopConcurrency();
+                recording.cancel();
+            } catch (Throwable ignored) {
+                // The engine is already broken; the outcome matters more.
+            }
+            finish(SessionOutcome.failed("session failed: " + t, clock.instant()));
+        } finally {
+            if (!outcome.isDone()) {
+                finish(SessionOutcome.failed("session thread ended unexpectedly", clock.instant()));
+            }
+        }
+    }
+
+
+    /** Why the engine must stop now (its disk is filling), or null. Never throws. */
+    private String stopReason() {
+        try {
+            return recording.stopReason().orElse(null);
+        } catch (RuntimeException e) {
+            log.debug("Session {}: the engine's health check failed: {}", id, e.toString());
+            return null;
+        }
+    }
+
+    /** Stops the concurrency sampler, if any; its report, or null. Never throws. */
+    private ConcurrencyReport stopConcurrency() {
+        if (concurrency == null || !concurrency.isRunning()) {
+            return null;
+        }
+        try {
+            return concurrency.stop().orElse(null);
+        } catch (RuntimeException e) {
+            log.debug("Concurrency sampling failed: {}", e.toString());
+            return null;
+        }
+    }
+
+    private void finish(SessionOutcome o) {
+        outcome.complete(o);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public SessionTrigger trigger() {
+        return trigger;
+    }
+
+    @Override
+    public String engine() {
+        return recording.engineId();
+    }
+
+    @Override
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    @Override
+    public Duration duration() {
+        return duration;
+    }
+
+    @Override
+    public long samplesSoFar() {
+        long engineCount = recording.samplesSoFar();
+        return engineCount > 0 ? engineCount : tree.totalSamples();
+    }
+
+    @Override
+    public CompletionStage<SessionOutcome> outcome() {
+        return outcome;
+    }
+
+    @Override
+    public boolean isDone() {
+        return outcome.isDone();
+    }
+
+    @Override
+    public void cancel(String reason) {
+        cancelReason = reason;
+        stopSignal.countDown();
+    }
+
+    /** Waits for the session's thread to finish its work. */
+    boolean awaitEnd(Duration timeout) {
+        try {
+            outcome.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (Exception e) {
+            return outcome.isDone();
+        }
+    }
+}

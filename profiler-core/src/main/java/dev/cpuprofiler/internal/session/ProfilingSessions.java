@@ -1,0 +1,178 @@
+package dev.cpuprofiler.internal.session;
+
+import dev.cpuprofiler.SessionStartException;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.RunningSession;
+
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
+import dev.cpuprofiler.internal.engine.SelectedRecording;
+import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.lookback.LookbackHandOver;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.threads.ConcurrencySampler;
+import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts sessions: picks an engine (with fallbacks), records into a fresh {@link StackTree} on a thread of
+ * its own, and stores the profile when done.
+ */
+public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProfilingSessions.class);
+    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private final EngineSelector selector;
+    private final SessionSettings settings;
+    private final ProfileStore store;
+    private final Clock clock;
+    private final ThreadFactory threadFactory;
+    private final Path workDirectory;
+    private final DiskSpaceGuard diskSpace;
+    private final Function<Instant, Supplier<Double>> cpuMeter;
+    private final Supplier<ConcurrencySampler> concurrencySamplers;
+    private final Lookback lookback;
+    private final CpuBreakdownProbe breakdown;
+    private final AtomicLong sequence = new AtomicLong();
+    private volatile ProfilingSession current;
+    // A shorter gap between look-back and session is not worth a note: a few samples at most.
+    static final Duration NOTED_GAP = Duration.ofMillis(100);
+
+    /**
+     * @param workDirectory where engines put their temporary recordings
+     * @param diskSpace the free space engines keep where they write
+     * @param cpuMeter given a session's start, a supplier of the average CPU% since then (null if unknown)
+     * @param concurrencySamplers a new concurrency sampler per session, or null when thread CPU time is unreadable
+     * @param lookback asked to step aside (and hand over its samples) before each session's engine starts; whoever
+     *        learns that the session ended resumes it ({@link Lookback#off()} when look-back is off)
+     * @param breakdown measures where the CPU went during each session, or null for no breakdown
+     */
+    public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
+            ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
+            Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
+            Lookback lookback, CpuBreakdownProbe breakdown) {
+        this.selector = Objects.requireNonNull(selector, "selector");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
+        this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
+        this.cpuMeter = Objects.requireNonNull(cpuMeter, "cpuMeter");
+        this.concurrencySamplers = concurrencySamplers;
+        this.lookback = Objects.requireNonNull(lookback, "lookback");
+        this.breakdown = breakdown;
+    }
+
+    @Override
+    public RunningSession launch(SessionTrigger trigger, Duration duration) {
+        // One engine at a time: the look-back stops sampling and lets go of the engine lock first, without waiting
+        // for its last samples, so the session's engine starts right away. Its samples belong to profiles the CPU
+        // trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
+        Optional<LookbackHandOver> handOver = lookback.handOver();
+        Instant now = clock.instant();
+        String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
+                + sequence.incrementAndGet();
+        StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
+        SelectedRecording recording;
+        try {
+            recording = selector.start(settings.engine(),
+                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
+                            diskSpace, settings.includeSystemInfo()), tree);
+        } catch (EngineUnavailableException e) {
+            throw new SessionStartException(e.getMessage(), e);
+        }
+        ConcurrencySampler concurrency = startConcurrency();
+        CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null ? null : breakdown.start();
+        // The session's clock starts once the engine records: starting one can take a while (loading
+        // async-profiler's native library, JFR's first recording), and that time holds no samples.
+        Instant started = clock.instant();
+        LookbackSnapshot lookbackPart = trigger == SessionTrigger.CPU ? handOver.map(LookbackHandOver::snapshot)
+                .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
+        handOver.filter(h -> trigger != SessionTrigger.CPU).ifPresent(LookbackHandOver::snapshot); // forgets them
+        ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
+                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
+                cpuBreakdown);
+        Thread thread;
+        try {
+            thread = threadFactory.newThread(session);
+            thread.start();
+        } catch (RuntimeException | Error e) {
+            recording.cancel();
+            if (concurrency != null && concurrency.isRunning()) {
+                concurrency.stop();
+            }
+            throw e;
+        }
+        current = session;
+        log.debug("Session {} ({}) recording with {} for {}", id, trigger, recording.engineId(), duration);
+        return session;
+    }
+
+    /**
+     * Says so when the session's first sample may come noticeably later than the look-back's last: the engine took
+     * that long to start (loading async-profiler's library, JFR's first recording in this JVM).
+     */
+    private static LookbackSnapshot withGap(LookbackSnapshot l, Instant sessionStart) {
+        Duration gap = Duration.between(l.endedAt(), sessionStart);
+        if (gap.compareTo(NOTED_GAP) < 0) {
+            return l;
+        }
+        List<String> notes = new ArrayList<>(l.notes());
+        notes.add("the session's engine started " + gap.toMillis() + " ms after the look-back stopped: nothing was "
+                + "sampled in between");
+        return new LookbackSnapshot(l.startedAt(), l.endedAt(), l.samplingPeriod(), l.weightUnit(), l.samples(),
+                l.tree(), notes);
+    }
+
+    private ConcurrencySampler startConcurrency() {
+        if (concurrencySamplers == null) {
+            return null;
+        }
+        try {
+            ConcurrencySampler sampler = concurrencySamplers.get();
+            sampler.start();
+            return sampler;
+        } catch (RuntimeException e) {
+            log.debug("No concurrency sampling for this session: {}", e.toString());
+            return null;
+        }
+    }
+
+    public ProfileStore store() {
+        return store;
+    }
+
+    /** Cancels the running session, if any, and waits briefly for its thread to let go of the engine. */
+    @Override
+    public void close() {
+        ProfilingSession s = current;
+        if (s != null && !s.isDone()) {
+            s.cancel("the profiler is shutting down");
+            if (!s.awaitEnd(Duration.ofSeconds(10))) {
+                log.warn("Profiling session {} did not stop within 10 s", s.id());
+            }
+        }
+    }
+}

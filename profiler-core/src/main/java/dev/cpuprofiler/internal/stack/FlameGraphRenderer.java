@@ -1,0 +1,243 @@
+package dev.cpuprofiler.internal.stack;
+
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.StackTreeSnapshot;
+
+import one.convert.Arguments;
+import one.convert.CallStack;
+import one.convert.FlameGraph;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A self-contained HTML flame graph (canvas and inline script, nothing loaded from the network), drawn by
+ * async-profiler's own converter ({@code tools.profiler:jfr-converter}, {@link FlameGraph}): each node with self
+ * weight is fed to it as one stack, with async-profiler's frame types, so its colours and its "inlined" details apply.
+ *
+ * <p>The converter's template links to async-profiler's home page ({@code <a href='https://github.com/...'>}) and
+ * marks its inline SVG icons with the SVG namespace URI. Neither is loaded, but an offline page should not point
+ * outside: the link becomes plain text (the credit stays), the namespace attributes (ignored by HTML parsers for
+ * inline SVG) are dropped, and a {@code Content-Security-Policy} meta tag ({@code default-src 'none'}) makes the
+ * browser refuse any request the page might still try.
+ *
+ * <p>Deep stacks (up to the 8192 frames max-stack-depth allows): the page's frame data is flat, one call per frame
+ * with its level, so its script nests nothing; the converter writes it recursively, so a deep tree is written on a
+ * thread with a stack to match; and the page's canvas, which can only show about 2000 levels (1000 on a HiDPI
+ * screen), is made to show the levels from the clicked frame on ({@link #deepLevels}).
+ */
+public final class FlameGraphRenderer implements StackTreeRenderer {
+
+    private static final String CSP = "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
+            + "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">";
+    private static final String CHARSET_META = "<meta charset='utf-8'>";
+
+    /** Trees up to this deep are drawn on the caller's thread; deeper ones on a thread with a stack to match. */
+    static final int INLINE_DEPTH = 256;
+    /**
+     * Levels (root included) of 16-pixel rows that fit a canvas of 32767 device pixels at up to 4 device pixels per
+     * CSS pixel; deeper graphs get {@link #deepLevels}.
+     */
+    static final int MAX_CANVAS_LEVELS = 32767 / 16 / 4;
+    private static final long BASE_STACK_BYTES = 1L << 20;
+    private static final long STACK_BYTES_PER_LEVEL = 1024;
+
+    private final String title;
+    private final double minWidthPercent;
+
+    public FlameGraphRenderer() {
+        this("CPU profile", 0);
+    }
+
+    /**
+     * @param title the page heading (escaped here: the converter writes it into the HTML as is)
+     * @param minWidthPercent frames narrower than this share of all samples are left out, to keep huge trees light
+     */
+    public FlameGraphRenderer(String title, double minWidthPercent) {
+        this.title = title;
+        this.minWidthPercent = minWidthPercent;
+    }
+
+    @Override
+    public String mediaType() {
+        return "text/html; charset=utf-8";
+    }
+
+    @Override
+    public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+        String html = tree.maxDepth() <= INLINE_DEPTH ? draw(tree) : drawOnDeepStack(tree);
+        out.write(offline(html, tree.maxDepth() + 1).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private String draw(StackTreeSnapshot tree) {
+        Arguments args = new Arguments();
+        args.title = escapeHtml(title);
+        args.minwidth = minWidthPercent;
+        FlameGraph flameGraph = new FlameGraph(args);
+        CallStack stack = new CallStack();
+        int stackDepth = 0;
+        for (int node = 1; node < tree.size(); node++) {
+            int depth = tree.depth(node);
+            for (; stackDepth >= depth; stackDepth--) {
+                stack.pop();
+            }
+            stack.push(scriptSafe(tree.frame(node)), frameType(tree.kind(node)));
+            stackDepth++;
+            long self = tree.self(node);
+            if (self > 0) {
+                flameGraph.addSample(stack, self);
+            }
+        }
+        ByteArrayOutputStream html = new ByteArrayOutputStream(1 << 16);
+        try (PrintStream ps = new PrintStream(html, false, StandardCharsets.UTF_8)) {
+            flameGraph.dump(ps);
+        }
+        return html.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The converter writes its frames recursively, one Java call per level (about 250 bytes of stack each): 8192
+     * levels overflow a default 1 MB thread stack, 4000 a 512 KB one. A deep tree is therefore drawn on a thread of its
+     * own whose stack is sized for its depth (reserved, not committed: only what the walk touches costs memory).
+     */
+    private String drawOnDeepStack(StackTreeSnapshot tree) throws IOException {
+        long stackSize = BASE_STACK_BYTES + (tree.maxDepth() + 1L) * STACK_BYTES_PER_LEVEL;
+        String[] html = new String[1];
+        Throwable[] failure = new Throwable[1];
+        Thread drawer = new Thread(null, () -> {
+            try {
+                html[0] = draw(tree);
+            } catch (Throwable e) {
+                failure[0] = e;
+            }
+        }, "cpuprofiler-flamegraph", stackSize);
+        drawer.setDaemon(true);
+        drawer.start();
+        try {
+            drawer.join();
+        } catch (InterruptedException e) {
+            drawer.interrupt();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while drawing the flame graph");
+        }
+        if (failure[0] instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure[0] instanceof Error e) {
+            throw e;
+        }
+        if (failure[0] != null) {
+            throw new IOException("the flame graph could not be drawn", failure[0]);
+        }
+        return html[0];
+    }
+
+    /**
+     * Removes the template's outbound URLs (only from the template part, before the frame data) and adds the CSP;
+     * for a graph of more levels than a canvas can show, lets it show them (see {@link #deepLevels}).
+     */
+    static String offline(String html, int levels) {
+        int data = html.indexOf("const cpool");
+        String head = data < 0 ? html : html.substring(0, data);
+        String rest = data < 0 ? "" : html.substring(data);
+        if (levels > MAX_CANVAS_LEVELS) {
+            head = deepLevels(head);
+        }
+        head = head.replaceAll(" xmlns='http://www\\.w3\\.org/2000/svg'", "")
+                .replaceAll("<a href='https?://[^']*'>([^<]*)</a>", "$1");
+        int charset = head.indexOf(CHARSET_META);
+        if (charset >= 0) {
+            int at = charset + CHARSET_META.length();
+            head = head.substring(0, at) + "\n" + CSP + head.substring(at);
+        } else {
+            head = head.replaceFirst("<head>", "<head>\n" + CSP);
+        }
+        return head + rest;
+    }
+
+    /**
+     * The template draws level {@code h} of the graph {@code 16 * h} pixels from the canvas's edge on a canvas as high
+     * as all levels, capped at 32767 CSS pixels: levels past 2047 fall off it, and on a screen with 2 device pixels
+     * per CSS pixel a graph of more than 1023 levels asks for a canvas larger than browsers draw (32767 pixels), so it
+     * stays blank. Both would hide most of a stack 4000 frames deep. Here the canvas gets as many rows as fit in 32767
+     * device pixels, and the rows show the levels from the zoomed frame's parent on (from the root until a frame is
+     * clicked): clicking a frame near the top brings the levels above it into view, down to the deepest. Graphs that
+     * fit are drawn exactly as before. The edits are made only if every place they change is found exactly once in
+     * the converter's template, else the page is left as the converter made it.
+     */
+    static String deepLevels(String head) {
+        String[][] edits = {
+            {"const canvasHeight = canvas.offsetHeight;",
+                "const canvasHeight = Math.min(canvas.offsetHeight, 16 * Math.floor(32767 / 16 / (devicePixelRatio || 1)));"
+                        + " canvas.style.height = canvasHeight + 'px';"
+                        + " const rows = Math.floor(canvasHeight / 16); let base = 0;"},
+            {"root = newRoot || levels[0][0];",
+                "root = newRoot || levels[0][0]; base = Math.max(0, Math.min(root.level - 1, levels.length - rows));"},
+            {"const y = inverted ? h * 16 : canvasHeight - (h + 1) * 16;",
+                "if (h < base || h >= base + rows) continue;"
+                        + " const y = inverted ? (h - base) * 16 : canvasHeight - (h - base + 1) * 16;"},
+            {"const h = Math.floor((inverted ? event.offsetY : (canvasHeight - event.offsetY)) / 16);",
+                "const h = base + Math.floor((inverted ? event.offsetY : (canvasHeight - event.offsetY)) / 16);"},
+            {"hl.style.top = ((inverted ? h * 16 : canvasHeight - (h + 1) * 16) + canvas.offsetTop) + 'px';",
+                "hl.style.top = ((inverted ? (h - base) * 16 : canvasHeight - (h - base + 1) * 16) + canvas.offsetTop)"
+                        + " + 'px';"},
+            {"window.scroll(0, inverted ? root.level * 16 : canvasHeight - (root.level + 1) * 16);",
+                "window.scroll(0, inverted ? (root.level - base) * 16 : canvasHeight - (root.level - base + 1) * 16);"},
+        };
+        for (String[] edit : edits) {
+            int at = head.indexOf(edit[0]);
+            if (at < 0 || head.indexOf(edit[0], at + 1) >= 0) {
+                return head;
+            }
+        }
+        for (String[] edit : edits) {
+            head = head.replace(edit[0], edit[1]);
+        }
+        return head;
+    }
+
+    /** async-profiler's frame type numbers ({@code one.convert.Frame.TYPE_*}). */
+    static byte frameType(FrameKind kind) {
+        return switch (kind) {
+            case JAVA -> 1;      // TYPE_JIT_COMPILED
+            case INLINED -> 2;   // TYPE_INLINED
+            case KERNEL -> 5;    // TYPE_KERNEL
+            case NATIVE, UNKNOWN -> 3;  // TYPE_NATIVE, as async-profiler draws its thread frames
+        };
+    }
+
+    /**
+     * Frame names end up in a JavaScript string inside a {@code <script>} element; the converter escapes quotes and
+     * backslashes, but {@code </script>} or {@code <!--} in a (thread) name would still end the script. Such a
+     * {@code <} becomes a full-width one; control characters, which would break the string, become spaces.
+     */
+    static String scriptSafe(String name) {
+        String s = FrameNames.sanitize(name);
+        if (s.contains("</") || s.contains("<!")) {
+            s = s.replace("</", "\uFF1C/").replace("<!", "\uFF1C!");
+        }
+        return s;
+    }
+
+    static String escapeHtml(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '<' -> sb.append("&lt;");
+                case '>' -> sb.append("&gt;");
+                case '&' -> sb.append("&amp;");
+                case '"' -> sb.append("&quot;");
+                case '\'' -> sb.append("&#39;");
+                default -> sb.append(c < ' ' ? ' ' : c);
+            }
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,81 @@
+package dev.cpuprofiler.internal.stack;
+
+import dev.cpuprofiler.StackTreeSnapshot;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The methods that burn the most CPU themselves: self time summed over every place a method appears in the tree,
+ * which a flame graph spreads over many towers. A method's total counts a sample once even when the method recurses,
+ * so it never exceeds 100%.
+ */
+public final class HotMethods {
+
+    /** How many a profile lists. */
+    public static final int DEFAULT_LIMIT = 20;
+
+    private HotMethods() {
+    }
+
+    /**
+     * @param limit the most methods returned
+     * @return methods with self samples, the most self first (ties by total, then name)
+     */
+    public static List<HotMethod> of(StackTreeSnapshot tree, int limit) {
+        long all = tree.totalSamples();
+        if (all <= 0 || limit <= 0) {
+            return List.of();
+        }
+        Map<String, long[]> byMethod = new HashMap<>(); // name -> {self, total}
+        Map<String, Integer> onPath = new HashMap<>();
+        String[] path = new String[tree.maxDepth() + 1];
+        int top = 0;
+        for (int node = 1; node < tree.size(); node++) {
+            int depth = tree.depth(node);
+            // Preorder: the path holds this node's ancestors once the deeper nodes before it are popped.
+            for (; top >= depth; top--) {
+                if (path[top] != null) {
+                    onPath.merge(path[top], -1, (a, b) -> a + b == 0 ? null : a + b);
+                    path[top] = null;
+                }
+            }
+            top = depth;
+            String name = tree.frame(node);
+            if (isMarker(tree, node, name)) {
+                continue;
+            }
+            long[] counts = byMethod.computeIfAbsent(name, k -> new long[2]);
+            counts[0] += tree.self(node);
+            if (!onPath.containsKey(name)) {
+                counts[1] += tree.total(node);
+            }
+            onPath.merge(name, 1, Integer::sum);
+            path[depth] = name;
+        }
+        List<HotMethod> hot = new ArrayList<>();
+        for (Map.Entry<String, long[]> e : byMethod.entrySet()) {
+            long self = e.getValue()[0];
+            if (self > 0) {
+                hot.add(new HotMethod(e.getKey(), percent(self, all), percent(e.getValue()[1], all), self));
+            }
+        }
+        hot.sort(Comparator.comparingLong(HotMethod::samples).reversed()
+                .thenComparing(Comparator.comparingDouble(HotMethod::totalPercent).reversed())
+                .thenComparing(HotMethod::method));
+        return List.copyOf(hot.subList(0, Math.min(limit, hot.size())));
+    }
+
+    /** Structure rather than code: the cut-stack marker and, at the first level, a thread group. */
+    private static boolean isMarker(StackTreeSnapshot tree, int node, String name) {
+        return StackTree.TRUNCATED.equals(name) || StackTree.NO_STACK.equals(name)
+                || ThreadNames.isGroupNode(tree, node);
+    }
+
+    private static double percent(long part, long all) {
+        return Math.round(part * 10000.0 / all) / 100.0;
+    }
+}

@@ -1,0 +1,277 @@
+package dev.cpuprofiler.internal.threads;
+
+import dev.cpuprofiler.ThreadCpu;
+
+import dev.cpuprofiler.internal.cpu.CpuSampleListener;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongFunction;
+import java.util.function.ObjLongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which threads burn the CPU: per-thread CPU time read on the CPU sampler's tick, cheaply.
+ *
+ * <p>A thread that used CPU since its last read (at least 1% of a core) is read again next tick; an idle one backs
+ * off to 2, 4, 8, ... ticks up to a cap ({@link ReadBackOff}), so hundreds of parked threads cost a few reads per
+ * tick. All due threads are read in one bulk call, and a tick with none due reads nothing. Names are read only for
+ * threads that use CPU (when first seen using it, and again now and then while they do, as threads may rename
+ * themselves) or that a query returns: reading the names of hundreds of parked threads would cost more than tracking
+ * them.
+ *
+ * <p>The live threads are listed (to find new ones and drop ended ones) only when the JVM's thread counters, started
+ * and alive, say one started or ended since the last listing, and once more on the tick after (a thread that is
+ * ending is counted out a little before it leaves the list); and at least every
+ * {@link ThreadTrackerSettings#listEveryTicks()} ticks, for anything the counters miss. A reader without counters has
+ * its threads listed every tick. Listing
+ * every tick was most of an idle application's tracking cost, yet two counters find a new thread on the very next
+ * tick: one that starts burning CPU is in {@link #top} two ticks later, as before. An ended thread is dropped at the
+ * next listing, or at its next read, which reports it gone.
+ *
+ * <p>A tick on which the whole process used less CPU than one active thread would ({@link ReadBackOff#ACTIVE_SHARE}
+ * of a core, told by the sampler's counter), while no thread was active at its last read, is skipped whole: no
+ * thread can have become active, so reading would only advance back-offs. An idle application then pays for the
+ * listener call and nothing else; its threads' recent CPU is taken as nothing since their last read (true to within
+ * that share), so a burst that ended fades out of {@link #top} over the window as it would with reads. The first
+ * tick the process is busy again is an ordinary tick (listing included when threads started or ended meanwhile).
+ * A source whose counter also counts other processes (a container's cgroup) only makes quiet ticks rarer.
+ *
+ * <p>A tick allocates nothing when nothing changed: the read callback and the thread factory are bound once, the
+ * list of threads whose names are wanted is reused. This code runs once a second, so it stays interpreted: its cost
+ * is the bytecodes it runs and the objects it makes, not how fast compiled code would be.
+ *
+ * <p>Runs on the sampler's thread ({@link #onSample}); {@link #top} and the other queries may come from any thread.
+ */
+public final class ThreadCpuTracker implements CpuSampleListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ThreadCpuTracker.class);
+
+    private final ThreadCpuReader reader;
+    private final ThreadTrackerSettings settings;
+    private final WatchedThreads<Tracked> threads;
+    private final ObjLongConsumer<Tracked> onRead = this::onRead;
+    private final LongFunction<Tracked> newTracked = this::newTracked;
+    private final List<Tracked> needNames = new ArrayList<>();
+    // The tracker's own tick count: skipped (quiet) ticks do not count, so back-offs are in ticks actually read.
+    private long tick;
+    private long lastReads;
+    private int failureStreak;
+    // The thread counters at the last listing, and whether the next tick lists again regardless.
+    private long listedStarted = -1;
+    private long listedLive = -1;
+    private long lastListTick;
+    private boolean listAgain;
+    // The tick being read, for onRead.
+    private long readNanoTime;
+    private boolean refreshNames;
+    // Threads whose last read showed CPU use (kept as reads and drops change it), and the process's counter at the
+    // previous sample: a tick is skipped when both say nothing is going on.
+    private int activeThreads;
+    private long lastSampleNanos;
+    private long lastSampleCpu;
+    private boolean hasLastSample;
+    // The time of the latest skipped tick while the latest tick was skipped, else 0: queries count up to it.
+    private long quietNow;
+
+    public ThreadCpuTracker(ThreadCpuReader reader) {
+        this(reader, ThreadTrackerSettings.defaults());
+    }
+
+    public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {
+        this.reader = Objects.requireNonNull(reader, "reader");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.threads = new WatchedThreads<>(reader, settings.maxBackOffTicks(), t -> {
+            if (t.active) {
+                activeThreads--;
+            }
+        });
+    }
+
+    /** One tick: lists threads if it is time, reads the due ones. Never throws. */
+    @Override
+    public void onSample(long nanoTime, long cpuTimeNanos, double percent) {
+        try {
+            tick(nanoTime, cpuTimeNanos, percent);
+            if (failureStreak > 0) {
+                log.info("Thread CPU tracking works again after {} failed ticks", failureStreak);
+                failureStreak = 0;
+            }
+        } catch (RuntimeException e) {
+            if (failureStreak++ == 0) {
+                log.warn("Thread CPU tracking failed; retrying every tick", e);
+            }
+        }
+    }
+
+    private synchronized void tick(long now, long processCpu, double percent) {
+        boolean quietProcess = quiet(now, processCpu, percent);
+        if (quietProcess && activeThreads == 0 && tick > 0) {
+            quietNow = now;
+            return;
+        }
+        quietNow = 0;
+        if (!reader.available()) {
+            return;
+        }
+        tick++;
+        if (listingDue()) {
+            lastListTick = tick;
+            threads.list(reader.threadIds(), newTracked, tick);
+        }
+
+        readNanoTime = now;
+        refreshNames = tick % settings.nameRefreshTicks() == 0;
+        lastReads = threads.readDue(tick, onRead);
+        if (!needNames.isEmpty()) {
+            threads.readNames(needNames);
+            needNames.clear();
+        }
+    }
+
+    /**
+     * Whether the process used less than {@link ReadBackOff#ACTIVE_SHARE} of one core since the previous sample. Not
+     * before a CPU% exists (the sampler's first sample, or a caller without a counter, passes NaN).
+     */
+    private boolean quiet(long now, long processCpu, double percent) {
+        boolean known = hasLastSample && !Double.isNaN(percent);
+        long cpuDelta = processCpu - lastSampleCpu;
+        long wallDelta = now - lastSampleNanos;
+        lastSampleNanos = now;
+        lastSampleCpu = processCpu;
+        hasLastSample = true;
+        return known && wallDelta > 0 && !ReadBackOff.active(cpuDelta, wallDelta);
+    }
+
+    /** Whether to list the live threads on this tick (see the class comment). */
+    private boolean listingDue() {
+        // Started first: a thread started after this read changes it by the next tick, whatever the listing misses.
+        long started = reader.startedThreadCount();
+        long live = reader.liveThreadCount();
+        boolean changed = started < 0 || live < 0 || started != listedStarted || live != listedLive;
+        boolean due = tick == 1 || changed || listAgain || tick - lastListTick >= settings.listEveryTicks();
+        if (due) {
+            listAgain = tick > 1 && changed && started >= 0 && live >= 0;
+            listedStarted = started;
+            listedLive = live;
+        }
+        return due;
+    }
+
+    /** A newly listed thread, due now. */
+    private Tracked newTracked(long id) {
+        return new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
+    }
+
+    /** One due thread's read: schedules its next one, and asks for its name if it uses CPU. */
+    private void onRead(Tracked t, long cpu) {
+        boolean wasActive = t.active;
+        t.read(tick, readNanoTime, cpu);
+        if (t.active != wasActive) {
+            activeThreads += t.active ? 1 : -1;
+        }
+        threads.schedule(t, t.backOff.dueTick());
+        if (t.active && (t.name == null || refreshNames)) {
+            needNames.add(t);
+        }
+    }
+
+    /**
+     * The {@code n} threads with the highest recent CPU% (% of ONE core, averaged over the window), highest first;
+     * threads that used no CPU in their window are left out. A thread needs two reads (two ticks) to appear.
+     */
+    public synchronized List<ThreadCpu> top(int n) {
+        if (n <= 0) {
+            return List.of();
+        }
+        long asOf = quietNow;
+        List<Tracked> top = threads.live().stream()
+                .filter(t -> t.cpuInSpan(asOf) > 0)
+                .sorted(Comparator.comparingDouble((Tracked t) -> t.percent(asOf)).reversed())
+                .limit(n)
+                .toList();
+        threads.readNames(top.stream().filter(t -> t.name == null).toList());
+        return top.stream().map(t -> t.recent(asOf)).toList();
+    }
+
+    /** One thread's recent CPU use, if it is tracked and was read at least twice. */
+    public synchronized Optional<ThreadCpu> thread(long id) {
+        Tracked t = threads.get(id);
+        if (t == null || t.history.size() < 2) {
+            return Optional.empty();
+        }
+        if (t.name == null) {
+            threads.readNames(List.of(t));
+        }
+        return Optional.of(t.recent(quietNow));
+    }
+
+    /** Ids of the threads whose last read showed CPU use: the ones read every tick. */
+    public synchronized long[] activeThreadIds() {
+        return threads.live().stream().filter(t -> t.active).mapToLong(t -> t.id).toArray();
+    }
+
+    /** The cached name of a tracked thread, or null if not read (yet). */
+    public synchronized String name(long id) {
+        Tracked t = threads.get(id);
+        return t == null ? null : t.name;
+    }
+
+    /** How many threads are tracked (the live ones as of the last listing). */
+    public synchronized int trackedThreads() {
+        return threads.size();
+    }
+
+    /** How many thread CPU times the last tick read. */
+    public synchronized long lastTickReads() {
+        return lastReads;
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "ThreadCpuTracker[" + threads.size() + " threads, tick " + tick + ", active "
+                + Arrays.toString(activeThreadIds()) + "]";
+    }
+
+    /** One thread's read schedule and recent reads. */
+    private static final class Tracked extends WatchedThreads.Entry {
+        final ReadBackOff backOff;
+        final ReadHistory history;
+        boolean active;
+
+        Tracked(long id, ReadBackOff backOff, long windowNanos) {
+            super(id);
+            this.backOff = backOff;
+            this.history = new ReadHistory(windowNanos);
+        }
+
+        void read(long tick, long now, long cpu) {
+            if (history.size() == 0) {
+                backOff.firstRead(tick); // CPU since the thread started, over an unknown span: only a baseline
+            } else {
+                active = ReadBackOff.active(cpu - history.lastCpu(), now - history.lastTime());
+                backOff.read(tick, active);
+            }
+            history.add(now, cpu);
+        }
+
+        /** CPU in the window; {@code asOf} non-zero: the window ends then, with nothing used since the last read. */
+        long cpuInSpan(long asOf) {
+            return asOf == 0 ? history.cpuInSpan() : history.cpuInWindowUntil(asOf);
+        }
+
+        double percent(long asOf) {
+            long span = asOf == 0 ? history.span() : history.spanUntil(asOf);
+            return span <= 0 ? 0 : (double) cpuInSpan(asOf) / span;
+        }
+
+        ThreadCpu recent(long asOf) {
+            return ThreadCpu.of(id, name == null ? "thread-" + id : name, cpuInSpan(asOf),
+                    asOf == 0 ? history.span() : history.spanUntil(asOf));
+        }
+    }
+}

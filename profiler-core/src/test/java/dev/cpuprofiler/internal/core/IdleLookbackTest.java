@@ -1,0 +1,34 @@
+package dev.cpuprofiler.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With every default, a calm application runs no JFR at all: the look-back is on but idle, JFR is never initialised
+ * and no JFR thread exists. Real CPU load arms it (JFR starts); once calm again it disarms and frees its ring. In a
+ * JVM of its own ({@link IdleLookbackMain}): this test JVM's JFR has long been started by other tests.
+ */
+class IdleLookbackTest {
+
+    @Test
+    void anIdleApplicationStartsNoJfrAndLoadArmsTheLookback() throws Exception {
+        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp",
+                System.getProperty("java.class.path"), IdleLookbackMain.class.getName()).redirectErrorStream(true)
+                .start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
+        assertThat(process.exitValue()).as(out).isZero();
+        List<String> lines = out.lines().filter(l -> l.matches("(IDLE|BUSY|CALM) .*")).toList();
+        lines.forEach(l -> System.out.println("[idle look-back] " + l));
+
+        assertThat(lines).as(out).hasSize(3);
+        assertThat(lines.get(0)).as(out).startsWith("IDLE state=IDLE jfr=false jfrThreads=0 samples=0 ")
+                .contains("is not above the arming level 20.0%");
+        assertThat(lines.get(1)).as(out).startsWith("BUSY state=ARMED jfr=true ");
+        assertThat(lines.get(2)).as(out).startsWith("CALM state=IDLE jfr=true ").contains(" samples=0 ");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cpuprofiler.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.cpuprofiler.fixtures.SplitWorkload;
+import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Every engine that can run here, profiling a thread whose CPU time splits 60/30/10 across three methods while a
+ * pool of idle threads waits: each method's share of the samples must be within 5 points of the truth, and the idle
+ * threads must not appear.
+ */
+class EngineAccuracyTest {
+
+    private static final Duration RECORDING = Duration.ofSeconds(5);
+    private static final double TOLERANCE_POINTS = 5;
+
+    @RegisterExtension
+    static final SplitWorkloadRunning WORKLOAD = new SplitWorkloadRunning();
+
+    @TempDir
+    Path workDirectory;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void sharesOfSamplesMatchTheSplitOfCpuTime(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        ProfilingEngine engine = EnginesHere.create(engineId);
+        CollectingSink sink = new CollectingSink();
+
+        EngineRecording recording = engine.start(
+                EngineSettings.of(Duration.ofMillis(10), 256, workDirectory), sink);
+        SplitWorkload.CpuSplit before = WORKLOAD.workload().snapshot();
+        Thread.sleep(RECORDING.toMillis());
+        SplitWorkload.CpuSplit truth = WORKLOAD.workload().snapshot().minus(before);
+        RecordingResult result = recording.stop();
+
+        double hot = sink.inclusivePercent(SplitWorkload.WORKER, ".hotSixty");
+        double warm = sink.inclusivePercent(SplitWorkload.WORKER, ".warmThirty");
+        double cool = sink.inclusivePercent(SplitWorkload.WORKER, ".coolTen");
+        long workerSamples = sink.weight(s -> SplitWorkload.WORKER.equals(s.thread()));
+        System.out.printf("[accuracy] %s (%s, Java %s): worker samples %d of %d; hotSixty %.1f%% (truth %.1f), "
+                        + "warmThirty %.1f%% (truth %.1f), coolTen %.1f%% (truth %.1f); lost %d; notes %s%n",
+                engineId, result.engineDetail(), Runtime.version(), workerSamples, result.samples(), hot,
+                truth.percent(truth.hot()), warm, truth.percent(truth.warm()), cool, truth.percent(truth.cool()),
+                result.lostSamples(), result.notes());
+
+        // The workload itself must be what it claims, or the comparison below means nothing.
+        assertThat(truth.percent(truth.hot())).as("workload's own hotSixty share").isCloseTo(60, within(4.0));
+        assertThat(truth.percent(truth.cool())).as("workload's own coolTen share").isCloseTo(10, within(4.0));
+
+        assertThat(result.engineId()).isEqualTo(engineId);
+        // About one sample per 10 ms of the worker's CPU time (not of wall time: on a busy machine the
+        // worker gets less than a core); enough of them for the shares to mean something.
+        long expected = (truth.hot() + truth.warm() + truth.cool()) / 10_000_000L;
+        assertThat(workerSamples).as("samples of the busy thread (%d expected from its CPU time)", expected)
+                .isGreaterThan(Math.max(100, expected / 2));
+        assertThat(hot).as("hotSixty share").isCloseTo(truth.percent(truth.hot()), within(TOLERANCE_POINTS));
+        assertThat(warm).as("warmThirty share").isCloseTo(truth.percent(truth.warm()), within(TOLERANCE_POINTS));
+        assertThat(cool).as("coolTen share").isCloseTo(truth.percent(truth.cool()), within(TOLERANCE_POINTS));
+        assertThat(sink.threadNames()).as("threads in the profile")
+                .noneMatch(name -> name.startsWith(SplitWorkload.IDLE_PREFIX));
+        assertThat(result.samples()).isEqualTo(sink.totalWeight());
+        assertThat(result.jfrFile()).isRegularFile().hasParent(workDirectory);
+    }
+}

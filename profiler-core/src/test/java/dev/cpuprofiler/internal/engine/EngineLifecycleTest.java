@@ -1,0 +1,126 @@
+package dev.cpuprofiler.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cpuprofiler.fixtures.SplitWorkload;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Start, progress, stop, cancel and stack depth, for every engine that can run here. */
+class EngineLifecycleTest {
+
+    @RegisterExtension
+    static final SplitWorkloadRunning WORKLOAD = new SplitWorkloadRunning();
+
+    @TempDir
+    Path workDirectory;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void progressShowsWhileRecordingAndStopIsIdempotent(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        CollectingSink sink = new CollectingSink();
+        EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
+
+        Thread.sleep(2_500); // JFR writes its buffers out about once a second
+        long soFar = recording.samplesSoFar();
+        RecordingResult first = recording.stop();
+        long delivered = sink.totalWeight();
+        RecordingResult second = recording.stop();
+
+        assertThat(soFar).as("samples so far after 2.5 s").isGreaterThan(0);
+        assertThat(first.samples()).isGreaterThanOrEqualTo(soFar / 2).isEqualTo(delivered);
+        assertThat(second).as("second stop").isEqualTo(first);
+        assertThat(sink.totalWeight()).as("nothing delivered twice").isEqualTo(delivered);
+        assertThat(recording.samplesSoFar()).isEqualTo(first.samples());
+        assertThat(first.jfrFile()).isRegularFile().hasParent(workDirectory);
+        assertThat(first.engineDetail()).isNotBlank();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void cancelDeliversNothingAndLeavesNoFile(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        CollectingSink sink = new CollectingSink();
+        EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
+
+        Thread.sleep(1_200);
+        recording.cancel();
+        recording.cancel();
+
+        assertThat(sink.samples()).isEmpty();
+        try (Stream<Path> files = Files.list(workDirectory)) {
+            assertThat(files.filter(f -> f.toString().endsWith(".jfr"))).isEmpty();
+        }
+        RecordingResult afterCancel = recording.stop();
+        assertThat(afterCancel.samples()).isZero();
+        assertThat(afterCancel.jfrFile()).isNull();
+        assertThat(sink.samples()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void deepStacksKeepTheirLeavesAndAreMarkedAsCut(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        CollectingSink sink = new CollectingSink();
+        EngineRecording recording = EnginesHere.create(engineId).start(settings(3), sink);
+
+        Thread.sleep(1_500);
+        RecordingResult result = recording.stop();
+
+        List<CollectingSink.Sample> worker = sink.samples().stream()
+                .filter(s -> SplitWorkload.WORKER.equals(s.thread())).toList();
+        assertThat(worker).isNotEmpty();
+        assertThat(worker).allSatisfy(s -> {
+            assertThat(s.frames()).hasSizeLessThanOrEqualTo(4);
+            assertThat(s.frames().get(0)).isEqualTo(JfrStackConverter.TRUNCATED);
+        });
+        // The leaf survives the cut: the hot loop is still where the time went.
+        assertThat(worker.stream().filter(s -> last(s.frames()).name().endsWith("SplitWorkload.crunch")))
+                .hasSizeGreaterThan(worker.size() / 2);
+        assertThat(result.notes()).anyMatch(n -> n.contains("[truncated]"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
+    void javaFramesAreNamedByClassAndMethodAndKindedAsJava(String engineId) throws Exception {
+        EnginesHere.assumeRunnable(engineId);
+        CollectingSink sink = new CollectingSink();
+        EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
+
+        Thread.sleep(1_500);
+        recording.stop();
+
+        List<Frame> workloadFrames = sink.samples().stream()
+                .filter(s -> SplitWorkload.WORKER.equals(s.thread()))
+                .flatMap(s -> s.frames().stream())
+                .filter(f -> f.name().startsWith("dev.cpuprofiler.fixtures.SplitWorkload."))
+                .toList();
+        assertThat(workloadFrames).isNotEmpty()
+                .allSatisfy(f -> assertThat(f.kind()).isIn(FrameKind.JAVA, FrameKind.INLINED));
+        assertThat(workloadFrames).extracting(Frame::name)
+                .contains("dev.cpuprofiler.fixtures.SplitWorkload.hotSixty",
+                        "dev.cpuprofiler.fixtures.SplitWorkload.crunch");
+        // Every stack is rooted in Thread.run, as a root-first stack must be.
+        assertThat(sink.samples().stream().filter(s -> SplitWorkload.WORKER.equals(s.thread())))
+                .allSatisfy(s -> assertThat(s.frames().get(0).name()).isEqualTo("java.lang.Thread.run"));
+    }
+
+    private EngineSettings settings(int maxStackDepth) {
+        return EngineSettings.of(Duration.ofMillis(10), maxStackDepth, workDirectory);
+    }
+
+    private static Frame last(List<Frame> frames) {
+        return frames.get(frames.size() - 1);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.cpuprofiler.internal.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JfrStackDepthTest {
+
+    @TempDir
+    Path tmp;
+
+    private static final String CONFIG_64 = "Current configuration:\n\nRepository path: N/A\nStack depth: 64\n";
+
+    @Test
+    void raisesTheDepthWhileJfrIsNotYetInitialised() {
+        List<String> calls = new ArrayList<>();
+        JfrStackDepth depth = new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return args.length == 0 ? CONFIG_64 : "Stack depth: 512\n";
+        }, () -> false);
+
+        JfrStackDepth.State state = depth.ensure(512);
+
+        assertThat(calls).containsExactly("", "stackdepth=512");
+        assertThat(state.raised()).isTrue();
+        assertThat(state.inForce()).isEqualTo(512);
+        assertThat(state.note()).isEmpty();
+        assertThat(depth.ensure(1000)).isSameAs(state); // settled once
+        assertThat(calls).hasSize(2);
+    }
+
+    @Test
+    void saysWhatDepthIsInForceWhenJfrWasStartedFirst() {
+        List<String> calls = new ArrayList<>();
+        JfrStackDepth depth = new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return CONFIG_64;
+        }, () -> true);
+
+        JfrStackDepth.State state = depth.ensure(512);
+
+        assertThat(calls).containsExactly(""); // never changed under a running JFR
+        assertThat(state.raised()).isFalse();
+        assertThat(state.inForce()).isEqualTo(64);
+        assertThat(state.note()).hasValueSatisfying(n -> assertThat(n).contains("only 64 frames")
+                .contains("-XX:FlightRecorderOptions:stackdepth=512"));
+    }
+
+    @Test
+    void leavesADeeperSettingAloneAndClampsToJfrsMaximum() {
+        JfrStackDepth deeper = new JfrStackDepth(args -> "Stack depth: 1024", () -> false);
+        assertThat(deeper.ensure(512)).satisfies(s -> {
+            assertThat(s.raised()).isFalse();
+            assertThat(s.inForce()).isEqualTo(1024);
+            assertThat(s.note()).isEmpty();
+        });
+
+        List<String> calls = new ArrayList<>();
+        JfrStackDepth clamped = new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return args.length == 0 ? CONFIG_64 : "Stack depth: 2048";
+        }, () -> false);
+        assertThat(clamped.ensure(8192).wanted()).isEqualTo(JfrStackDepth.JFR_MAX);
+        assertThat(calls).contains("stackdepth=2048");
+    }
+
+    @Test
+    void aFailingCommandCostsANoteNotAnException() {
+        JfrStackDepth depth = new JfrStackDepth(args -> {
+            throw new IllegalStateException("no DiagnosticCommand MBean");
+        }, () -> false);
+
+        JfrStackDepth.State state = depth.ensure(512);
+
+        assertThat(state.inForce()).isEqualTo(-1);
+        assertThat(state.note()).hasValueSatisfying(n -> assertThat(n).contains("could not be read"));
+    }
+
+    @Test
+    void realJfrKeepsDeepStacksWholeOnceRaised() throws Exception {
+        List<String> out = runInOwnJvm();
+
+        System.out.println("[jfr-depth] default JVM: " + out);
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("STATE 512 true -"));
+        String sampled = out.stream().filter(l -> l.startsWith("SAMPLED")).findFirst().orElseThrow();
+        String[] parts = sampled.split(" ");
+        assertThat(Integer.parseInt(parts[1])).as(sampled).isGreaterThanOrEqualTo(300);
+        assertThat(parts[2]).as(sampled).isEqualTo("false");
+    }
+
+    @Test
+    void realJfrStartedBeforeTheProfilerKeepsItsDepthAndSaysSo() throws Exception {
+        // The recording goes to this test's own temp directory, removed afterwards (it was left in java.io.tmpdir).
+        List<String> out = runInOwnJvm("-XX:StartFlightRecording:filename=" + tmp.resolve("jfr-depth-test.jfr"));
+
+        System.out.println("[jfr-depth] -XX:StartFlightRecording: " + out);
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("STATE 64 false ")
+                .contains("-XX:FlightRecorderOptions:stackdepth=512"));
+        String sampled = out.stream().filter(l -> l.startsWith("SAMPLED")).findFirst().orElseThrow();
+        assertThat(sampled).as("JFR's 64 frames, cut").startsWith("SAMPLED 64 true ");
+    }
+
+    private static List<String> runInOwnJvm(String... jvmOptions) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java));
+        // Interpreted only: depth is this test's subject, and compiled frames made JFR's walk of the spinning burner
+        // the variable (one run under a one-CPU hog got no sample of it in 20 s without DebugNonSafepoints, one CI
+        // run with it kept 2 frames of every sample). Interpreted frames are walked the same way every time.
+        command.add("-Xint");
+        command.addAll(List.of(jvmOptions));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthMain.class.getName()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text).isTrue();
+        assertThat(process.exitValue()).as(text).isZero();
+        return text.lines().filter(l -> l.startsWith("STATE") || l.startsWith("SAMPLED")).toList();
+    }
+}

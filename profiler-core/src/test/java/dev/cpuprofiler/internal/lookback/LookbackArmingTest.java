@@ -1,0 +1,192 @@
+package dev.cpuprofiler.internal.lookback;
+
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.LookbackSnapshot;
+
+import static dev.cpuprofiler.internal.lookback.LookbackRingTest.stack;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import dev.cpuprofiler.internal.engine.EngineLock;
+import dev.cpuprofiler.internal.testing.FakeTime;
+import dev.cpuprofiler.internal.testing.LogCapture;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the look-back records: it is driven by the CPU sampler's tick ({@link LookbackRecorder#onSample}), here with
+ * one CPU sample per second of a fake clock. Idle it starts nothing; it arms when the mean of the last three CPU
+ * samples exceeds 60% of the 80% threshold (48%), and disarms once the CPU stayed at or below that for its window.
+ */
+class LookbackArmingTest {
+
+    private static final Duration WINDOW = Duration.ofSeconds(30);
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    private final OverlapDetector detector = new OverlapDetector();
+    private final FakeLookbackSource source = new FakeLookbackSource(detector);
+    private final EngineLock lock = new EngineLock();
+    private final FakeTime time = new FakeTime();
+    private LookbackRecorder recorder;
+
+    @AfterEach
+    void close() {
+        if (recorder != null) {
+            recorder.close();
+        }
+    }
+
+    private LookbackRecorder recorder(Duration grace) {
+        LookbackSettings settings = new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512,
+                44_000, false);
+        ArmingSettings arming = ArmingSettings.of(80, 0.6, SECOND, WINDOW, WINDOW, grace);
+        return new LookbackRecorder(settings, arming, source, lock, time);
+    }
+
+    /** One CPU sample a second. */
+    private void cpu(double... percents) {
+        for (double p : percents) {
+            time.advance(SECOND);
+            recorder.onSample(time.nanoTime(), 0, p);
+        }
+    }
+
+    @Test
+    void anIdleApplicationRunsNoRecordingAndTheStatusSaysWhy() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(recorder.status().reason()).isEqualTo("waiting for 3 s of CPU samples");
+        cpu(Double.NaN, 5, 10, 12);
+
+        CpuProfilerStatus.Lookback status = recorder.status();
+        assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(status.armingPercent()).isEqualTo(48.0);
+        assertThat(status.recentCpuPercent()).isEqualTo(9.0);
+        assertThat(status.reason()).isEqualTo("the CPU over the last 3 s, 9.0%, is not above the arming level "
+                + "48.0% (0.6 of the 80.0% threshold)");
+        assertThat(source.starts.get()).as("recordings started").isZero();
+        assertThat(lock.holder()).isEmpty();
+    }
+
+    @Test
+    void oneBusySecondDoesNotArmItASustainedRiseDoes() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+
+        cpu(10, 100, 10);  // mean 40%
+        cpu(10, 70);       // 10, 10, 70: mean 30%
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+
+        cpu(75);           // 10, 70, 75: mean 51.7%
+        CpuProfilerStatus.Lookback status = recorder.status();
+        assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        assertThat(status.armedSince()).isEqualTo(time.instant());
+        assertThat(status.reason()).isNull();
+        assertThat(source.starts.get()).isEqualTo(1);
+        assertThat(lock.holder()).hasValueSatisfying(h -> assertThat(h).startsWith("look-back"));
+    }
+
+    @Test
+    void itDisarmsOnceTheCpuStayedBelowTheLevelForAWindowStoppingTheRecordingAndFreeingTheRing() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+        cpu(90, 90, 90);
+        assertThat(source.sample(time.instant(), stack("a.B.c"), "worker")).isTrue();
+        assertThat(recorder.status().samples()).isEqualTo(1);
+
+        cpu(20, 20, 20);   // below from the first of these on: the mean is at or below 48% from the second
+        cpu(new double[26]);
+        assertThat(recorder.status().state()).as("29 s after the last busy mean").isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        cpu(90, 90);       // busy again before the window is over: stays armed
+        cpu(new double[29]);
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+
+        try (LogCapture logs = new LogCapture()) {
+            cpu(0, 0);
+            assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+            assertThat(logs.messages(Level.INFO)).anyMatch(m -> m.startsWith("Look-back disarmed"));
+        }
+        assertThat(source.isRecording()).isFalse();
+        assertThat(recorder.status().samples()).as("ring freed").isZero();
+        assertThat(lock.holder()).isEmpty();
+        assertThat(recorder.status().armedSince()).isNull();
+    }
+
+    @Test
+    void theStartupGraceHoldsItBackAndTheStatusSaysUntilWhen() {
+        recorder = recorder(Duration.ofSeconds(60));
+        Instant start = time.instant();
+        recorder.start();
+
+        cpu(90, 90, 90, 90);
+        CpuProfilerStatus.Lookback status = recorder.status();
+        assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(status.armsFrom()).isEqualTo(start.plusSeconds(60));
+        assertThat(status.reason()).isEqualTo("start-up grace: it may arm from " + start.plusSeconds(60));
+        assertThat(source.starts.get()).isZero();
+
+        cpu(new double[55]);
+        cpu(90, 90, 90);  // 62 s after start
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        assertThat(recorder.status().armsFrom()).isNull();
+    }
+
+    @Test
+    void aHandOverFreesTheEngineLockAtOnceAndTheSnapshotFollows() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+        cpu(90, 90, 90);
+        source.sample(time.instant().minusMillis(500), stack("a.B.rise"), "worker");
+
+        Optional<LookbackHandOver> handOver = recorder.handOver();
+
+        assertThat(lock.holder()).as("free for the session's engine before the snapshot").isEmpty();
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.STEPPED_ASIDE);
+        LookbackSnapshot snapshot = handOver.orElseThrow().snapshot();
+        assertThat(snapshot.samples()).isEqualTo(1);
+        assertThat(snapshot.endedAt()).isEqualTo(time.instant());
+        assertThat(handOver.get().snapshot()).as("taken once").isSameAs(snapshot);
+
+        // After the session, still busy: armed again at once.
+        recorder.resume();
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        assertThat(source.starts.get()).isEqualTo(2);
+    }
+
+    @Test
+    void afterASessionInACalmApplicationItStaysIdle() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+        cpu(90, 90, 90);
+        recorder.handOver().orElseThrow().snapshot();
+        cpu(10, 10, 10);
+
+        recorder.resume();
+
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(source.starts.get()).isEqualTo(1);
+    }
+
+    @Test
+    void armedWhileAnotherRecordingHoldsTheLockItWaitsAndGivesUpWhenTheCpuCalmsDown() {
+        recorder = recorder(Duration.ZERO);
+        recorder.start();
+        EngineLock.Lease other = lock.tryAcquire("a profiling session").orElseThrow();
+        try {
+            cpu(90, 90, 90);
+            assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.WAITING);
+            assertThat(recorder.status().reason()).contains("a profiling session");
+
+            cpu(new double[31]);
+            assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+            assertThat(source.starts.get()).isZero();
+        } finally {
+            other.release();
+        }
+    }
+}

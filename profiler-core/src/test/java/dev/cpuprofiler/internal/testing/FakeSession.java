@@ -1,0 +1,84 @@
+package dev.cpuprofiler.internal.testing;
+
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionTrigger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+/** A session the test ends by hand. */
+public final class FakeSession implements RunningSession {
+
+    private final String id;
+    private final SessionTrigger trigger;
+    private final Instant startedAt;
+    private final Duration duration;
+    private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
+    private volatile String cancelReason;
+
+    public FakeSession(String id, SessionTrigger trigger, Instant startedAt, Duration duration) {
+        this.id = id;
+        this.trigger = trigger;
+        this.startedAt = startedAt;
+        this.duration = duration;
+    }
+
+    public void complete(Instant at) {
+        outcome.complete(new SessionOutcome(SessionOutcome.Status.COMPLETED, null, at, id));
+    }
+
+    public void fail(String reason, Instant at) {
+        outcome.complete(SessionOutcome.failed(reason, at));
+    }
+
+    public String cancelReason() {
+        return cancelReason;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public SessionTrigger trigger() {
+        return trigger;
+    }
+
+    @Override
+    public String engine() {
+        return "fake";
+    }
+
+    @Override
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    @Override
+    public Duration duration() {
+        return duration;
+    }
+
+    @Override
+    public long samplesSoFar() {
+        return 0;
+    }
+
+    @Override
+    public CompletionStage<SessionOutcome> outcome() {
+        return outcome;
+    }
+
+    @Override
+    public boolean isDone() {
+        return outcome.isDone();
+    }
+
+    @Override
+    public void cancel(String reason) {
+        cancelReason = reason;
+    }
+}

@@ -1,0 +1,81 @@
+package dev.cpuprofiler.internal.testing;
+
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.internal.core.StageSettings;
+import dev.cpuprofiler.internal.cpu.CpuSampler;
+import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.internal.session.SessionLauncher;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongToDoubleFunction;
+
+/**
+ * The real sampler, baseline and policy driven second by second on fake time: the CPU load is a function
+ * of the elapsed second, the policy is polled every polling interval, and sessions are fakes the test ends.
+ */
+public final class MonitoringSimulation {
+
+    public final FakeTime time = new FakeTime();
+    public final FakeCpuSource source = new FakeCpuSource();
+    public final EffectiveCpuCount cpus;
+    public final CpuSampler sampler;
+    public final RollingBaseline baseline;
+    public final CpuTriggerPolicy policy;
+    public final List<FakeSession> sessions = new ArrayList<>();
+    public final List<Long> launchSeconds = new ArrayList<>();
+    private final CpuProfilerOptions options;
+    private SessionLauncher launcher;
+    private long second;
+
+    public MonitoringSimulation(CpuProfilerOptions options, double cpus) {
+        this.options = options.validate();
+        this.cpus = new EffectiveCpuCount(cpus, "test");
+        this.sampler = new CpuSampler(source, this.cpus, options.getSamplingInterval(), time, Thread::new);
+        this.baseline = new RollingBaseline(options.getRollingHistorySize(), options.getRollingHistoryInterval(),
+                options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
+        sampler.addListener(baseline);
+        this.launcher = (trigger, duration) -> newSession(trigger, duration);
+        this.policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
+                (trigger, duration) -> launcher.launch(trigger, duration), time);
+        sampler.tick(); // t = 0: the sampler's starting point
+    }
+
+    public void launcher(SessionLauncher launcher) {
+        this.launcher = launcher;
+    }
+
+    public RunningSession newSession(SessionTrigger trigger, Duration duration) {
+        FakeSession s = new FakeSession("s" + (sessions.size() + 1), trigger, time.instant(), duration);
+        sessions.add(s);
+        launchSeconds.add(second);
+        return s;
+    }
+
+    /** Runs {@code seconds} more seconds with the given load (percent of the effective CPUs, by second). */
+    public void run(long seconds, LongToDoubleFunction loadPercentAtSecond) {
+        long pollEvery = options.getPollingInterval().toSeconds();
+        for (long i = 0; i < seconds; i++) {
+            double load = loadPercentAtSecond.applyAsDouble(second);
+            source.add((long) (load / 100.0 * cpus.count() * 1_000_000_000L));
+            time.advance(Duration.ofSeconds(1));
+            second++;
+            sampler.tick();
+            if (second % pollEvery == 0) {
+                policy.poll();
+            }
+        }
+    }
+
+    public long second() {
+        return second;
+    }
+
+    public FakeSession lastSession() {
+        return sessions.get(sessions.size() - 1);
+    }
+}

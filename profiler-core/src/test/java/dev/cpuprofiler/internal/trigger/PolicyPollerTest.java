@@ -1,0 +1,223 @@
+package dev.cpuprofiler.internal.trigger;
+
+import dev.cpuprofiler.SessionAlreadyRunningException;
+import dev.cpuprofiler.CpuProfilerStatus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.testing.FakeSession;
+import dev.cpuprofiler.internal.testing.FakeTime;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The policy checked on the CPU sampler's tick: polled on time, and a launch never holds the sampler up. */
+class PolicyPollerTest {
+
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    private final FakeTime time = new FakeTime();
+    private final AtomicInteger averageReads = new AtomicInteger();
+    private volatile double average = 10;
+    private final List<FakeSession> launched = new CopyOnWriteArrayList<>();
+    private final CountDownLatch engineStarted = new CountDownLatch(1);
+    private final CountDownLatch releaseLaunch = new CountDownLatch(1);
+    private volatile boolean slowLaunch;
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final ThreadFactory threadFactory = r -> {
+        Thread t = new Thread(r, "cpuprofiler-policy");
+        t.setDaemon(true);
+        threads.add(t);
+        return t;
+    };
+
+    private final CpuTriggerPolicy policy = new CpuTriggerPolicy(
+            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30)),
+            () -> {
+                averageReads.incrementAndGet();
+                return OptionalDouble.of(average);
+            }, (trigger, duration) -> {
+                if (slowLaunch) {
+                    // The look-back handing over, an engine starting: as long as the test wants.
+                    engineStarted.countDown();
+                    awaitQuietly(releaseLaunch);
+                }
+                FakeSession s = new FakeSession("s" + (launched.size() + 1), trigger, time.instant(), duration);
+                launched.add(s);
+                return s;
+            }, time);
+
+    private long second;
+
+    @AfterEach
+    void releaseEverything() {
+        releaseLaunch.countDown();
+    }
+
+    /** The sampler's thread: {@code seconds} more samples, one a second, each told to the poller. */
+    private void sample(PolicyPoller poller, int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            time.advance(SECOND);
+            second++;
+            poller.onSample(time.nanoTime(), 0, 10);
+        }
+    }
+
+    /** CPU above the threshold for long enough: the poller launches a session, held in its engine's start. */
+    private PolicyPoller aLaunchHeldUnderWay() throws InterruptedException {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        slowLaunch = true;
+        sample(poller, 5);
+        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        return poller;
+    }
+
+    private PolicyPoller poller(ThreadFactory launchThreads) {
+        PolicyPoller poller = new PolicyPoller(policy, Duration.ofSeconds(5), SECOND, launchThreads);
+        poller.onSample(time.nanoTime(), 0, Double.NaN); // the sampler's first sample
+        return poller;
+    }
+
+    @Test
+    void checksThePolicyEveryPollingIntervalOfSampleTime() {
+        PolicyPoller poller = poller(threadFactory);
+
+        sample(poller, 4);
+        assertThat(averageReads).as("no check before one polling interval").hasValue(0);
+        sample(poller, 56);
+        assertThat(averageReads).as("one check every 5 s over a minute").hasValue(12);
+
+        // Samples a little early or late (a busy machine) still give one check per interval, not one more or fewer.
+        for (int i = 0; i < 60; i++) {
+            time.advance(SECOND.plusMillis(i % 2 == 0 ? 30 : -30));
+            poller.onSample(time.nanoTime(), 0, 10);
+        }
+        assertThat(averageReads).hasValue(24);
+        assertThat(threads).as("nothing to launch, no thread").isEmpty();
+    }
+
+    @Test
+    void aLaunchRunsOnAThreadOfItsOwnWhileTheSamplerGoesOnAndNoSecondLaunchStarts() throws Exception {
+        PolicyPoller poller = aLaunchHeldUnderWay();
+        // The sampler's thread came back although the launch is still under way.
+        assertThat(threads).extracting(Thread::getName).containsExactly("cpuprofiler-policy");
+        assertThat(policy.state()).as("a launch under way counts as profiling").isEqualTo(CpuProfilerStatus.State.PROFILING);
+        sample(poller, 20);
+        CompletableFuture<Throwable> onDemand = CompletableFuture.supplyAsync(() -> {
+            try {
+                policy.startOnDemand(Duration.ofSeconds(10));
+                return null;
+            } catch (RuntimeException e) {
+                return e;
+            }
+        });
+
+        releaseLaunch.countDown();
+        assertThat(onDemand.get(10, TimeUnit.SECONDS)).as("an on-demand start waits for the launch, then is refused")
+                .isInstanceOf(SessionAlreadyRunningException.class);
+        assertThat(launched).hasSize(1);
+        assertThat(policy.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
+        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+        threads.get(0).join(10_000);
+        assertThat(threads.get(0).isAlive()).as("the launch's thread ends with the launch").isFalse();
+
+        launched.get(0).complete(time.instant());
+        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        sample(poller, 60);
+        assertThat(launched).as("the cooldown holds").hasSize(1);
+    }
+
+    @Test
+    void readingThePolicyNeverWaitsForALaunchUnderWay() throws Exception {
+        aLaunchHeldUnderWay();
+
+        // What a status request and a metrics scrape read, from threads of their own, while the launch is held: the
+        // launch is released only after they answered, so one that waited for it would time out here.
+        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> policy.state() + " "
+                + policy.activeSession().isPresent() + " " + policy.cooldownRemaining().isPresent() + " "
+                + policy.lastOutcome().isPresent());
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("PROFILING false false false");
+
+        releaseLaunch.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> policy.activeSession().isPresent());
+        assertThat(policy.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
+    }
+
+    @Test
+    void aLaunchWithNoThreadToRunOnFailsAndStartsTheCooldown() {
+        List<SessionOutcome> outcomes = new CopyOnWriteArrayList<>();
+        policy.addListener((trigger, session, outcome) -> outcomes.add(outcome));
+        PolicyPoller poller = poller(r -> {
+            throw new OutOfMemoryError("unable to create native thread: possibly out of memory");
+        });
+        sample(poller, 30);
+        average = 95;
+
+        sample(poller, 5);
+
+        assertThat(launched).isEmpty();
+        assertThat(outcomes).singleElement().satisfies(o -> {
+            assertThat(o.status()).isEqualTo(SessionOutcome.Status.FAILED);
+            assertThat(o.reason()).contains("unable to create native thread");
+        });
+        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        // Not stuck: an on-demand profile still starts.
+        assertThat(policy.startOnDemand(Duration.ofSeconds(5)).trigger()).isEqualTo(SessionTrigger.MANUAL);
+    }
+
+    @Test
+    void theWatchdogStillCancelsASessionStuckPastItsDuration() {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        sample(poller, 5);
+        await().atMost(Duration.ofSeconds(10)).until(() -> policy.activeSession().isPresent());
+        FakeSession hung = launched.get(0);
+
+        sample(poller, 30 + 30 + 10);
+
+        assertThat(hung.cancelReason()).contains("did not end");
+        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(policy.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
+    }
+
+    @Test
+    void aShutdownWaitsForALaunchUnderWayAndCancelsItsSession() throws Exception {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        slowLaunch = true;
+        sample(poller, 5);
+        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+        CompletableFuture<Void> shutDown = CompletableFuture.runAsync(() -> policy.shutDown("closing"));
+        releaseLaunch.countDown();
+        shutDown.get(10, TimeUnit.SECONDS);
+
+        assertThat(launched).singleElement().satisfies(s -> assertThat(s.cancelReason()).isEqualTo("closing"));
+        sample(poller, 60);
+        assertThat(launched).as("nothing starts after the shutdown").hasSize(1);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
