@@ -1,11 +1,15 @@
 package dev.cpuprofiler;
 
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One recorded profile: what was sampled, by which engine, and the merged stack tree.
@@ -49,6 +53,14 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     /** The tree a rendering shows: with the look-back part (the default view), without it, or that part only. */
     public StackTreeSnapshot tree(LookbackView view) {
         return view.select(tree, lookback);
+    }
+
+    /**
+     * The method with the most self time (the look-back part included, as in the JSON's {@code hotMethods}), or
+     * empty without samples. Walks the whole tree: callers that ask often keep the answer (a profile never changes).
+     */
+    public Optional<String> hotMethod() {
+        return HotMethods.of(tree(LookbackView.INCLUDE), 1).stream().findFirst().map(HotMethod::method);
     }
 
     public Duration duration() {

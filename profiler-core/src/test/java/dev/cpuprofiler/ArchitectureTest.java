@@ -84,13 +84,19 @@ class ArchitectureTest {
 
     @Test
     void noStageUsesTheFacadeOrTheFormats() {
-        noClasses().that().resideInAPackage(INTERNAL + "..").and().doNotHaveFullyQualifiedName(
-                        "dev.cpuprofiler.internal.core.DefaultCpuProfiler")
-                .and().doNotHaveFullyQualifiedName("dev.cpuprofiler.internal.core.DefaultCpuProfiler$Builder")
+        String[] belowCore = STAGES.subList(0, STAGES.size() - 1).stream().map(ArchitectureTest::stage)
+                .toArray(String[]::new);
+        noClasses().that().resideInAnyPackage(belowCore)
                 .should().dependOnClassesThat().haveFullyQualifiedName(CpuProfiler.class.getName())
                 .orShould().dependOnClassesThat().resideInAPackage(FORMATS + "..")
-                .because("the facade and the formats sit on top: the stages hand up the API's value types "
-                        + "(profiles, status, trees), never reach for what uses them")
+                .because("the formats sit above the stages and below the assembly (core), the facade on top: the "
+                        + "stages hand up the API's value types (profiles, status, trees), and what they need of a "
+                        + "format is passed in (a ProfileFile)")
+                .check(production);
+        noClasses().that().resideInAPackage(FORMATS + "..")
+                .should().dependOnClassesThat().resideInAnyPackage(stage("core"), stage("trigger"),
+                        stage("session"), stage("engine"), stage("lookback"))
+                .because("a format writes a profile: it needs the stack stage's renderers, nothing that records")
                 .check(production);
     }
 

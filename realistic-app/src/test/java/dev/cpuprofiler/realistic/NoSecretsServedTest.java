@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayInputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -178,11 +177,6 @@ class NoSecretsServedTest {
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-Dcheck.password=" + SECRETS.get("system property"));
         String classpath = settings.classpath(false);
-        Path otlpJar = Path.of(RealisticRun.Settings.property("realistic.otlpJar", "target/agent/otlp.jar"));
-        boolean otlp = Files.isRegularFile(otlpJar);
-        if (otlp) {
-            classpath += File.pathSeparator + otlpJar.toAbsolutePath();
-        }
         String base = "http://127.0.0.1:" + collector.getAddress().getPort();
         List<String> args = new ArrayList<>(List.of("--check.secret=" + SECRETS.get("program argument"),
                 // Calm until the grace ends; then the load below arms the look-back at once (above 3%) and raises
@@ -194,10 +188,8 @@ class NoSecretsServedTest {
                 "--profiler.cpu.duration=3s", "--profiler.cpu.lookback=20s",
                 "--profiler.cpu.output-directory=" + out,
                 "--profiler.cpu.export.pyroscope.url=" + base + "/pyroscope",
-                "--profiler.cpu.export.pyroscope.format=" + pushFormat));
-        if (otlp) {
-            args.add("--profiler.cpu.export.otlp.endpoint=" + base + "/otlp");
-        }
+                "--profiler.cpu.export.pyroscope.format=" + pushFormat,
+                "--profiler.cpu.export.otlp.endpoint=" + base + "/otlp"));
         if (engine != null) {
             args.add("--profiler.cpu.engine=" + engine);
         }
@@ -213,7 +205,7 @@ class NoSecretsServedTest {
             awaitGraceOver(app, GRACE.plusSeconds(30));
             try (LoadDriver load = new LoadDriver(app.port, 2, Duration.ofSeconds(120), 5_000_000)) {
                 profileId = awaitProfile(app, Duration.ofSeconds(90));
-                awaitPushes(otlp ? 2 : 1, Duration.ofSeconds(30));
+                awaitPushes(2, Duration.ofSeconds(30)); // Pyroscope and OTLP
             }
             HttpClient http = HttpClient.newHttpClient();
             served.add(get(http, app, "/actuator/cpuprofiler", "application/json"));

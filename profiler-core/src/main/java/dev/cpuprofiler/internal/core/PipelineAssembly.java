@@ -73,7 +73,8 @@ final class PipelineAssembly {
 
         ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
                 options.getRetainedProfiles(), options.getRetainedBytes(), options.getOutputDirectory() == null ? null
-                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace),
+                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace,
+                                OutputFiles.standard()),
                 diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.at(b.workDirectory)
                 : WorkDirectory.inTemp();

@@ -4,10 +4,6 @@ import dev.cpuprofiler.Profile;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
-import dev.cpuprofiler.LookbackView;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
-import dev.cpuprofiler.internal.stack.StackTreeRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -26,12 +22,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes each profile to a directory: {@code <id>.collapsed.txt}, {@code <id>.html} and, when a JFR engine
+ * Writes each profile to a directory: one file per {@link ProfileFile} ({@code <id>.collapsed.txt} and
+ * {@code <id>.html} in production) and, when a JFR engine
  * recorded it, {@code <id>.jfr}. Files and the directory are readable by the owner only (a profile shows
  * class and method names, thread names, and the shape of the code). Only the newest {@code retention}
  * profiles are kept; files this writer did not name are never touched. A failure (read-only or full disk)
@@ -42,21 +40,26 @@ public final class ProfileFileWriter {
 
     private static final Logger log = LoggerFactory.getLogger(ProfileFileWriter.class);
     private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
-    static final Pattern PROFILE_FILE = Pattern.compile("(\\d{8}T\\d{6}Z-[a-z]+-\\d+)\\.(collapsed\\.txt|html|jfr)");
+    private static final String JFR = ".jfr";
 
     private final Path directory;
     private final int retention;
     private final DiskSpaceGuard diskSpace;
-    private final StackTreeRenderer collapsed = new CollapsedStacksRenderer();
-    private final StackTreeRenderer html = new FlameGraphRenderer();
+    private final List<ProfileFile> files;
+    /** The files this writer names: {@code <id><extension>} for each of its files and for the recording. */
+    private final Pattern profileFile;
     private boolean failing;
 
-    public ProfileFileWriter(Path directory, int retention) {
-        this(directory, retention, DiskSpaceGuard.auto());
+    public ProfileFileWriter(Path directory, int retention, List<ProfileFile> files) {
+        this(directory, retention, DiskSpaceGuard.auto(), files);
     }
 
-    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace) {
+    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<ProfileFile> files) {
         this.directory = Objects.requireNonNull(directory, "directory");
+        this.files = List.copyOf(files);
+        this.profileFile = Pattern.compile("(\\d{8}T\\d{6}Z-[a-z]+-\\d+)(" + Stream.concat(this.files.stream()
+                .map(ProfileFile::extension), Stream.of(JFR)).map(Pattern::quote).collect(Collectors.joining("|"))
+                + ")");
         this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
         if (retention < 1) {
             throw new IllegalArgumentException("retention must be at least 1");
@@ -76,11 +79,12 @@ public final class ProfileFileWriter {
                 throw new FloorReached(full.get());
             }
             OwnerOnlyDirectory.create(directory);
-            write(directory.resolve(profile.id() + ".collapsed.txt"), out -> collapsed.render(profile.tree(LookbackView.INCLUDE), out));
-            write(directory.resolve(profile.id() + ".html"), out -> html.render(profile.tree(LookbackView.INCLUDE), out));
+            for (ProfileFile file : files) {
+                write(directory.resolve(profile.id() + file.extension()), out -> file.writer().write(profile, out));
+            }
             Profile result = profile;
             if (profile.jfrFile() != null && Files.exists(profile.jfrFile())) {
-                Path target = directory.resolve(profile.id() + ".jfr");
+                Path target = directory.resolve(profile.id() + JFR);
                 move(profile.jfrFile(), target);
                 setOwnerOnly(target, OWNER_FILE);
                 result = profile.withJfrFile(target);
@@ -166,7 +170,7 @@ public final class ProfileFileWriter {
         List<Path> files = new ArrayList<>();
         try (Stream<Path> list = Files.list(directory)) {
             list.forEach(p -> {
-                Matcher m = PROFILE_FILE.matcher(p.getFileName().toString());
+                Matcher m = profileFile.matcher(p.getFileName().toString());
                 if (m.matches()) {
                     ids.add(m.group(1));
                     files.add(p);
@@ -176,7 +180,7 @@ public final class ProfileFileWriter {
         while (ids.size() > retention) {
             String oldest = ids.pollFirst();
             for (Path p : files) {
-                Matcher m = PROFILE_FILE.matcher(p.getFileName().toString());
+                Matcher m = profileFile.matcher(p.getFileName().toString());
                 if (m.matches() && m.group(1).equals(oldest)) {
                     Files.deleteIfExists(p);
                 }

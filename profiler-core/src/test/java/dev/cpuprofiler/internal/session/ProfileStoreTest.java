@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.internal.core.OutputFiles;
+
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 
@@ -145,7 +147,7 @@ class ProfileStoreTest {
     void writesOwnerOnlyFilesAndKeepsTheJfr() throws IOException {
         Path out = dir.resolve("profiles");
         Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, OutputFiles.standard()));
         Profile p = profile("app.Hot.compute", 1, jfr);
 
         Profile stored = store.add(p);
@@ -170,7 +172,7 @@ class ProfileStoreTest {
         Path out = dir.resolve("profiles");
         Files.createDirectories(out);
         Path foreign = Files.writeString(out.resolve("notes.txt"), "the user's own file");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, OutputFiles.standard()));
         List<Profile> added = Stream.generate(() -> profile("app.Hot.m", 1, null)).limit(4).toList();
         added.forEach(store::add);
 
@@ -187,7 +189,7 @@ class ProfileStoreTest {
     void aWriteFailureIsLoggedOnceAndTheProfileStaysInMemory() throws IOException {
         // A regular file where the directory should be: every write fails, like a read-only mount.
         Path notADir = Files.writeString(dir.resolve("blocked"), "x");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(notADir.resolve("sub"), 5));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(notADir.resolve("sub"), 5, OutputFiles.standard()));
         try (LogCapture logs = new LogCapture()) {
             for (int i = 0; i < 3; i++) {
                 Profile p = profile("app.Hot.m", 2, null);
@@ -206,7 +208,7 @@ class ProfileStoreTest {
         DiskSpaceGuard guard = new DiskSpaceGuard(64L << 20,
                 existing -> new DiskSpaceGuard.Space(free.get(), 1L << 30), new JfrRepository());
         Path out = dir.resolve("profiles");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, guard));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, guard, OutputFiles.standard()));
         try (LogCapture logs = new LogCapture()) {
             store.add(profile("app.Hot.m", 2, null));
             store.add(profile("app.Hot.m", 2, null));

@@ -6,14 +6,10 @@ import dev.cpuprofiler.autoconfigure.export.ExportStatus;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.RunningSession;
-import dev.cpuprofiler.internal.stack.HotMethod;
-import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
-import dev.cpuprofiler.internal.stack.RootCut;
-import dev.cpuprofiler.internal.stack.StackTreePruner;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.CpuBreakdown;
@@ -36,19 +32,13 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  */
 public final class CpuProfilerDescriptors {
 
-    /** The status view of the latest profile folds frames below this share, to stay small. */
-    static final double STATUS_TREE_MIN_PERCENT = 0.5;
-
-    /** Threads listed per profile (the busiest). */
-    static final int MAX_PROFILE_THREADS = 20;
-
     private CpuProfilerDescriptors() {
     }
 
     /** {@code GET /actuator/cpuprofiler}. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record StatusDescriptor(String state, CpuDescriptor cpu, TriggerDescriptor trigger,
-            SessionDescriptor session, ProfileDescriptor latestProfile, List<ProfileSummary> profiles,
+            SessionDescriptor session, @JsonRawValue String latestProfile, List<ProfileSummary> profiles,
             List<ThreadDescriptor> threads, LookbackStatusDescriptor lookback, DiskDescriptor disk,
             ExportDescriptor export, HistoryDescriptor history, OnDemandDescriptor onDemand)
             implements OperationResponseBody {
@@ -142,61 +132,12 @@ public final class CpuProfilerDescriptors {
         }
     }
 
-    /**
-     * A profile's look-back part: samples from before its session started. {@code samples} were taken every
-     * {@code samplingPeriod}; in the tree each weighs {@code samplingPeriod / weightUnit}, {@code weight} in all.
-     */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record LookbackDescriptor(String startedAt, String endedAt, String duration, String samplingPeriod,
-            String weightUnit, long samples, long weight, List<String> notes) {
-
-        static LookbackDescriptor of(LookbackSnapshot l) {
-            return l == null ? null : new LookbackDescriptor(iso(l.startedAt()), iso(l.endedAt()), iso(l.duration()),
-                    iso(l.samplingPeriod()), iso(l.weightUnit()), l.samples(), l.weight(), l.notes());
-        }
-    }
-
-    /**
-     * Where the process's CPU time went while a profile recorded: application threads, GC, JIT, the profiler (its
-     * own threads and the engine's) and the rest of the JVM; {@code unattributed} (threads that ended meanwhile, or
-     * the GC and JIT where only Java threads can be read) appears only when not zero. {@code source} is
-     * {@code proc} (the kernel's per-thread accounting) or {@code jvm} (Java threads only).
-     */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record CpuBreakdownDescriptor(String processCpuTime, String source, List<GroupDescriptor> groups) {
-
-        static CpuBreakdownDescriptor of(CpuBreakdown b) {
-            return b == null ? null : new CpuBreakdownDescriptor(iso(b.processCpuTime()), b.source(),
-                    b.groups().stream().map(g -> new GroupDescriptor(g.group(), iso(g.cpuTime()),
-                            round(g.percent()))).toList());
-        }
-    }
-
-    /** One group of threads' CPU time and its share (0..100) of the process's. */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record GroupDescriptor(String group, String cpuTime, double percent) {
-    }
-
     /** A thread's CPU: % of one core, and whether it is CPU-bound, mixed or mostly waiting. */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ThreadDescriptor(String name, long id, double cpuPercent, String cpuTime, String label) {
 
         static ThreadDescriptor of(ThreadCpu t) {
             return new ThreadDescriptor(t.name(), t.id(), round(t.cpuPercent()), iso(t.cpuTime()), t.label().name());
-        }
-    }
-
-    /** How many threads ran at once while a profile recorded. */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record ConcurrencyDescriptor(double utilization, double bottleneck, double bottleneckLow,
-            double bottleneckHigh, double averageRunning, double effectiveCpus, String tick,
-            List<ConcurrencyReport.Bin> histogram, List<ThreadDescriptor> threads, int threadsSeen) {
-
-        static ConcurrencyDescriptor of(ConcurrencyReport r) {
-            return r == null ? null : new ConcurrencyDescriptor(ratio(r.utilization()), ratio(r.bottleneck()),
-                    ratio(r.bottleneckLow()), ratio(r.bottleneckHigh()), ratio(r.averageRunning()), r.effectiveCpus(),
-                    iso(r.tick()), r.histogram(), r.threads().stream().limit(MAX_PROFILE_THREADS)
-                            .map(ThreadDescriptor::of).toList(), r.threadsSeen());
         }
     }
 
@@ -237,14 +178,6 @@ public final class CpuProfilerDescriptors {
     }
 
     /**
-     * The name {@code format=jfr} downloads a kept recording as, or null when it has none: where the file lies on
-     * the server (the work or output directory, with whatever user or path they reveal) is nothing a reader needs.
-     */
-    static String downloadName(Profile p) {
-        return p.jfrFile() == null ? null : p.id() + ".jfr";
-    }
-
-    /**
      * A profile in the status's list; {@code hotMethod} is its top method by self time (null without samples),
      * {@code jfrFile} its kept recording as in the profile's JSON (null when {@code format=jfr} has none to give).
      */
@@ -255,40 +188,7 @@ public final class CpuProfilerDescriptors {
         static ProfileSummary of(Profile p, Function<Profile, String> hotMethod) {
             return new ProfileSummary(p.id(), p.trigger().name(), p.engine(), iso(p.startedAt()), iso(p.endedAt()),
                     p.samples(), iso(p.duration()), hotMethod.apply(p),
-                    downloadName(p));
-        }
-    }
-
-    /**
-     * {@code GET /actuator/cpuprofiler/{id}} and {@code latestProfile} in the status. {@code cutSamples} and
-     * {@code cutPercent} count samples whose stacks the engine cut at the root (their callers unknown);
-     * {@code hotMethods} are the top methods by self time, from the whole tree even when {@code tree} is folded.
-     */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record ProfileDescriptor(String id, String trigger, String engine, String engineDetail,
-            List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt, String duration,
-            String samplingPeriod, long samples, long lostSamples, long truncatedSamples, long cutSamples,
-            double cutPercent, Double cpuPercent, List<HotMethod> hotMethods, CpuBreakdownDescriptor cpuBreakdown,
-            String jfrFile,
-            ConcurrencyDescriptor concurrency, LookbackDescriptor lookback, String lookbackView,
-            Double treeMinPercent, @JsonRawValue String tree) implements OperationResponseBody {
-
-        /**
-         * @param minPercent fold frames below this share (0 keeps the whole tree)
-         * @param view with or without the look-back part
-         */
-        static ProfileDescriptor of(Profile p, double minPercent, LookbackView view) {
-            StackTreeSnapshot full = p.tree(view);
-            StackTreeSnapshot tree = minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
-            RootCut cut = RootCut.of(full);
-            return new ProfileDescriptor(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(),
-                    p.notes(), iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()),
-                    p.samples(), p.lostSamples(), p.tree().truncatedSamples(), cut.samples(),
-                    cut.percent(), round(p.cpuPercent()), HotMethods.of(full, HotMethods.DEFAULT_LIMIT),
-                    CpuBreakdownDescriptor.of(p.cpuBreakdown()),
-                    downloadName(p), ConcurrencyDescriptor.of(p.concurrency()),
-                    LookbackDescriptor.of(p.lookback()), view.id(), minPercent > 0 ? minPercent : null,
-                    treeJson(tree));
+                    p.jfrFile() == null ? null : p.id() + ProfileFormat.JFR.extension());
         }
     }
 
@@ -303,10 +203,10 @@ public final class CpuProfilerDescriptors {
     }
 
     /**
-     * @param latest the latest profile as the status shows it (folded), or null before the first
+     * @param latest the latest profile as the status shows it (folded), in JSON, or null before the first
      * @param hotMethod a profile's top method by self time, or null
      */
-    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, ProfileDescriptor latest,
+    static StatusDescriptor status(CpuProfilerStatus s, List<Profile> profiles, String latest,
             ProfileExporter exporter, CpuProfilerStatus.History history, Function<Profile, String> hotMethod,
             OnDemandDescriptor onDemand) {
         return new StatusDescriptor(s.state().name(), CpuDescriptor.of(s.cpu()), TriggerDescriptor.of(s.trigger()),
@@ -314,25 +214,6 @@ public final class CpuProfilerDescriptors {
                 profiles.stream().map(p -> ProfileSummary.of(p, hotMethod)).toList(),
                 s.threads().stream().map(ThreadDescriptor::of).toList(), LookbackStatusDescriptor.of(s.lookback()),
                 DiskDescriptor.of(s.disk()), ExportDescriptor.of(exporter), HistoryDescriptor.of(history), onDemand);
-    }
-
-    /** The latest profile as the status shows it: its tree with the look-back part, folded below 0.5%. */
-    static ProfileDescriptor statusView(Profile p) {
-        return ProfileDescriptor.of(p, STATUS_TREE_MIN_PERCENT, LookbackView.INCLUDE);
-    }
-
-    static String treeJson(StackTreeSnapshot tree) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, tree.size() * 80));
-        try {
-            new JsonTreeRenderer().render(tree, out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString(StandardCharsets.UTF_8);
-    }
-
-    private static double ratio(double r) {
-        return Math.round(r * 10000.0) / 10000.0;
     }
 
     private static double round(double percent) {

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.OnDemandDescriptor;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ProfileDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
@@ -11,21 +10,19 @@ import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Range;
 import dev.cpuprofiler.SettingText;
 import dev.cpuprofiler.LookbackView;
-import dev.cpuprofiler.internal.session.PprofEncoder;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.RunningSession;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
-import dev.cpuprofiler.internal.stack.StackTreeRenderer;
-import dev.cpuprofiler.internal.stack.TextTreeRenderer;
 import dev.cpuprofiler.SessionAlreadyRunningException;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -58,8 +55,10 @@ public class CpuProfilerEndpoint {
     /** An on-demand profile may last what {@code profiler.cpu.duration} allows. */
     private static final Range<Duration> DURATIONS = CpuProfilerSettings.DURATION.range();
 
+    /** The status's view of the latest profile: with its look-back part, frames below 0.5% folded, to stay small. */
+    static final ProfileView STATUS_VIEW = new ProfileView(LookbackView.INCLUDE, 0.5);
+
     private final CpuProfiler profiler;
-    private final PprofEncoder pprof = new PprofEncoder();
     private final Supplier<ProfileExporter> exporter;
     private final BooleanSupplier writesAllowed;
     private final TopMethods topMethods = new TopMethods();
@@ -127,26 +126,32 @@ public class CpuProfilerEndpoint {
      * Profiles never change once stored, so the status's folded view of the latest one (merging its look-back part,
      * pruning, rendering a tree of up to max-tree-nodes) is built once per profile, not on every poll.
      */
-    private ProfileDescriptor latestView(Profile latest) {
+    private @Nullable String latestView(@Nullable Profile latest) {
         if (latest == null) {
             return null;
         }
         LatestView cached = latestView;
         if (cached != null && cached.profile() == latest) {
-            return cached.view();
+            return cached.json();
         }
-        ProfileDescriptor view = CpuProfilerDescriptors.statusView(latest);
+        ByteArrayOutputStream json = new ByteArrayOutputStream(8192);
+        try {
+            ProfileFormat.JSON.write(latest, STATUS_VIEW, json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String view = json.toString(StandardCharsets.UTF_8);
         latestView = new LatestView(latest, view);
         return view;
     }
 
-    private record LatestView(Profile profile, ProfileDescriptor view) {
+    private record LatestView(Profile profile, String json) {
     }
 
     /**
-     * One profile. Refusals (unknown format or look-back view 400, unknown id 404) come in the format the client's
-     * {@code Accept} header asks for ({@code answer}, resolved by Actuator), so that no header turns them into a 406
-     * or a 500.
+     * One profile in one of {@link ProfileFormat#served()}. Refusals (unknown format or look-back view 400, unknown id
+     * 404) come in the format the client's {@code Accept} header asks for ({@code answer}, resolved by Actuator), so
+     * that no header turns them into a 406 or a 500.
      */
     @ReadOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html",
             "application/octet-stream"})
@@ -156,7 +161,8 @@ public class CpuProfilerEndpoint {
         if (pageFile.isPresent()) {
             return asset(pageFile.get());
         }
-        Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
+        Optional<ProfileFormat> parsed = format == null || format.isBlank() ? Optional.of(ProfileFormat.JSON)
+                : ProfileFormat.of(format);
         if (parsed.isEmpty()) {
             return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST,
                     "Unknown format '" + format + "': use " + formatNames(), null);
@@ -170,7 +176,8 @@ public class CpuProfilerEndpoint {
                         "Unknown lookback '" + lookback + "': use include, exclude or only", null);
             }
         }
-        if (parsed.get() == ProfileFormat.JFR && view != LookbackView.INCLUDE) {
+        ProfileFormat f = parsed.get();
+        if (f == ProfileFormat.JFR && view != LookbackView.INCLUDE) {
             return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "lookback=" + view.id()
                     + " does not apply to format=jfr: the recording is the session's own as the engine wrote it "
                     + "(the look-back part was never in it); leave lookback out, or use another format", null);
@@ -178,78 +185,44 @@ public class CpuProfilerEndpoint {
         Optional<Profile> profile = profiler.profile(id);
         if (profile.isEmpty()) {
             return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "No profile '" + id + "'"
-                    + (profiler.profiles().size() == 0 ? ": none recorded yet" : ""), null);
+                    + (profiler.profiles().isEmpty() ? ": none recorded yet" : ""), null);
         }
         Profile p = profile.get();
-        ProfileFormat f = parsed.get();
-        return switch (f) {
-            case JSON -> new WebEndpointResponse<>(ProfileDescriptor.of(p, 0, view), WebEndpointResponse.STATUS_OK,
-                    f.mimeType());
-            case TEXT -> new WebEndpointResponse<>(ProfileTextSummary.of(p, view)
-                    + new TextTreeRenderer().renderToString(p.tree(view)), WebEndpointResponse.STATUS_OK,
-                    f.mimeType());
-            case COLLAPSED -> text(new CollapsedStacksRenderer(), p, view, f);
-            case HTML -> text(new FlameGraphRenderer("CPU profile " + p.id() + " (" + p.trigger() + ", "
-                    + p.engine() + ", " + p.samples() + " samples" + lookbackTitle(p, view) + ")", 0), p, view, f);
-            case PPROF -> pprof(p, view, answer);
-            case JFR -> jfr(p, answer);
-        };
+        Optional<String> missing = f.missing(p);
+        if (missing.isPresent()) {
+            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, missing.get(), null);
+        }
+        MimeType type = MimeType.valueOf(f.mediaType());
+        try {
+            if (f == ProfileFormat.JFR) {
+                // Opened now, streamed later: the store may delete the file once the profile is dropped.
+                return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), p.id() + f.extension()),
+                        WebEndpointResponse.STATUS_OK, type);
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+            f.write(p, ProfileView.of(view), out);
+            // Files as downloads, text as text; JSON as bytes, which no JSON encoder would quote as a string.
+            Object body = f.download() ? ProfileDownload.of(out.toByteArray(), p.id() + f.extension())
+                    : f.mediaType().startsWith("text/") ? out.toString(StandardCharsets.UTF_8) : out.toByteArray();
+            return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK, type);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // E.g. a protobuf-java too old or missing on the application's class path, or the recording gone:
+            // this answer fails, nothing else.
+            return f == ProfileFormat.JFR ? Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND,
+                    "Profile '" + p.id() + "' has no JFR recording any more: " + e, null)
+                    : Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, "Profile '" + p.id()
+                            + "' could not be encoded as " + f.id() + ": " + e, null);
+        }
     }
 
     private static WebEndpointResponse<String> asset(StatusPage.Asset asset) {
         return new WebEndpointResponse<>(asset.body(), WebEndpointResponse.STATUS_OK, asset.contentType());
     }
 
-    private WebEndpointResponse<?> pprof(Profile p, LookbackView view, @Nullable ResponseFormat answer) {
-        byte[] bytes;
-        try {
-            bytes = pprof.gzipped(p, view);
-        } catch (RuntimeException | LinkageError e) {
-            // E.g. a protobuf-java too old or missing on the application's class path: this answer fails, nothing else.
-            return Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,
-                    "Profile '" + p.id() + "' could not be encoded as pprof: " + e, null);
-        }
-        return new WebEndpointResponse<>(ProfileDownload.of(bytes, p.id() + ".pb.gz"), WebEndpointResponse.STATUS_OK,
-                ProfileFormat.PPROF.mimeType());
-    }
-
-    private static WebEndpointResponse<?> jfr(Profile p, @Nullable ResponseFormat answer) {
-        if (p.jfrFile() == null) {
-            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "Profile '" + p.id()
-                    + "' has no JFR recording: its engine (" + p.engine() + ") handed over no file, or it was not "
-                    + "kept (larger than retained-size, or its disk down to min-free-disk-space)", null);
-        }
-        try {
-            return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), CpuProfilerDescriptors.downloadName(p)),
-                    WebEndpointResponse.STATUS_OK, ProfileFormat.JFR.mimeType());
-        } catch (IOException | RuntimeException e) {
-            return Replies.error(answer, WebEndpointResponse.STATUS_NOT_FOUND, "Profile '" + p.id()
-                    + "' has no JFR recording any more: " + e, null);
-        }
-    }
-
     /** {@code json, text, collapsed, html, pprof or jfr}: every format, so the message stays true when one is added. */
     private static String formatNames() {
-        List<String> names = Arrays.stream(ProfileFormat.values()).map(f -> f.name().toLowerCase(Locale.ROOT))
-                .toList();
+        List<String> names = ProfileFormat.served().stream().map(ProfileFormat::id).toList();
         return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
-    }
-
-    private static String lookbackTitle(Profile p, LookbackView view) {
-        if (p.lookback() == null) {
-            return "";
-        }
-        return switch (view) {
-            case INCLUDE -> ", with " + p.lookback().samples() + " look-back samples";
-            case EXCLUDE -> ", look-back left out";
-            case ONLY -> ", look-back only";
-        };
-    }
-
-    private static WebEndpointResponse<String> text(StackTreeRenderer renderer, Profile p, LookbackView view,
-            ProfileFormat f) {
-        return new WebEndpointResponse<>(renderer.renderToString(p.tree(view)), WebEndpointResponse.STATUS_OK,
-                f.mimeType());
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -90,17 +91,10 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
                 && !response.isCommitted() ? malformedBody(exchange, e) : Mono.error(e));
     }
 
-    /** {@code .pb.gz} or {@code .jfr} for the file formats, null for the others. */
+    /** The file name extension of a format served as a file (pprof, jfr), null for the others. */
     private static @Nullable String fileExtension(@Nullable String format) {
-        Optional<ProfileFormat> parsed = ProfileFormat.parse(format);
-        if (parsed.isEmpty()) {
-            return null;
-        }
-        return switch (parsed.get()) {
-            case PPROF -> ".pb.gz";
-            case JFR -> ".jfr";
-            default -> null;
-        };
+        return format == null || format.isBlank() ? null : ProfileFormat.of(format).filter(ProfileFormat::download)
+                .map(ProfileFormat::extension).orElse(null);
     }
 
     private @Nullable String profileId(String selector) {

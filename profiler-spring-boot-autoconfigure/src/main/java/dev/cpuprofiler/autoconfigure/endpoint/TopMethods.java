@@ -1,9 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.internal.stack.HotMethod;
-import dev.cpuprofiler.internal.stack.HotMethods;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +19,7 @@ final class TopMethods {
     private final Map<String, Optional<String>> byId = new ConcurrentHashMap<>();
 
     @Nullable String of(Profile p) {
-        return byId.computeIfAbsent(p.id(), id -> HotMethods.of(p.tree(LookbackView.INCLUDE), 1).stream().findFirst()
-                .map(HotMethod::method)).orElse(null);
+        return byId.computeIfAbsent(p.id(), id -> p.hotMethod()).orElse(null);
     }
 
     /** Forgets the profiles the store has dropped. */

@@ -8,8 +8,6 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
@@ -25,7 +23,7 @@ import org.springframework.core.env.Environment;
 
 /**
  * Pushes each stored profile to Pyroscope ({@code profiler.cpu.export.pyroscope.url}) and/or an OTLP collector
- * ({@code profiler.cpu.export.otlp.endpoint}, experimental, with {@code opentelemetry-proto} on the classpath). One
+ * ({@code profiler.cpu.export.otlp.endpoint}, experimental). One
  * {@link ProfileExporter} (one queue, one thread) serves every target. Nothing is created when neither is set.
  */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
@@ -33,8 +31,6 @@ import org.springframework.core.env.Environment;
 @Conditional(CpuProfilerExportAutoConfiguration.OnExportTarget.class)
 @EnableConfigurationProperties(ExportProperties.class)
 public class CpuProfilerExportAutoConfiguration {
-
-    private static final Logger log = LoggerFactory.getLogger(CpuProfilerExportAutoConfiguration.class);
 
     /** Retries after the first attempt; with the backoff below a dead target holds a profile about 7 s. */
     static final int MAX_RETRIES = 3;
@@ -95,21 +91,14 @@ public class CpuProfilerExportAutoConfiguration {
                 .connectTimeout(ExportSettings.positive("connect-timeout", properties.getConnectTimeout()))
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .build();
-        List<ExportTarget> all = targets.orderedStream().toList();
-        if (all.isEmpty()) {
-            log.warn("profiler.cpu.export.otlp.endpoint is set but io.opentelemetry.proto:opentelemetry-proto is not "
-                    + "on the classpath: no profile is exported");
-        }
-        return new ProfileExporter(cpuProfiler, all, client,
+        return new ProfileExporter(cpuProfiler, targets.orderedStream().toList(), client,
                 new ExportRetry(MAX_RETRIES, INITIAL_BACKOFF, MAX_BACKOFF),
                 ExportSettings.queueCapacity(properties.getQueueCapacity()), DRAIN_TIMEOUT, Thread::new,
                 Clock.systemUTC());
     }
 
-    /** OTLP (experimental), when the generated OTLP classes are on the classpath. */
+    /** OTLP (experimental). */
     @Configuration(proxyBeanMethods = false)
-    // By name: this class must load without the optional jar.
-    @ConditionalOnClass(name = "io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest")
     @ConditionalOnProperty(prefix = "profiler.cpu.export.otlp", name = "endpoint")
     static class OtlpConfiguration {
 

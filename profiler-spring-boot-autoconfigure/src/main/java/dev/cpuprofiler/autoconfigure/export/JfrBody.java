@@ -1,8 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.util.Optional;
 
 /**
@@ -12,7 +12,7 @@ import java.util.Optional;
  */
 public final class JfrBody implements ProfileBody {
 
-    static final String FORMAT = "jfr";
+    static final String FORMAT = ProfileFormat.JFR.id();
 
     @Override
     public String format() {
@@ -21,9 +21,9 @@ public final class JfrBody implements ProfileBody {
 
     @Override
     public Optional<byte[]> encode(Profile profile) throws IOException {
-        if (profile.jfrFile() == null || !Files.isRegularFile(profile.jfrFile())) {
+        if (ProfileFormat.JFR.missing(profile).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(Files.readAllBytes(profile.jfrFile()));
+        return Optional.of(FormatBytes.of(ProfileFormat.JFR, profile));
     }
 }

@@ -1,6 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -9,15 +11,14 @@ import java.util.Objects;
 
 /**
  * OTLP/HTTP profiles (experimental, like the signal itself): {@code POST {endpoint}/v1development/profiles} with a
- * binary protobuf {@code ExportProfilesServiceRequest} built by {@link OtlpProfileEncoder}.
+ * binary protobuf {@code ExportProfilesServiceRequest} written by {@link ProfileFormat#otlp}.
  */
 public final class OtlpTarget implements ExportTarget {
 
     static final String PATH = "/v1development/profiles";
 
     private final URI uri;
-    private final String serviceName;
-    private final Map<String, String> resourceAttributes;
+    private final ProfileFormat format;
     private final Map<String, String> headers;
     private final Duration timeout;
 
@@ -25,8 +26,7 @@ public final class OtlpTarget implements ExportTarget {
     public OtlpTarget(URI endpoint, String serviceName, Map<String, String> resourceAttributes,
             Map<String, String> headers, Duration timeout) {
         this.uri = URI.create(endpoint + PATH);
-        this.serviceName = Objects.requireNonNull(serviceName, "serviceName");
-        this.resourceAttributes = Map.copyOf(resourceAttributes);
+        this.format = ProfileFormat.otlp(serviceName, resourceAttributes);
         this.headers = Map.copyOf(headers);
         this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
@@ -37,11 +37,16 @@ public final class OtlpTarget implements ExportTarget {
     }
 
     @Override
-    public HttpRequest request(Profile profile) {
-        byte[] body = OtlpProfileEncoder.encode(profile, serviceName, resourceAttributes).toByteArray();
+    public HttpRequest request(Profile profile) throws UnsendableProfileException {
+        byte[] body;
+        try {
+            body = FormatBytes.of(format, profile);
+        } catch (IOException | RuntimeException e) {
+            throw new UnsendableProfileException("cannot encode " + profile.id() + " for OTLP: " + e, e);
+        }
         HttpRequest.Builder request = HttpRequest.newBuilder(uri)
                 .timeout(timeout)
-                .header("Content-Type", "application/x-protobuf")
+                .header("Content-Type", format.mediaType())
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         headers.forEach(request::header);
         return request.build();

@@ -1,8 +1,8 @@
 package dev.cpuprofiler.autoconfigure.export;
 
-import dev.cpuprofiler.LookbackView;
-import dev.cpuprofiler.internal.session.PprofEncoder;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -11,9 +11,7 @@ import java.util.Optional;
  */
 public final class PprofBody implements ProfileBody {
 
-    static final String FORMAT = "pprof";
-
-    private final PprofEncoder encoder = new PprofEncoder();
+    static final String FORMAT = ProfileFormat.PPROF.id();
 
     @Override
     public String format() {
@@ -21,7 +19,7 @@ public final class PprofBody implements ProfileBody {
     }
 
     @Override
-    public Optional<byte[]> encode(Profile profile) {
-        return Optional.of(encoder.gzipped(profile, LookbackView.INCLUDE));
+    public Optional<byte[]> encode(Profile profile) throws IOException {
+        return Optional.of(FormatBytes.of(ProfileFormat.PPROF, profile));
     }
 }

@@ -19,7 +19,8 @@ import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.LookbackSnapshot;
-import dev.cpuprofiler.internal.session.PprofEncoder;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.SessionTrigger;
@@ -31,6 +32,7 @@ import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -376,8 +378,10 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
         byte[] bytes = download.getContentAsByteArray();
         assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
-        assertThat(bytes).isEqualTo(new PprofEncoder().gzipped(profiler.profile("p1").orElseThrow(),
-                LookbackView.EXCLUDE));
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ProfileFormat.PPROF.write(profiler.profile("p1").orElseThrow(), ProfileView.of(LookbackView.EXCLUDE),
+                expected);
+        assertThat(bytes).isEqualTo(expected.toByteArray());
     }
 
     @Test
@@ -483,8 +487,9 @@ class CpuProfilerEndpointFixtureTest {
         Files.writeString(p, content);
     }
 
+    /** A JSON answer as a client reads it: a profile comes as the bytes its format wrote, the status as a record. */
     private static JsonNode json(Object body) {
-        return JSON.readTree(JSON.writeValueAsString(body));
+        return body instanceof byte[] bytes ? JSON.readTree(bytes) : JSON.readTree(JSON.writeValueAsString(body));
     }
 
     private static String text(WebEndpointResponse<?> response) {

@@ -14,6 +14,7 @@ import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
 import io.opentelemetry.proto.profiles.v1development.ResourceProfiles;
 import io.opentelemetry.proto.profiles.v1development.Sample;
+import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,11 +85,14 @@ class OtlpExportTest {
     }
 
     @Test
-    void withoutTheOptionalOtlpJarTheContextStartsAndSendsNothingOverOtlp() {
+    void otlpNeedsNoJarOfItsOwn() {
+        // The request is written by the profiler's own encoder: without opentelemetry-proto the target still works.
         ExportFixtures.runner().withClassLoader(new FilteredClassLoader("io.opentelemetry.proto"))
                 .withPropertyValues("profiler.cpu.export.otlp.endpoint=http://127.0.0.1:4318").run(context -> {
-                    assertThat(context).hasNotFailed().doesNotHaveBean(OtlpTarget.class);
-                    assertThat(context.getBean(ProfileExporter.class).targets()).isEmpty();
+                    assertThat(context).hasNotFailed().hasSingleBean(OtlpTarget.class);
+                    assertThat(context.getBean(ProfileExporter.class).targets()).containsExactly("otlp");
+                    HttpRequest request = context.getBean(OtlpTarget.class).request(ExportFixtures.profile());
+                    assertThat(request.bodyPublisher().orElseThrow().contentLength()).isGreaterThan(100);
                 });
     }
 }

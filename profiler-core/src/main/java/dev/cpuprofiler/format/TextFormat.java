@@ -1,25 +1,64 @@
-package dev.cpuprofiler.autoconfigure.endpoint;
+package dev.cpuprofiler.format;
 
-import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.RootCut;
-import dev.cpuprofiler.StackTreeSnapshot;
-import dev.cpuprofiler.ConcurrencyReport;
-import dev.cpuprofiler.CpuBreakdown;
-import dev.cpuprofiler.ThreadCpu;
+import dev.cpuprofiler.internal.stack.TextTreeRenderer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
-/** The few lines above a profile's text tree: what recorded it, and what CPU% alone would hide. */
-final class ProfileTextSummary {
+/**
+ * A summary (what recorded the profile, its samples and the share cut at the root, the hot methods, where the CPU
+ * went, the look-back part, how many threads ran at once), then the tree as indented text.
+ */
+final class TextFormat implements ProfileFormat {
 
-    private ProfileTextSummary() {
+    private final TextTreeRenderer renderer = new TextTreeRenderer();
+
+    @Override
+    public String id() {
+        return "text";
     }
 
-    static String of(Profile p, LookbackView view) {
+    @Override
+    public String mediaType() {
+        return "text/plain;charset=UTF-8";
+    }
+
+    @Override
+    public String extension() {
+        return ".txt";
+    }
+
+    @Override
+    public boolean download() {
+        return false;
+    }
+
+    @Override
+    public Optional<String> missing(Profile profile) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
+        out.write(summary(profile, view).getBytes(StandardCharsets.UTF_8));
+        renderer.render(view.tree(profile), out);
+    }
+
+    /** The few lines above the tree: what recorded it, and what CPU% alone would hide. */
+    static String summary(Profile p, ProfileView view) {
         StringBuilder b = new StringBuilder();
         b.append("Profile ").append(p.id()).append(" (").append(p.trigger()).append(")  ")
                 .append(p.startedAt()).append(" .. ").append(p.endedAt()).append('\n');
@@ -32,7 +71,7 @@ final class ProfileTextSummary {
             b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpuPercent()));
         }
         b.append('\n');
-        StackTreeSnapshot tree = p.tree(view);
+        StackTreeSnapshot tree = view.fullTree(p);
         RootCut cut = RootCut.of(tree);
         b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(),
                 cut.samples(), cut.percent(), cut.samples() > 0 ? " (their callers are unknown: see the notes)" : ""));
@@ -63,7 +102,7 @@ final class ProfileTextSummary {
         if (l != null) {
             b.append("Look-back: ").append(l.samples()).append(" samples every ")
                     .append(l.samplingPeriod().toMillis()).append(" ms from ").append(l.startedAt()).append(" .. ")
-                    .append(l.endedAt()).append(", before the session; ").append(switch (view) {
+                    .append(l.endedAt()).append(", before the session; ").append(switch (view.lookback()) {
                         case INCLUDE -> "included below (lookback=exclude leaves them out)";
                         case EXCLUDE -> "left out below (lookback=include adds them)";
                         case ONLY -> "only they are below";
@@ -71,7 +110,7 @@ final class ProfileTextSummary {
             for (String note : l.notes()) {
                 b.append("Look-back note: ").append(note).append('\n');
             }
-        } else if (view == LookbackView.ONLY) {
+        } else if (view.lookback() == LookbackView.ONLY) {
             b.append("Look-back: none in this profile\n");
         }
         ConcurrencyReport c = p.concurrency();

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.session;
+package dev.cpuprofiler.format;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
@@ -15,7 +15,7 @@ import java.util.zip.GZIPInputStream;
 /**
  * A gzipped pprof profile read back with protobuf-java's {@link CodedInputStream} and the field numbers of pprof's
  * {@code profile.proto} (a copy is in this module's test resources, {@code pprof/profile.proto}): written
- * independently of {@link PprofEncoder}, it checks every reference resolves (string indices, location and function
+ * independently of {@link PprofFormat}, it checks every reference resolves (string indices, location and function
  * ids) and turns samples into leaf-first frame names.
  */
 record PprofDecoded(List<String> sampleTypes, String periodType, long period, long timeNanos, long durationNanos,

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.session;
+package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
@@ -67,7 +67,7 @@ class PprofGoToolTest {
                 result.engineDetail(), List.of(), result.notes(), startedAt, Instant.now(), Duration.ofMillis(10),
                 tree.totalSamples(), result.lostSamples(), null, tree.snapshot(), null, null, null, null);
         Path pprof = workDirectory.resolve(profile.id() + ".pb.gz");
-        Files.write(pprof, new PprofEncoder().gzipped(profile, LookbackView.INCLUDE));
+        Files.write(pprof, Written.pprof(profile, LookbackView.INCLUDE));
 
         String top = run(List.of("go", "tool", "pprof", "-top", "-nodecount=200",
                 "-tagfocus=thread=^" + SplitWorkload.WORKER + "$", pprof.toString()));

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.session;
+package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
@@ -18,7 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** pprof bytes decoded back field by field: what {@code go tool pprof} and Pyroscope will see. */
-class PprofEncoderTest {
+class PprofFormatTest {
 
     private static final Instant LOOKBACK_START = Instant.parse("2026-01-01T00:00:00Z");
     private static final Instant START = LOOKBACK_START.plusSeconds(30);
@@ -26,13 +26,12 @@ class PprofEncoderTest {
     private static final Duration PERIOD = Duration.ofMillis(10);
     private static final long PERIOD_NANOS = PERIOD.toNanos();
 
-    private final PprofEncoder encoder = new PprofEncoder();
 
     @Test
     void samplesAndCpuTimeWithPeriodAndTimeWindow() {
         Profile profile = profile(false, null);
 
-        PprofDecoded pprof = PprofDecoded.decode(encoder.gzipped(profile, LookbackView.INCLUDE));
+        PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.INCLUDE));
 
         assertThat(pprof.sampleTypes()).containsExactly("samples/count", "cpu/nanoseconds");
         assertThat(pprof.periodType()).isEqualTo("cpu/nanoseconds");
@@ -51,7 +50,7 @@ class PprofEncoderTest {
 
     @Test
     void stacksAreLeafFirstWithOneFunctionAndLocationPerDistinctFrame() {
-        PprofDecoded pprof = PprofDecoded.decode(encoder.gzipped(profile(false, null), LookbackView.INCLUDE));
+        PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile(false, null), LookbackView.INCLUDE));
 
         assertThat(pprof.samples()).extracting(PprofDecoded.Sample::framesLeafFirst).containsExactlyInAnyOrder(
                 List.of("app.Hot.spin", "app.Main.run"),
@@ -65,7 +64,7 @@ class PprofEncoderTest {
 
     @Test
     void threadGroupsBecomeThreadLabelsNotFrames() {
-        PprofDecoded pprof = PprofDecoded.decode(encoder.gzipped(profile(true, null), LookbackView.INCLUDE));
+        PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile(true, null), LookbackView.INCLUDE));
 
         assertThat(pprof.samples()).allSatisfy(s -> {
             assertThat(s.labels()).containsKey("thread");
@@ -88,9 +87,9 @@ class PprofEncoderTest {
                 List.of());
         Profile profile = profile(true, lookback);
 
-        PprofDecoded include = PprofDecoded.decode(encoder.gzipped(profile, LookbackView.INCLUDE));
-        PprofDecoded exclude = PprofDecoded.decode(encoder.gzipped(profile, LookbackView.EXCLUDE));
-        PprofDecoded only = PprofDecoded.decode(encoder.gzipped(profile, LookbackView.ONLY));
+        PprofDecoded include = PprofDecoded.decode(Written.pprof(profile, LookbackView.INCLUDE));
+        PprofDecoded exclude = PprofDecoded.decode(Written.pprof(profile, LookbackView.EXCLUDE));
+        PprofDecoded only = PprofDecoded.decode(Written.pprof(profile, LookbackView.ONLY));
 
         assertThat(include.total(0)).isEqualTo(140);
         assertThat(include.leafTotal("app.Before.burst", 0)).isEqualTo(40);
@@ -119,7 +118,7 @@ class PprofEncoderTest {
                 List.of(), List.of(), START, END, PERIOD, 0, 0, null, new StackTree(64, 1000, false).snapshot(), null,
                 null, null, null);
 
-        PprofDecoded pprof = PprofDecoded.decode(encoder.gzipped(profile, LookbackView.ONLY));
+        PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.ONLY));
 
         assertThat(pprof.samples()).isEmpty();
         assertThat(pprof.sampleTypes()).containsExactly("samples/count", "cpu/nanoseconds");

@@ -1,0 +1,54 @@
+package dev.cpuprofiler.format;
+
+import dev.cpuprofiler.Profile;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.Optional;
+
+/**
+ * The engine's own JFR recording, as it wrote it: the session's samples only (the look-back part was never in it),
+ * and without the application's configuration unless {@code profiler.cpu.jfr.include-system-info} asked for it.
+ */
+final class JfrFormat implements ProfileFormat {
+
+    @Override
+    public String id() {
+        return "jfr";
+    }
+
+    @Override
+    public String mediaType() {
+        return "application/octet-stream";
+    }
+
+    @Override
+    public String extension() {
+        return ".jfr";
+    }
+
+    @Override
+    public boolean download() {
+        return true;
+    }
+
+    @Override
+    public Optional<String> missing(Profile p) {
+        if (p.jfrFile() == null) {
+            return Optional.of("Profile '" + p.id() + "' has no JFR recording: its engine (" + p.engine()
+                    + ") handed over no file, or it was not kept (larger than retained-size, or its disk down to "
+                    + "min-free-disk-space)");
+        }
+        return Files.isRegularFile(p.jfrFile()) ? Optional.empty()
+                : Optional.of("Profile '" + p.id() + "' has no JFR recording any more");
+    }
+
+    /** Copies the recording; the view does not apply (the endpoint refuses a look-back view other than include). */
+    @Override
+    public void write(Profile p, ProfileView view, OutputStream out) throws IOException {
+        if (p.jfrFile() == null) {
+            throw new IOException(missing(p).orElseThrow());
+        }
+        Files.copy(p.jfrFile(), out);
+    }
+}

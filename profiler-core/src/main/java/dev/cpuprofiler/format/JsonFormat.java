@@ -1,0 +1,197 @@
+package dev.cpuprofiler.format;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.cpuprofiler.ConcurrencyReport;
+import dev.cpuprofiler.CpuBreakdown;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.ThreadCpu;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
+import dev.cpuprofiler.internal.stack.RootCut;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The profile as one JSON document: what recorded it, its figures (samples, cut stacks, hot methods, where the CPU
+ * went, how many threads ran at once, the look-back part) and its merged tree. Times and durations are ISO-8601
+ * strings, percentages are rounded to 0.01 and ratios to 0.0001; absent values are {@code null}. The tree is
+ * streamed by {@link JsonTreeRenderer}, which allows nesting as deep as the deepest stack.
+ */
+final class JsonFormat implements ProfileFormat {
+
+    /** Threads listed per profile (the busiest). */
+    static final int MAX_PROFILE_THREADS = 20;
+
+    private final ObjectMapper mapper = JsonMapper.builder().build();
+
+    @Override
+    public String id() {
+        return "json";
+    }
+
+    @Override
+    public String mediaType() {
+        return "application/json";
+    }
+
+    @Override
+    public String extension() {
+        return ".json";
+    }
+
+    @Override
+    public boolean download() {
+        return false;
+    }
+
+    @Override
+    public Optional<String> missing(Profile profile) {
+        return Optional.empty();
+    }
+
+    @Override
+    public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
+        try {
+            mapper.writeValue(new NonClosing(out), document(profile, view));
+        } catch (JacksonException e) {
+            throw new IOException("Profile " + profile.id() + " could not be written as JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static Document document(Profile p, ProfileView view) {
+        StackTreeSnapshot full = view.fullTree(p);
+        StackTreeSnapshot tree = view.tree(p);
+        RootCut cut = RootCut.of(full);
+        return new Document(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
+                iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
+                p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), Breakdown.of(p.cpuBreakdown()),
+                p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
+                Lookback.of(p.lookback()), view.lookback().id(), view.minPercent() > 0 ? view.minPercent() : null,
+                treeJson(tree));
+    }
+
+    /**
+     * The document. {@code cutSamples} and {@code cutPercent} count samples whose stacks the engine cut at the root
+     * (their callers unknown); {@code hotMethods} are the top methods by self time, from the whole tree even when
+     * {@code tree} is folded; {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
+     */
+    record Document(String id, String trigger, String engine, String engineDetail,
+            List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
+            String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
+            long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
+            Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency, Lookback lookback, String lookbackView,
+            Double treeMinPercent, @JsonRawValue String tree) {
+    }
+
+    /**
+     * Where the process's CPU time went while the profile recorded: application threads, GC, JIT, the profiler and
+     * the rest of the JVM. {@code source} is {@code proc} (the kernel's per-thread accounting) or {@code jvm}.
+     */
+    record Breakdown(String processCpuTime, String source, List<Group> groups) {
+
+        static Breakdown of(CpuBreakdown b) {
+            return b == null ? null : new Breakdown(iso(b.processCpuTime()), b.source(), b.groups().stream()
+                    .map(g -> new Group(g.group(), iso(g.cpuTime()), round(g.percent()))).toList());
+        }
+    }
+
+    /** One group of threads' CPU time and its share (0..100) of the process's. */
+    record Group(String group, String cpuTime, double percent) {
+    }
+
+    /** A thread's CPU: % of one core, and whether it is CPU-bound, mixed or mostly waiting. */
+    record Thread(String name, long id, double cpuPercent, String cpuTime, String label) {
+
+        static Thread of(ThreadCpu t) {
+            return new Thread(t.name(), t.id(), round(t.cpuPercent()), iso(t.cpuTime()), t.label().name());
+        }
+    }
+
+    /** How many threads ran at once while the profile recorded. */
+    record Concurrency(double utilization, double bottleneck, double bottleneckLow, double bottleneckHigh,
+            double averageRunning, double effectiveCpus, String tick, List<ConcurrencyReport.Bin> histogram,
+            List<Thread> threads, int threadsSeen) {
+
+        static Concurrency of(ConcurrencyReport r) {
+            return r == null ? null : new Concurrency(ratio(r.utilization()), ratio(r.bottleneck()),
+                    ratio(r.bottleneckLow()), ratio(r.bottleneckHigh()), ratio(r.averageRunning()), r.effectiveCpus(),
+                    iso(r.tick()), r.histogram(), r.threads().stream().limit(MAX_PROFILE_THREADS).map(Thread::of)
+                            .toList(), r.threadsSeen());
+        }
+    }
+
+    /**
+     * The look-back part: samples from before the session started, taken every {@code samplingPeriod}; in the tree
+     * each weighs {@code samplingPeriod / weightUnit}, {@code weight} in all.
+     */
+    record Lookback(String startedAt, String endedAt, String duration, String samplingPeriod, String weightUnit,
+            long samples, long weight, List<String> notes) {
+
+        static Lookback of(LookbackSnapshot l) {
+            return l == null ? null : new Lookback(iso(l.startedAt()), iso(l.endedAt()), iso(l.duration()),
+                    iso(l.samplingPeriod()), iso(l.weightUnit()), l.samples(), l.weight(), l.notes());
+        }
+    }
+
+    private static String treeJson(StackTreeSnapshot tree) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(256, tree.size() * 80));
+        try {
+            new JsonTreeRenderer().render(tree, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static double ratio(double r) {
+        return Math.round(r * 10000.0) / 10000.0;
+    }
+
+    private static double round(double percent) {
+        return Math.round(percent * 100.0) / 100.0;
+    }
+
+    private static Double round(Double percent) {
+        return percent == null ? null : round(percent.doubleValue());
+    }
+
+    private static String iso(Instant i) {
+        return i == null ? null : i.toString();
+    }
+
+    private static String iso(Duration d) {
+        return d == null ? null : d.toString();
+    }
+
+    /** The mapper closes what it writes to; the caller owns {@code out}. */
+    private static final class NonClosing extends java.io.FilterOutputStream {
+
+        NonClosing(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+}
