@@ -40,14 +40,11 @@ public interface CpuProfiler extends AutoCloseable {
      */
     RunningSession startOnDemand(Duration duration);
 
-    /** Everything the status shows, taken now. Never waits for a session or a launch. */
-    CpuProfilerStatus status();
-
     /**
-     * The last few minutes of CPU% readings and the baseline's slots, in wall-clock time: what the status page
-     * charts.
+     * Everything the profiler can tell about itself, taken now: what the endpoint, the status page and the meters
+     * show. Never waits for a session or a launch.
      */
-    CpuProfilerStatus.History cpuHistory();
+    CpuProfilerStatus status();
 
     /** The kept profiles, newest first. */
     List<Profile> profiles();

@@ -1,18 +1,51 @@
 package dev.cpuprofiler;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * Everything the status endpoint shows, taken at one moment. {@code session} is null when none runs,
- * {@code latestProfile} before the first profile; {@code threads} are the top threads by recent CPU;
- * {@code lookback} says what the look-back does (state {@code OFF} when it is switched off); {@code disk} the free
- * space where it writes.
+ * Everything the profiler can tell about itself, taken at one moment: what the endpoint's JSON, the status page and
+ * the meters show, read from here only. Times are {@link Instant}s and durations {@link Duration}s (ISO-8601 strings
+ * in JSON); percentages are rounded to 0.01; absent values are null, and JSON writes them as {@code null}.
+ *
+ * @param state what the trigger does now
+ * @param cpu the CPU monitor
+ * @param trigger the CPU trigger's settings, cooldown and start-up grace
+ * @param session the session recording now, or null when none runs (or one is still being launched)
+ * @param latestProfile the newest profile, or null before the first; not in this record's JSON (the endpoint writes
+ *        it with the JSON format, folded)
+ * @param profiles the kept profiles, newest first
+ * @param threads the top threads by recent CPU
+ * @param lookback what the look-back does (state {@code OFF} when it is switched off)
+ * @param disk the free space where the profiler writes
+ * @param history the recent CPU% and the baseline's slots, for a chart
  */
+@JsonInclude(JsonInclude.Include.ALWAYS)
 public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session session,
-        Profile latestProfile, List<ThreadCpu> threads, Lookback lookback, Disk disk) {
+        @JsonIgnore Profile latestProfile, List<ProfileSummary> profiles, List<ThreadCpu> threads, Lookback lookback,
+        Disk disk, History history) {
+
+    public CpuProfilerStatus {
+        profiles = List.copyOf(profiles);
+        threads = List.copyOf(threads);
+    }
+
+    /**
+     * A kept profile, in the status's list.
+     *
+     * @param hotMethod its method with the most self time, or null without samples
+     * @param jfrFile the name {@code format=jfr} downloads its recording as, or null when it has none
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record ProfileSummary(String id, SessionTrigger trigger, String engine, Instant startedAt,
+            Instant endedAt, long samples, Duration duration, String hotMethod, String jfrFile) {
+    }
 
     /**
      * What the CPU monitor sees now.
@@ -26,6 +59,7 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param thresholdPercent the trigger threshold
      * @param fallbackReason why the process source is used although a cgroup was wanted, or null
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Cpu(String source, String cgroupPath, double effectiveCpuCount, String effectiveCpuOrigin,
             Double latestPercent, Double averagePercent, double thresholdPercent, String fallbackReason) {
     }
@@ -40,11 +74,13 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param startupGraceUntil when the start-up grace ends (no CPU trigger, no look-back before), or null once over
      * @param startupGraceRemaining time left in it, or null
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Trigger(boolean enabled, Duration cooldown, Instant cooldownUntil, Duration cooldownRemaining,
             Instant startupGraceUntil, Duration startupGraceRemaining) {
     }
 
     /** A snapshot of the running session. */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Session(String id, SessionTrigger trigger, String engine, Instant startedAt, Duration duration,
             Duration elapsed, long samples) {
 
@@ -61,6 +97,7 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param places each place it writes, with its filesystem's free space
      * @param problem why something cannot be recorded or written now (the first place below its floor), or null
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Disk(List<Place> places, String problem) {
 
         public Disk {
@@ -78,6 +115,8 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
          */
         public record Place(String role, String path, long freeBytes, long floorBytes, boolean writable) {
 
+            /** Whether the profiler may write here now (writable, and above its floor). */
+            @JsonProperty("ok")
             public boolean ok() {
                 return writable && freeBytes >= floorBytes;
             }
@@ -101,6 +140,7 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param recentCpuPercent the recent CPU% it compares with that level; null until there are enough samples
      * @param armedSince when it armed; null unless armed
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Lookback(LookbackState state, Duration window, Duration samplingPeriod, Instant coveredFrom,
             Instant armsFrom, long samples, long footprintBytes, String reason, String source, Double armingPercent,
             Double recentCpuPercent, Instant armedSince) {
@@ -135,28 +175,20 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
     }
 
     /**
-     * The recent CPU% for a chart, in wall-clock time: the sampler's last few minutes of readings, and the rolling
-     * baseline's slots (each the true average over its interval, as the trigger sees it).
+     * The recent CPU% for a chart, compact: {@code samples} are the sampler's readings as {@code [seconds, percent]}
+     * and {@code baseline} the rolling baseline's slots (each the true average over its interval, as the trigger sees
+     * it) as {@code [from, to, percent]}, oldest first, with times in seconds relative to {@code at} (0 or below, to
+     * 0.1 s) and percentages to 0.01.
      *
      * @param at when it was read
      * @param samplingInterval how often the sampler reads
-     * @param samples the sampler's readings, oldest first
      * @param slotInterval the length of one baseline slot
-     * @param slots the baseline's completed slots, oldest first
      */
-    public record History(Instant at, Duration samplingInterval, List<Point> samples, Duration slotInterval,
-            List<Slot> slots) {
-
-        /** One sampler reading: the CPU% over the interval that ended {@code at}. */
-        public record Point(Instant at, double percent) {
-        }
-
-        /** One baseline slot: the average CPU% from {@code start} to {@code end}. */
-        public record Slot(Instant start, Instant end, double percent) {
-        }
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record History(Instant at, Duration samplingInterval, Duration slotInterval, List<double[]> samples,
+            List<double[]> baseline) {
     }
 
-    /** Where the CPU trigger stands. */
     public enum State {
         /** The CPU trigger is off ({@code profiler.cpu.enabled=false}); on-demand profiles still work. */
         DISABLED,

@@ -1,15 +1,13 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfilerStatus;
-
 import dev.cpuprofiler.internal.baseline.BaselineSlot;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * Reads {@link CpuProfilerStatus.History}: the sampler and the baseline keep ticker times (monotonic nanoseconds, cheap on the
- * tick); this turns them into instants against one reading of the clock and the ticker, taken together.
+ * Reads {@link CpuProfilerStatus.History}: the sampler and the baseline keep ticker times (monotonic nanoseconds,
+ * cheap on the tick); this turns them into seconds before one reading of the clock and the ticker, taken together.
  */
 final class CpuHistoryReader {
 
@@ -22,19 +20,21 @@ final class CpuHistoryReader {
     CpuProfilerStatus.History read() {
         Instant now = p.clock().instant();
         long nowNanos = p.ticker().nanoTime();
-        List<CpuProfilerStatus.History.Point> samples = p.recentCpu().snapshot().stream()
-                .map(s -> new CpuProfilerStatus.History.Point(at(now, nowNanos, s.nanoTime()), s.percent())).toList();
-        List<CpuProfilerStatus.History.Slot> slots = p.baseline().history().stream().map(s -> slot(now, nowNanos, s)).toList();
-        return new CpuProfilerStatus.History(now, p.options().getSamplingInterval(), samples,
-                p.options().getRollingHistoryInterval(), slots);
+        List<double[]> samples = p.recentCpu().snapshot().stream()
+                .map(s -> new double[] {secondsBefore(nowNanos, s.nanoTime()), Rounding.percent(s.percent())})
+                .toList();
+        List<double[]> slots = p.baseline().history().stream().map(s -> slot(nowNanos, s)).toList();
+        return new CpuProfilerStatus.History(now, p.options().getSamplingInterval(),
+                p.options().getRollingHistoryInterval(), samples, slots);
     }
 
-    private static CpuProfilerStatus.History.Slot slot(Instant now, long nowNanos, BaselineSlot s) {
-        Instant end = at(now, nowNanos, s.endNanoTime());
-        return new CpuProfilerStatus.History.Slot(end.minusNanos(s.wallNanos()), end, s.percent());
+    private static double[] slot(long nowNanos, BaselineSlot s) {
+        return new double[] {secondsBefore(nowNanos, s.endNanoTime() - s.wallNanos()),
+                secondsBefore(nowNanos, s.endNanoTime()), Rounding.percent(s.percent())};
     }
 
-    private static Instant at(Instant now, long nowNanos, long nanoTime) {
-        return now.minus(Duration.ofNanos(nowNanos - nanoTime));
+    /** Seconds from now back to the ticker time, to 0.1 s (negative: in the past). */
+    private static double secondsBefore(long nowNanos, long nanoTime) {
+        return Math.round((nanoTime - nowNanos) / 100_000_000.0) / 10.0;
     }
 }

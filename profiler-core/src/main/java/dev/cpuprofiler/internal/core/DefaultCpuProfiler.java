@@ -43,14 +43,12 @@ public final class DefaultCpuProfiler implements CpuProfiler {
 
     private final Pipeline p;
     private final StatusReader status;
-    private final CpuHistoryReader history;
     private boolean started;
     private boolean closed;
 
     private DefaultCpuProfiler(Pipeline pipeline) {
         this.p = pipeline;
         this.status = new StatusReader(pipeline);
-        this.history = new CpuHistoryReader(pipeline);
     }
 
     /** A builder that also takes the parts tests replace (engines, store, readers, look-back source). */
@@ -116,15 +114,6 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     @Override
     public CpuProfilerStatus status() {
         return status.read();
-    }
-
-    /**
-     * The last few minutes of CPU% readings and the baseline's slots, in wall-clock time: what the status page charts.
-     * Read on demand; the sampler's tick only writes one array entry for it.
-     */
-    @Override
-    public CpuProfilerStatus.History cpuHistory() {
-        return history.read();
     }
 
     /** The recorded profiles' store. */

@@ -1,6 +1,9 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.ThreadCpu;
+import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.CpuProfilerOptions;
 
 import java.nio.file.Path;
@@ -8,7 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /** Reads the pipeline's current state into the status the endpoint shows. */
 final class StatusReader {
@@ -16,9 +24,13 @@ final class StatusReader {
     private static final int TOP_THREADS = 10;
 
     private final Pipeline p;
+    private final CpuHistoryReader history;
+    /** Each kept profile's hot method, found once (a walk of its whole tree): a stored profile never changes. */
+    private final Map<String, Optional<String>> hotMethods = new ConcurrentHashMap<>();
 
     StatusReader(Pipeline pipeline) {
         this.p = pipeline;
+        this.history = new CpuHistoryReader(pipeline);
     }
 
     CpuProfilerStatus read() {
@@ -27,15 +39,41 @@ final class StatusReader {
         OptionalDouble avg = p.baseline().average();
         CpuProfilerStatus.Cpu cpu = new CpuProfilerStatus.Cpu(p.cpuSource().source().kind().id(), p.cpuSource().cgroupPath(),
                 p.cpuSource().effectiveCpus().count(), p.cpuSource().effectiveCpus().origin(),
-                Double.isNaN(latest) ? null : latest, avg.isPresent() ? avg.getAsDouble() : null,
+                Double.isNaN(latest) ? null : Rounding.percent(latest),
+                avg.isPresent() ? Rounding.percent(avg.getAsDouble()) : null,
                 options.getThreshold(), p.cpuSource().fallbackReason());
         Instant graceUntil = p.policy().graceUntil().orElse(null);
         CpuProfilerStatus.Trigger trigger = new CpuProfilerStatus.Trigger(options.isEnabled(), options.getCooldown(),
                 p.policy().cooldownUntil().orElse(null), p.policy().cooldownRemaining().orElse(null), graceUntil,
                 graceUntil == null ? null : Duration.between(p.clock().instant(), graceUntil));
         CpuProfilerStatus.Session session = p.policy().activeSession().map(s -> CpuProfilerStatus.Session.of(s, p.clock())).orElse(null);
-        return new CpuProfilerStatus(p.policy().state(), cpu, trigger, session, p.profiles().latest().orElse(null),
-                p.threads() == null ? List.of() : p.threads().top(TOP_THREADS), p.lookback().status(), disk());
+        List<Profile> profiles = p.profiles().list();
+        return new CpuProfilerStatus(p.policy().state(), cpu, trigger, session,
+                profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), lookback(), disk(),
+                history.read());
+    }
+
+    private List<CpuProfilerStatus.ProfileSummary> summaries(List<Profile> profiles) {
+        if (hotMethods.size() > profiles.size()) {
+            Set<String> kept = profiles.stream().map(Profile::id).collect(Collectors.toSet());
+            hotMethods.keySet().retainAll(kept);
+        }
+        return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(), pr.engine(),
+                pr.startedAt(), pr.endedAt(), pr.samples(), pr.duration(),
+                hotMethods.computeIfAbsent(pr.id(), id -> pr.hotMethod()).orElse(null),
+                pr.jfrFile() == null ? null : pr.id() + ProfileFormat.JFR.extension())).toList();
+    }
+
+    private List<ThreadCpu> threads() {
+        return p.threads() == null ? List.of() : p.threads().top(TOP_THREADS).stream().map(t -> new ThreadCpu(
+                t.id(), t.name(), Rounding.percent(t.cpuPercent()), t.cpuTime(), t.label())).toList();
+    }
+
+    private CpuProfilerStatus.Lookback lookback() {
+        CpuProfilerStatus.Lookback l = p.lookback().status();
+        return new CpuProfilerStatus.Lookback(l.state(), l.window(), l.samplingPeriod(), l.coveredFrom(),
+                l.armsFrom(), l.samples(), l.footprintBytes(), l.reason(), l.source(),
+                Rounding.percent(l.armingPercent()), Rounding.percent(l.recentCpuPercent()), l.armedSince());
     }
 
     /** The free space where the profiler writes: a few statvfs calls, cheap enough for every status request. */

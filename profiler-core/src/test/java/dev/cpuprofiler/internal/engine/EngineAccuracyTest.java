@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cpuprofiler.fixtures.SplitWorkload;
 import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
@@ -52,9 +53,16 @@ class EngineAccuracyTest {
                 truth.percent(truth.hot()), warm, truth.percent(truth.warm()), cool, truth.percent(truth.cool()),
                 result.lostSamples(), result.notes());
 
-        // The workload itself must be what it claims, or the comparison below means nothing.
-        assertThat(truth.percent(truth.hot())).as("workload's own hotSixty share").isCloseTo(60, within(4.0));
-        assertThat(truth.percent(truth.cool())).as("workload's own coolTen share").isCloseTo(10, within(4.0));
+        // The workload itself must be what it claims, or the comparison below means nothing. On a machine so busy
+        // that the workload's own split drifts (one CI run next to two builds: 54.9% for hotSixty), this test cannot
+        // judge the engine, and says so instead of failing it.
+        boolean split = Math.abs(truth.percent(truth.hot()) - 60) <= 4.0
+                && Math.abs(truth.percent(truth.cool()) - 10) <= 4.0;
+        if (!split) {
+            System.out.printf("[skip] %s: the workload ran %.1f/%.1f/%.1f instead of 60/30/10 (machine too busy)%n",
+                    engineId, truth.percent(truth.hot()), truth.percent(truth.warm()), truth.percent(truth.cool()));
+        }
+        assumeTrue(split, "the workload's own split drifted: the machine is too busy to judge the engine");
 
         assertThat(result.engineId()).isEqualTo(engineId);
         // About one sample per 10 ms of the worker's CPU time (not of wall time: on a busy machine the

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.OnDemandDescriptor;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ExportDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.CpuProfiler;
@@ -61,7 +61,6 @@ public class CpuProfilerEndpoint {
     private final CpuProfiler profiler;
     private final Supplier<ProfileExporter> exporter;
     private final BooleanSupplier writesAllowed;
-    private final TopMethods topMethods = new TopMethods();
     private volatile LatestView latestView;
 
     public CpuProfilerEndpoint(CpuProfiler profiler) {
@@ -88,11 +87,8 @@ public class CpuProfilerEndpoint {
     /** The status as JSON clients get it. */
     public StatusDescriptor status() {
         CpuProfilerStatus s = profiler.status();
-        List<Profile> profiles = profiler.profiles();
-        topMethods.retain(profiles);
-        return CpuProfilerDescriptors.status(s, profiles, latestView(s.latestProfile()), exporter.get(),
-                profiler.cpuHistory(), topMethods::of, new OnDemandDescriptor(writesAllowed.getAsBoolean(),
-                        profiler.options().getDuration().toString()));
+        return new StatusDescriptor(s, latestView(s.latestProfile()), ExportDescriptor.of(exporter.get()),
+                new OnDemandDescriptor(writesAllowed.getAsBoolean(), profiler.options().getDuration()));
     }
 
     /**
@@ -247,12 +243,12 @@ public class CpuProfilerEndpoint {
         }
         try {
             RunningSession session = profiler.startOnDemand(d);
-            return Replies.session(answer, SessionDescriptor.of(session, profiler.clock()));
+            return Replies.session(answer, CpuProfilerStatus.Session.of(session, profiler.clock()));
         } catch (SessionAlreadyRunningException e) {
             // The Retry-After header is added by the web layer (WebEndpointResponse carries no headers).
             return Replies.error(answer, WebEndpointResponse.STATUS_TOO_MANY_REQUESTS,
                     "A profiling session is already running; try again when it ends",
-                    SessionDescriptor.of(e.running(), profiler.clock()));
+                    CpuProfilerStatus.Session.of(e.running(), profiler.clock()));
         } catch (RuntimeException e) {
             // Nothing can record (no engine works here): retrying later would not help, so no Retry-After.
             return Replies.error(answer, WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE,

@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
+import dev.cpuprofiler.CpuProfilerStatus.Session;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 
@@ -19,13 +20,13 @@ final class Replies {
     }
 
     /** 200 with the session just started. */
-    static WebEndpointResponse<?> session(@Nullable ResponseFormat format, SessionDescriptor session) {
+    static WebEndpointResponse<?> session(@Nullable ResponseFormat format, Session session) {
         int ok = WebEndpointResponse.STATUS_OK;
         if (format == null) {
-            return new WebEndpointResponse<>(session, ok);
+            return new WebEndpointResponse<>(new SessionDescriptor(session), ok);
         }
         return switch (format) {
-            case JSON -> new WebEndpointResponse<>(session, ok, format.getProducedMimeType());
+            case JSON -> new WebEndpointResponse<>(new SessionDescriptor(session), ok, format.getProducedMimeType());
             case TEXT -> new WebEndpointResponse<>("Profiling session started\n\n" + fields(session), ok,
                     format.getProducedMimeType());
             case HTML -> new WebEndpointResponse<>(page("Profiling session started", fields(session)), ok,
@@ -40,7 +41,7 @@ final class Replies {
      * @param running the session in the way, or null
      */
     static WebEndpointResponse<?> error(@Nullable ResponseFormat format, int status, String message,
-            @Nullable SessionDescriptor running) {
+            @Nullable Session running) {
         if (format == null) {
             return new WebEndpointResponse<>(errorDescriptor(status, message, running), status);
         }
@@ -49,7 +50,7 @@ final class Replies {
     }
 
     /** The body of a refusal in a known format: an {@link ErrorDescriptor} for JSON, text otherwise. */
-    static Object errorBody(ResponseFormat format, int status, String message, @Nullable SessionDescriptor running) {
+    static Object errorBody(ResponseFormat format, int status, String message, @Nullable Session running) {
         return switch (format) {
             case JSON -> errorDescriptor(status, message, running);
             case TEXT -> text(status, message, running);
@@ -58,12 +59,12 @@ final class Replies {
         };
     }
 
-    static ErrorDescriptor errorDescriptor(int status, String message, @Nullable SessionDescriptor running) {
+    static ErrorDescriptor errorDescriptor(int status, String message, @Nullable Session running) {
         return new ErrorDescriptor(status, reason(status), message, running);
     }
 
     /** {@code 404 Not Found: No profile 'x'}, and the running session's fields below, if any. */
-    static String text(int status, String message, @Nullable SessionDescriptor running) {
+    static String text(int status, String message, @Nullable Session running) {
         String head = status + " " + reason(status) + ": " + message + "\n";
         return running == null ? head : head + "\nRunning session:\n" + fields(running);
     }
@@ -81,7 +82,7 @@ final class Replies {
     }
 
     /** One {@code name: value} line per field of the session, as in its JSON. */
-    private static String fields(SessionDescriptor s) {
+    private static String fields(Session s) {
         return "id: " + s.id() + "\ntrigger: " + s.trigger() + "\nengine: " + s.engine() + "\nstartedAt: "
                 + s.startedAt() + "\nduration: " + s.duration() + "\nelapsed: " + s.elapsed() + "\nsamples: "
                 + s.samples() + "\n";

@@ -10,6 +10,7 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerMeterBinder;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.Profile;
@@ -389,10 +390,15 @@ class CpuProfilerEndpointFixtureTest {
         WebEndpointResponse<?> started = endpoint.start("2m", ResponseFormat.JSON);
 
         assertThat(started.getStatus()).isEqualTo(200);
-        SessionDescriptor session = (SessionDescriptor) started.getBody();
-        assertThat(session).isEqualTo(new SessionDescriptor("20261123T100030Z-manual-1", "MANUAL", "fixture",
-                "2026-11-23T10:00:30Z", "PT2M", "PT0S", 7));
-        assertThat(session.id()).isEqualTo("20261123T100030Z-manual-1");
+        CpuProfilerStatus.Session session = ((SessionDescriptor) started.getBody()).session();
+        assertThat(session).isEqualTo(new CpuProfilerStatus.Session("20261123T100030Z-manual-1",
+                SessionTrigger.MANUAL, "fixture", Instant.parse("2026-11-23T10:00:30Z"), Duration.ofMinutes(2),
+                Duration.ZERO, 7));
+        JsonNode wire = json(started.getBody());
+        assertThat(List.of(wire.path("id").asString(), wire.path("trigger").asString(), wire.path("engine").asString(),
+                wire.path("startedAt").asString(), wire.path("duration").asString(), wire.path("elapsed").asString(),
+                wire.path("samples").asString())).containsExactly("20261123T100030Z-manual-1", "MANUAL", "fixture",
+                        "2026-11-23T10:00:30Z", "PT2M", "PT0S", "7");
         assertThat(json(endpoint.status()).path("state").asString()).isEqualTo("PROFILING");
 
         WebEndpointResponse<?> second = endpoint.start(null, ResponseFormat.JSON);

@@ -14,6 +14,7 @@ import dev.cpuprofiler.SessionTrigger;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -125,7 +126,7 @@ class StatusPageTest {
     void theJsonTellsThePageWhetherToOfferTheButtonAndForHowLong() {
         assertThat(endpoint(true).status().onDemand()).satisfies(o -> {
             assertThat(o.allowed()).isTrue();
-            assertThat(o.defaultDuration()).isEqualTo("PT45S");
+            assertThat(o.defaultDuration()).isEqualTo(Duration.ofSeconds(45));
         });
         assertThat(endpoint(false).status().onDemand().allowed()).isFalse();
     }
