@@ -1,74 +1,155 @@
 package dev.cpuprofiler;
 
+import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 
 /**
- * Every {@code profiler.cpu.*} setting as a JavaBean. The settings, their defaults (which mirror the original
- * CPU-triggered profiler) and ranges are declared in {@link CpuProfilerSettings}; {@link #validate()} checks them,
- * each message naming the property.
+ * Every {@code profiler.cpu.*} setting, as a JavaBean: each one's default (which mirrors the original CPU-triggered
+ * profiler's) is its field's initial value here, and its allowed values are checked in {@link #validate()}, each
+ * message naming the property. This is the only place both are written; the Spring binding (the starter's
+ * {@code CpuProfilerProperties}, whose Javadoc is what IDEs show) is checked against it by its tests.
  */
 public final class CpuProfilerOptions {
 
     public static final String PREFIX = "profiler.cpu.";
     /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
     public static final long AUTO_FREE_DISK_SPACE = -1;
+    /** The shortest profile ({@code duration}, and what an on-demand start may ask for). */
+    public static final Duration MIN_DURATION = Duration.ofSeconds(1);
+    /** The longest profile. */
+    public static final Duration MAX_DURATION = Duration.ofHours(1);
+    /** The baseline's circular buffer holds at most this many slots. */
+    public static final int MAX_HISTORY_SLOTS = 100_000;
+    /** The least memory {@code retained-size} may give the profiles. */
+    public static final long MIN_RETAINED_BYTES = 1024 * 1024;
 
-    private boolean enabled;
-    private double threshold;
-    private Duration cooldown;
-    private Duration duration;
-    private Duration samplingInterval;
-    private Duration pollingInterval;
-    private Duration rollingHistorySize;
-    private Duration rollingHistoryInterval;
-    private Duration averageWindow;
-    private CpuSourceMode source;
-    private EngineChoice engine;
-    private Duration stackSamplingPeriod;
-    private int retainedProfiles;
-    private long retainedBytes;
+    private boolean enabled = true;
+    private double threshold = 80.0;
+    private Duration cooldown = Duration.ofHours(4);
+    private Duration duration = Duration.ofSeconds(30);
+    private Duration samplingInterval = Duration.ofSeconds(1);
+    private Duration pollingInterval = Duration.ofSeconds(5);
+    private Duration rollingHistorySize = Duration.ofMinutes(10);
+    private Duration rollingHistoryInterval = Duration.ofSeconds(30);
+    private Duration averageWindow = Duration.ofSeconds(30);
+    private CpuSourceMode source = CpuSourceMode.AUTO;
+    private EngineChoice engine = EngineChoice.AUTO;
+    private Duration stackSamplingPeriod = Duration.ofMillis(10);
+    private int retainedProfiles = 10;
+    private long retainedBytes = 64L * 1024 * 1024;
     private Path outputDirectory;
-    private int outputRetention;
-    private int maxStackDepth;
-    private int maxTreeNodes;
+    private int outputRetention = 20;
+    private int maxStackDepth = 512;
+    private int maxTreeNodes = 200_000;
     private boolean groupByThread;
-    private Duration lookback;
-    private double lookbackArmingRatio;
-    private Duration lookbackSamplingPeriod;
-    private Duration startupGrace;
-    private long minFreeDiskSpace;
+    private Duration lookback = Duration.ofSeconds(30);
+    private double lookbackArmingRatio = 0.6;
+    private Duration lookbackSamplingPeriod = LookbackSettings.DEFAULT_PERIOD;
+    private Duration startupGrace = Duration.ofSeconds(60);
+    private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
     private boolean jfrIncludeSystemInfo;
-
-    /** Options with every default of {@link CpuProfilerSettings}. */
-    public CpuProfilerOptions() {
-        for (Setting<?> setting : CpuProfilerSettings.all()) {
-            setting.reset(this);
-        }
-    }
 
     /** An independent copy, so a running profiler never sees later changes. */
     public CpuProfilerOptions copy() {
         CpuProfilerOptions c = new CpuProfilerOptions();
-        for (Setting<?> setting : CpuProfilerSettings.all()) {
-            setting.copy(this, c);
-        }
+        c.enabled = enabled;
+        c.threshold = threshold;
+        c.cooldown = cooldown;
+        c.duration = duration;
+        c.samplingInterval = samplingInterval;
+        c.pollingInterval = pollingInterval;
+        c.rollingHistorySize = rollingHistorySize;
+        c.rollingHistoryInterval = rollingHistoryInterval;
+        c.averageWindow = averageWindow;
+        c.source = source;
+        c.engine = engine;
+        c.stackSamplingPeriod = stackSamplingPeriod;
+        c.retainedProfiles = retainedProfiles;
+        c.retainedBytes = retainedBytes;
+        c.outputDirectory = outputDirectory;
+        c.outputRetention = outputRetention;
+        c.maxStackDepth = maxStackDepth;
+        c.maxTreeNodes = maxTreeNodes;
+        c.groupByThread = groupByThread;
+        c.lookback = lookback;
+        c.lookbackArmingRatio = lookbackArmingRatio;
+        c.lookbackSamplingPeriod = lookbackSamplingPeriod;
+        c.startupGrace = startupGrace;
+        c.minFreeDiskSpace = minFreeDiskSpace;
+        c.jfrIncludeSystemInfo = jfrIncludeSystemInfo;
         return c;
     }
 
     /**
-     * Checks every setting against the values {@link CpuProfilerSettings} allows.
+     * Checks every setting, in README's order; a setting bounded by another is checked after that one, so the
+     * message names the setting to fix.
      *
-     * @throws InvalidOptionException naming the first property out of range
+     * @throws InvalidOptionException naming the first property out of range, its value and what is allowed
      */
     public CpuProfilerOptions validate() {
-        for (Setting<?> setting : CpuProfilerSettings.all()) {
-            setting.check(this);
-        }
+        check("threshold", threshold, threshold > 0 && threshold <= 100,
+                "must be a percentage greater than 0 and at most 100");
+        check("cooldown", cooldown, cooldown != null && !cooldown.isNegative(), "must be zero or positive");
+        between("duration", duration, MIN_DURATION, MAX_DURATION);
+        between("sampling-interval", samplingInterval, Duration.ofMillis(10), Duration.ofMinutes(1));
+        between("rolling-history-interval", rollingHistoryInterval, "sampling-interval", samplingInterval,
+                null, Duration.ofHours(1));
+        between("rolling-history-size", rollingHistorySize, "rolling-history-interval", rollingHistoryInterval,
+                null, Duration.ofDays(1));
+        check("rolling-history-size", rollingHistorySize,
+                rollingHistorySize.toNanos() / rollingHistoryInterval.toNanos() <= MAX_HISTORY_SLOTS,
+                "must hold at most " + MAX_HISTORY_SLOTS + " rolling-history-interval slots");
+        between("average-window", averageWindow, "rolling-history-interval", rollingHistoryInterval,
+                "rolling-history-size", rollingHistorySize);
+        between("polling-interval", pollingInterval, Duration.ofMillis(10), Duration.ofHours(1));
+        check("source", source, source != null, "must be one of auto, cgroup, process");
+        check("engine", engine, engine != null, "must be one of " + String.join(", ",
+                Arrays.stream(EngineChoice.values()).map(EngineChoice::id).toList()));
+        between("stack-sampling-period", stackSamplingPeriod, EngineSettings.MIN_PERIOD, EngineSettings.MAX_PERIOD);
+        between("retained-profiles", retainedProfiles, 1, 1000);
+        check("retained-size", retainedBytes + "B", retainedBytes >= MIN_RETAINED_BYTES, "must be at least 1MB");
+        between("output-retention", outputRetention, 1, 100_000);
+        between("max-stack-depth", maxStackDepth, 8, 8192);
+        between("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
+        check("lookback", lookback, lookback != null && (lookback.isZero() || (lookback.compareTo(
+                LookbackSettings.MIN_WINDOW) >= 0 && lookback.compareTo(LookbackSettings.MAX_WINDOW) <= 0)),
+                "must be 0 (off) or between " + LookbackSettings.MIN_WINDOW + " and " + LookbackSettings.MAX_WINDOW);
+        check("lookback-arming-ratio", lookbackArmingRatio, lookbackArmingRatio > 0 && lookbackArmingRatio <= 1,
+                "must be greater than 0 and at most 1");
+        between("lookback-sampling-period", lookbackSamplingPeriod, LookbackSettings.MIN_PERIOD,
+                LookbackSettings.MAX_PERIOD);
+        between("startup-grace", startupGrace, Duration.ZERO, Duration.ofHours(1));
+        check("min-free-disk-space", minFreeDiskSpace + "B", minFreeDiskSpace >= 0
+                || minFreeDiskSpace == AUTO_FREE_DISK_SPACE, "must be at least 0B (0 turns the check off); leave it "
+                        + "unset for 5% of each filesystem, between 64MB and 512MB");
         return this;
     }
 
-    /** Whether high CPU starts a profile; monitoring and on-demand profiles work either way. */
+    private static void check(String key, Object value, boolean allowed, String rule) {
+        if (!allowed) {
+            throw new InvalidOptionException(PREFIX + key, value, rule);
+        }
+    }
+
+    private static <T extends Comparable<? super T>> void between(String key, T value, T min, T max) {
+        check(key, value, value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0,
+                "must be between " + min + " and " + max);
+    }
+
+    /** A range with another setting as a bound ({@code minKey} or {@code maxKey} null: {@code min} is constant). */
+    private static void between(String key, Duration value, String minKey, Duration min, String maxKey,
+            Duration max) {
+        check(key, value, value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, "must be at least "
+                + (minKey == null ? min : PREFIX + minKey + " (" + min + ")") + " and at most "
+                + (maxKey == null ? max : PREFIX + maxKey + " (" + max + ")"));
+    }
+
+    // The accessors: what each setting means is documented once, in the starter's CpuProfilerProperties (what IDEs
+    // show) and README's settings table.
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -77,7 +158,6 @@ public final class CpuProfilerOptions {
         this.enabled = enabled;
     }
 
-    /** CPU percentage (0 &lt; x &le; 100) the average must exceed to start a profile. */
     public double getThreshold() {
         return threshold;
     }
@@ -86,7 +166,6 @@ public final class CpuProfilerOptions {
         this.threshold = threshold;
     }
 
-    /** Quiet time after a CPU-triggered profile ends. */
     public Duration getCooldown() {
         return cooldown;
     }
@@ -95,7 +174,6 @@ public final class CpuProfilerOptions {
         this.cooldown = cooldown;
     }
 
-    /** How long a profile records. */
     public Duration getDuration() {
         return duration;
     }
@@ -104,7 +182,6 @@ public final class CpuProfilerOptions {
         this.duration = duration;
     }
 
-    /** How often CPU usage is sampled. */
     public Duration getSamplingInterval() {
         return samplingInterval;
     }
@@ -113,7 +190,6 @@ public final class CpuProfilerOptions {
         this.samplingInterval = samplingInterval;
     }
 
-    /** How often the trigger policy compares the average with the threshold. */
     public Duration getPollingInterval() {
         return pollingInterval;
     }
@@ -122,7 +198,6 @@ public final class CpuProfilerOptions {
         this.pollingInterval = pollingInterval;
     }
 
-    /** How much history the rolling baseline keeps. */
     public Duration getRollingHistorySize() {
         return rollingHistorySize;
     }
@@ -131,7 +206,6 @@ public final class CpuProfilerOptions {
         this.rollingHistorySize = rollingHistorySize;
     }
 
-    /** The length of one baseline slot: each holds the true average over this interval. */
     public Duration getRollingHistoryInterval() {
         return rollingHistoryInterval;
     }
@@ -140,7 +214,6 @@ public final class CpuProfilerOptions {
         this.rollingHistoryInterval = rollingHistoryInterval;
     }
 
-    /** The span of recent slots the reported average covers. */
     public Duration getAverageWindow() {
         return averageWindow;
     }
@@ -165,7 +238,6 @@ public final class CpuProfilerOptions {
         this.engine = engine;
     }
 
-    /** Interval between stack samples while a profile records. */
     public Duration getStackSamplingPeriod() {
         return stackSamplingPeriod;
     }
@@ -174,7 +246,6 @@ public final class CpuProfilerOptions {
         this.stackSamplingPeriod = stackSamplingPeriod;
     }
 
-    /** How many recent profiles stay in memory. */
     public int getRetainedProfiles() {
         return retainedProfiles;
     }
@@ -183,7 +254,6 @@ public final class CpuProfilerOptions {
         this.retainedProfiles = retainedProfiles;
     }
 
-    /** Upper bound, in bytes, of the memory the retained profiles may take. */
     public long getRetainedBytes() {
         return retainedBytes;
     }
@@ -192,7 +262,6 @@ public final class CpuProfilerOptions {
         this.retainedBytes = retainedBytes;
     }
 
-    /** Where each profile is also written as files; {@code null} keeps profiles in memory only. */
     public Path getOutputDirectory() {
         return outputDirectory;
     }
@@ -201,7 +270,6 @@ public final class CpuProfilerOptions {
         this.outputDirectory = outputDirectory;
     }
 
-    /** How many profiles the output directory keeps; older ones are deleted. */
     public int getOutputRetention() {
         return outputRetention;
     }
@@ -210,7 +278,6 @@ public final class CpuProfilerOptions {
         this.outputRetention = outputRetention;
     }
 
-    /** Deepest stack kept in the tree; deeper frames are cut and counted. */
     public int getMaxStackDepth() {
         return maxStackDepth;
     }
@@ -219,7 +286,6 @@ public final class CpuProfilerOptions {
         this.maxStackDepth = maxStackDepth;
     }
 
-    /** Most nodes one profile's tree may hold; samples that would need more are counted as truncated. */
     public int getMaxTreeNodes() {
         return maxTreeNodes;
     }
@@ -228,7 +294,6 @@ public final class CpuProfilerOptions {
         this.maxTreeNodes = maxTreeNodes;
     }
 
-    /** Whether the tree's first level is the thread (numbered pool threads folded into one). */
     public boolean isGroupByThread() {
         return groupByThread;
     }
@@ -237,11 +302,6 @@ public final class CpuProfilerOptions {
         this.groupByThread = groupByThread;
     }
 
-    /**
-     * Whether the engine's recording ({@code format=jfr}, the output directory's {@code .jfr}, a {@code jfr} push)
-     * also carries the JVM's system information: its arguments and command line, its system properties, the OS and
-     * the native libraries. Off by default, since those hold whatever secrets the application was started with.
-     */
     public boolean isJfrIncludeSystemInfo() {
         return jfrIncludeSystemInfo;
     }
@@ -250,10 +310,6 @@ public final class CpuProfilerOptions {
         this.jfrIncludeSystemInfo = jfrIncludeSystemInfo;
     }
 
-    /**
-     * How far back a CPU-triggered profile reaches before its session starts (30 s by default); zero turns look-back
-     * off. Only used while the CPU trigger is on.
-     */
     public Duration getLookback() {
         return lookback;
     }
@@ -262,7 +318,6 @@ public final class CpuProfilerOptions {
         this.lookback = lookback;
     }
 
-    /** The share of the threshold the recent CPU must exceed for the look-back to arm (0 < x <= 1). */
     public double getLookbackArmingRatio() {
         return lookbackArmingRatio;
     }
@@ -271,7 +326,6 @@ public final class CpuProfilerOptions {
         this.lookbackArmingRatio = lookbackArmingRatio;
     }
 
-    /** The period of look-back's own stack sampler, coarser than a session's to stay cheap. */
     public Duration getLookbackSamplingPeriod() {
         return lookbackSamplingPeriod;
     }
@@ -280,7 +334,6 @@ public final class CpuProfilerOptions {
         this.lookbackSamplingPeriod = lookbackSamplingPeriod;
     }
 
-    /** Time after start during which the CPU trigger does not fire and the look-back does not arm. */
     public Duration getStartupGrace() {
         return startupGrace;
     }
@@ -289,7 +342,6 @@ public final class CpuProfilerOptions {
         this.startupGrace = startupGrace;
     }
 
-    /** Bytes kept free on every filesystem the profiler writes to, or {@link #AUTO_FREE_DISK_SPACE}. */
     public long getMinFreeDiskSpace() {
         return minFreeDiskSpace;
     }

@@ -70,9 +70,15 @@ class EngineAccuracyTest {
         long expected = (truth.hot() + truth.warm() + truth.cool()) / 10_000_000L;
         assertThat(workerSamples).as("samples of the busy thread (%d expected from its CPU time)", expected)
                 .isGreaterThan(Math.max(100, expected / 2));
-        assertThat(hot).as("hotSixty share").isCloseTo(truth.percent(truth.hot()), within(TOLERANCE_POINTS));
-        assertThat(warm).as("warmThirty share").isCloseTo(truth.percent(truth.warm()), within(TOLERANCE_POINTS));
-        assertThat(cool).as("coolTen share").isCloseTo(truth.percent(truth.cool()), within(TOLERANCE_POINTS));
+        // Sampling error: a share of n samples spreads by sqrt(p(1-p)/n), 3.4 points for 60% of 207 samples (one
+        // JDK 25 jfr-execution run on a busy machine, 54.1% against 60.0%). Three of those, or 5 points when the
+        // samples are many enough to be tighter than what the engines were measured at.
+        double tolerance = Math.max(TOLERANCE_POINTS, 3 * 100 * Math.sqrt(0.6 * 0.4 / workerSamples));
+        System.out.printf("[accuracy] %s: shares within %.1f points (%d samples)%n", engineId, tolerance,
+                workerSamples);
+        assertThat(hot).as("hotSixty share").isCloseTo(truth.percent(truth.hot()), within(tolerance));
+        assertThat(warm).as("warmThirty share").isCloseTo(truth.percent(truth.warm()), within(tolerance));
+        assertThat(cool).as("coolTen share").isCloseTo(truth.percent(truth.cool()), within(tolerance));
         assertThat(sink.threadNames()).as("threads in the profile")
                 .noneMatch(name -> name.startsWith(SplitWorkload.IDLE_PREFIX));
         assertThat(result.samples()).isEqualTo(sink.totalWeight());

@@ -5,10 +5,8 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ExportDescr
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.CpuProfilerSettings;
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
-import dev.cpuprofiler.Range;
-import dev.cpuprofiler.SettingText;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
@@ -52,8 +50,9 @@ public class CpuProfilerEndpoint {
 
     private static final String ACTUATOR_V3_JSON = "application/vnd.spring-boot.actuator.v3+json";
     private static final String ACTUATOR_V2_JSON = "application/vnd.spring-boot.actuator.v2+json";
-    /** An on-demand profile may last what {@code profiler.cpu.duration} allows. */
-    private static final Range<Duration> DURATIONS = CpuProfilerSettings.DURATION.range();
+    /** An on-demand profile may last what {@code profiler.cpu.duration} allows, in the words properties use. */
+    private static final String DURATIONS = "between " + words(CpuProfilerOptions.MIN_DURATION) + " and "
+            + words(CpuProfilerOptions.MAX_DURATION);
 
     /** The status's view of the latest profile: with its look-back part, frames below 0.5% folded, to stay small. */
     static final ProfileView STATUS_VIEW = new ProfileView(LookbackView.INCLUDE, 0.5);
@@ -236,9 +235,9 @@ public class CpuProfilerEndpoint {
                 return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
                         + "': use e.g. 30s, 2m, PT30S or a number of seconds", null);
             }
-            if (!DURATIONS.contains(d)) {
+            if (d.compareTo(CpuProfilerOptions.MIN_DURATION) < 0 || d.compareTo(CpuProfilerOptions.MAX_DURATION) > 0) {
                 return Replies.error(answer, WebEndpointResponse.STATUS_BAD_REQUEST, "Invalid duration '" + duration
-                        + "': must be " + DURATIONS.describe(SettingText::duration), null);
+                        + "': must be " + DURATIONS, null);
             }
         }
         try {
@@ -265,6 +264,12 @@ public class CpuProfilerEndpoint {
     @WriteOperation(produces = {ACTUATOR_V3_JSON, ACTUATOR_V2_JSON, "application/json", "text/plain", "text/html"})
     public WebEndpointResponse<?> startWithDefaults() {
         return start(null, ResponseFormat.JSON);
+    }
+
+    /** {@code 1s}, {@code 1h}: whole hours, minutes or seconds as properties write them. */
+    private static String words(Duration d) {
+        long s = d.toSeconds();
+        return s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 
     /**
