@@ -70,9 +70,10 @@ class EngineAccuracyTest {
         long expected = (truth.hot() + truth.warm() + truth.cool()) / 10_000_000L;
         assertThat(workerSamples).as("samples of the busy thread (%d expected from its CPU time)", expected)
                 .isGreaterThan(Math.max(100, expected / 2));
-        // Sampling error: a share of n samples spreads by sqrt(p(1-p)/n), 3.4 points for 60% of 207 samples (one
-        // JDK 25 jfr-execution run on a busy machine, 54.1% against 60.0%). Three of those, or 5 points when the
-        // samples are many enough to be tighter than what the engines were measured at.
+        // The fewer the samples, the more one uneven stretch of them weighs: on a busy machine one JDK 25
+        // jfr-execution run took 207 samples and read 54.1% against 60.0%. So the bound widens as a sampling error
+        // does, three binomial standard errors (sqrt(p(1-p)/n): 3.4 points at 207), never below the 5 points
+        // measured on a calm machine (where the shares land within 1 point, see the [accuracy] lines).
         double tolerance = Math.max(TOLERANCE_POINTS, 3 * 100 * Math.sqrt(0.6 * 0.4 / workerSamples));
         System.out.printf("[accuracy] %s: shares within %.1f points (%d samples)%n", engineId, tolerance,
                 workerSamples);
