@@ -4,36 +4,14 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Optional;
 
 /** One line per distinct stack, root first, then its weight: what flamegraph.pl and speedscope read. */
-final class CollapsedFormat implements ProfileFormat {
+final class CollapsedFormat extends FormatBase {
 
     private final CollapsedStacksRenderer renderer = new CollapsedStacksRenderer();
 
-    @Override
-    public String id() {
-        return "collapsed";
-    }
-
-    @Override
-    public String mediaType() {
-        return "text/plain;charset=UTF-8";
-    }
-
-    @Override
-    public String extension() {
-        return ".collapsed.txt";
-    }
-
-    @Override
-    public boolean download() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
+    CollapsedFormat() {
+        super("collapsed", "text/plain;charset=UTF-8", ".collapsed.txt", false);
     }
 
     @Override

@@ -4,34 +4,12 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Optional;
 
 /** A flame graph in one self-contained HTML page, titled with what recorded the profile. */
-final class FlameGraphFormat implements ProfileFormat {
+final class FlameGraphFormat extends FormatBase {
 
-    @Override
-    public String id() {
-        return "html";
-    }
-
-    @Override
-    public String mediaType() {
-        return "text/html;charset=UTF-8";
-    }
-
-    @Override
-    public String extension() {
-        return ".html";
-    }
-
-    @Override
-    public boolean download() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
+    FlameGraphFormat() {
+        super("html", "text/html;charset=UTF-8", ".html", false);
     }
 
     @Override

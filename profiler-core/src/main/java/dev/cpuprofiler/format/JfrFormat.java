@@ -10,26 +10,10 @@ import java.util.Optional;
  * The engine's own JFR recording, as it wrote it: the session's samples only (the look-back part was never in it),
  * and without the application's configuration unless {@code profiler.cpu.jfr.include-system-info} asked for it.
  */
-final class JfrFormat implements ProfileFormat {
+final class JfrFormat extends FormatBase {
 
-    @Override
-    public String id() {
-        return "jfr";
-    }
-
-    @Override
-    public String mediaType() {
-        return "application/octet-stream";
-    }
-
-    @Override
-    public String extension() {
-        return ".jfr";
-    }
-
-    @Override
-    public boolean download() {
-        return true;
+    JfrFormat() {
+        super("jfr", "application/octet-stream", ".jfr", true);
     }
 
     @Override

@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,36 +29,15 @@ import tools.jackson.databind.json.JsonMapper;
  * strings, percentages are rounded to 0.01 and ratios to 0.0001; absent values are {@code null}. The tree is
  * streamed by {@link JsonTreeRenderer}, which allows nesting as deep as the deepest stack.
  */
-final class JsonFormat implements ProfileFormat {
+final class JsonFormat extends FormatBase {
 
     /** Threads listed per profile (the busiest). */
     static final int MAX_PROFILE_THREADS = 20;
 
     private final ObjectMapper mapper = JsonMapper.builder().build();
 
-    @Override
-    public String id() {
-        return "json";
-    }
-
-    @Override
-    public String mediaType() {
-        return "application/json";
-    }
-
-    @Override
-    public String extension() {
-        return ".json";
-    }
-
-    @Override
-    public boolean download() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
+    JsonFormat() {
+        super("json", "application/json", ".json", false);
     }
 
     @Override

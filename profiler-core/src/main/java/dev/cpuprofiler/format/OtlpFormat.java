@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -25,7 +24,7 @@ import java.util.UUID;
  * distinct path; every table starts with its zero value, as the schema requires. Written with {@link ProtoMessage}
  * and the schema's field numbers, like pprof.
  */
-final class OtlpFormat implements ProfileFormat {
+final class OtlpFormat extends FormatBase {
 
     /** The instrumentation scope named in the request. */
     static final String SCOPE = "dev.cpuprofiler";
@@ -75,33 +74,9 @@ final class OtlpFormat implements ProfileFormat {
     private final Map<String, String> resourceAttributes;
 
     OtlpFormat(String serviceName, Map<String, String> resourceAttributes) {
+        super("otlp", "application/x-protobuf", ".otlp.pb", true);
         this.serviceName = Objects.requireNonNull(serviceName, "serviceName");
         this.resourceAttributes = Map.copyOf(resourceAttributes);
-    }
-
-    @Override
-    public String id() {
-        return "otlp";
-    }
-
-    @Override
-    public String mediaType() {
-        return "application/x-protobuf";
-    }
-
-    @Override
-    public String extension() {
-        return ".otlp.pb";
-    }
-
-    @Override
-    public boolean download() {
-        return true;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
     }
 
     @Override

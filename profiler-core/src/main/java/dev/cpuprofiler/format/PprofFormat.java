@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.zip.GZIPOutputStream;
 
 /**
@@ -31,7 +30,7 @@ import java.util.zip.GZIPOutputStream;
  * they never change). Our frames carry no file names or
  * line numbers, so {@code filename} is empty and lines are 0.
  */
-final class PprofFormat implements ProfileFormat {
+final class PprofFormat extends FormatBase {
 
     // profile.proto field numbers (github.com/google/pprof, proto/profile.proto).
     private static final int PROFILE_SAMPLE_TYPE = 1;
@@ -68,29 +67,8 @@ final class PprofFormat implements ProfileFormat {
     /** The one mapping every location points to: it says the functions are known, so pprof never symbolizes. */
     private static final long MAPPING = 1;
 
-    @Override
-    public String id() {
-        return "pprof";
-    }
-
-    @Override
-    public String mediaType() {
-        return "application/octet-stream";
-    }
-
-    @Override
-    public String extension() {
-        return ".pb.gz";
-    }
-
-    @Override
-    public boolean download() {
-        return true;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
+    PprofFormat() {
+        super("pprof", "application/octet-stream", ".pb.gz", true);
     }
 
     /** The profile in the view, as gzipped profile.proto. */

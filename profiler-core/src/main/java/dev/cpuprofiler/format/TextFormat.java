@@ -16,39 +16,17 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * A summary (what recorded the profile, its samples and the share cut at the root, the hot methods, where the CPU
  * went, the look-back part, how many threads ran at once), then the tree as indented text.
  */
-final class TextFormat implements ProfileFormat {
+final class TextFormat extends FormatBase {
 
     private final TextTreeRenderer renderer = new TextTreeRenderer();
 
-    @Override
-    public String id() {
-        return "text";
-    }
-
-    @Override
-    public String mediaType() {
-        return "text/plain;charset=UTF-8";
-    }
-
-    @Override
-    public String extension() {
-        return ".txt";
-    }
-
-    @Override
-    public boolean download() {
-        return false;
-    }
-
-    @Override
-    public Optional<String> missing(Profile profile) {
-        return Optional.empty();
+    TextFormat() {
+        super("text", "text/plain;charset=UTF-8", ".txt", false);
     }
 
     @Override

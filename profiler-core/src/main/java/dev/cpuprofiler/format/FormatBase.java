@@ -1,0 +1,51 @@
+package dev.cpuprofiler.format;
+
+import dev.cpuprofiler.Profile;
+import java.util.Optional;
+
+/** What every format states about itself; a format only adds how it writes (and, for a file, when it has none). */
+abstract class FormatBase implements ProfileFormat {
+
+    private final String id;
+    private final String mediaType;
+    private final String extension;
+    private final boolean download;
+
+    FormatBase(String id, String mediaType, String extension, boolean download) {
+        this.id = id;
+        this.mediaType = mediaType;
+        this.extension = extension;
+        this.download = download;
+    }
+
+    @Override
+    public final String id() {
+        return id;
+    }
+
+    @Override
+    public final String mediaType() {
+        return mediaType;
+    }
+
+    @Override
+    public final String extension() {
+        return extension;
+    }
+
+    @Override
+    public final boolean download() {
+        return download;
+    }
+
+    /** Every profile can be written, but for a recording that was not kept. */
+    @Override
+    public Optional<String> missing(Profile profile) {
+        return Optional.empty();
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}
