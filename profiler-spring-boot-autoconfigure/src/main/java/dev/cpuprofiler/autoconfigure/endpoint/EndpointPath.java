@@ -32,18 +32,11 @@ final class EndpointPath {
         return endpointPath != null && endpointPath.equals(path.toString());
     }
 
-    /**
-     * Whether the request is a {@code GET} of the status (the endpoint's own path, no selector).
-     *
-     * @param path the request's path within the application
-     */
-    boolean isStatus(String method, String path) {
-        if (!"GET".equals(method)) {
-            return false;
-        }
+    /** Whether the path is the endpoint's or one of its profiles' (any method). */
+    boolean isEndpoint(String path) {
         PathMappedEndpoints paths = endpoints.getIfAvailable();
         String endpointPath = paths == null ? null : paths.getPath(ENDPOINT_ID);
-        return endpointPath != null && endpointPath.equals(path);
+        return endpointPath != null && (path.equals(endpointPath) || path.startsWith(endpointPath + "/"));
     }
 
     /**

@@ -8,11 +8,10 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.AbstractResource;
-import org.springframework.http.ContentDisposition;
 
 /**
  * A profile served as a file ({@code format=pprof}, {@code format=jfr}): its bytes and the name a browser or
- * {@code curl -OJ} saves it under, which {@link CpuProfilerResponseAdvice} puts in {@code Content-Disposition}. A
+ * {@code curl -OJ} saves it under, which {@link EndpointHeaders} also puts in {@code Content-Disposition}. A
  * {@link org.springframework.core.io.Resource}, so that Spring MVC, WebFlux and Jersey all stream it.
  */
 final class ProfileDownload extends AbstractResource {
@@ -52,14 +51,6 @@ final class ProfileDownload extends AbstractResource {
         return filename;
     }
 
-    /** {@code attachment; filename="<name>"}: the header a file answer goes with. */
-    String contentDisposition() {
-        return attachment(filename);
-    }
-
-    static String attachment(String filename) {
-        return ContentDisposition.attachment().filename(filename).build().toString();
-    }
 
     @Override
     public long contentLength() {

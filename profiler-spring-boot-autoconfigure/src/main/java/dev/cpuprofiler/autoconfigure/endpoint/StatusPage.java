@@ -12,8 +12,7 @@ import org.springframework.util.MimeType;
  * {@code Content-Security-Policy} is fixed and allows {@code 'self'} only.
  * <p>
  * Each of the three answers carries a {@code cpuprofiler-page} parameter in its content type, the one header
- * Actuator's {@code WebEndpointResponse} carries; {@link StatusPageHeaders} (from {@link CpuProfilerResponseAdvice}
- * with Spring MVC, {@link CpuProfilerEndpointWebFilter} with WebFlux) removes it and sets the page's headers.
+ * Actuator's {@code WebEndpointResponse} carries; {@link EndpointHeaders} removes it and sets the page's headers.
  */
 final class StatusPage {
 

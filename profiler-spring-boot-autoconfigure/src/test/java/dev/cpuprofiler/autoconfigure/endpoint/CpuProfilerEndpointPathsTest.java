@@ -1,0 +1,88 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.StoredProfiles;
+import dev.cpuprofiler.internal.stack.StackTree;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * Spring MVC with the actuator where production puts it: on a management port of its own, under a base path, next
+ * to an application with a context path. The headers Actuator's answers cannot carry (the download's name, the 429's
+ * {@code Retry-After}, the page's policy) and the 400's reason for a bad body still come, found by the endpoint's path
+ * as the management server maps it.
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "server.servlet.context-path=/shop",
+            "management.server.port=0",
+            "management.server.base-path=/manage",
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "management.endpoint.cpuprofiler.access=unrestricted",
+            "profiler.cpu.enabled=false",
+            "profiler.cpu.duration=45s"
+        })
+@DirtiesContext
+class CpuProfilerEndpointPathsTest {
+
+    private static final String PATH = "/manage/actuator/cpuprofiler";
+
+    @LocalManagementPort
+    int managementPort;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    @AfterEach
+    void stopTheSession() {
+        profiler.cancelActive("the test is over");
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession().isEmpty());
+    }
+
+    @Test
+    void theWebLayersAnswersOnAManagementPortUnderABasePath() {
+        Http http = new Http(managementPort);
+        StackTree tree = new StackTree(64, 1000, false);
+        tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
+                "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
+                null, tree.snapshot(), null, null, null, null));
+
+        HttpResponse<byte[]> pprof = http.bytes(PATH + "/latest?format=pprof");
+        assertThat(pprof.statusCode()).isEqualTo(200);
+        assertThat(pprof.headers().firstValue("Content-Disposition"))
+                .hasValue("attachment; filename=\"20260101T000000Z-manual-1.pb.gz\"");
+        assertThat(http.bytes(PATH + "/latest?format=text").headers().firstValue("Content-Disposition")).isEmpty();
+
+        HttpResponse<String> page = http.send("GET", PATH, CpuProfilerStatusPageHttpTest.BROWSER_ACCEPT, null, null);
+        CpuProfilerStatusPageHttpTest.assertPage(page);
+        HttpResponse<String> script = http.send("GET", PATH + "/status-page.js", "*/*", null, null);
+        assertThat(script.headers().firstValue("Content-Security-Policy")).hasValue(StatusPage.POLICY);
+        assertThat(http.send("GET", PATH, "application/json", null, null).headers()
+                .firstValue("Content-Security-Policy")).isEmpty();
+
+        HttpResponse<String> malformed = http.send("POST", PATH, "application/json", "application/json", "{duration");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(malformed.body()).contains("Malformed JSON body");
+
+        assertThat(http.send("POST", PATH, "application/json", null, null).statusCode()).isEqualTo(200);
+        HttpResponse<String> busy = http.send("POST", PATH, "application/json", null, null);
+        assertThat(busy.statusCode()).isEqualTo(429);
+        assertThat(Long.parseLong(busy.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 45L);
+    }
+}
