@@ -88,7 +88,9 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     /** Starts an on-demand profile. */
     @Override
     public RunningSession startOnDemand(Duration duration) {
-        return p.policy().startOnDemand(duration);
+        // The engine starts on a thread of the profiler's: the caller may be a virtual thread (a request's).
+        return p.policy().startOnDemand(duration,
+                launch -> PipelineAssembly.named(p.threadFactory(), "cpuprofiler-launch").newThread(launch).start());
     }
 
     @Override

@@ -15,6 +15,8 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -200,6 +202,15 @@ public final class CpuTriggerPolicy {
      * @throws RuntimeException if the session could not start
      */
     public RunningSession startOnDemand(Duration duration) {
+        return startOnDemand(duration, Runnable::run);
+    }
+
+    /**
+     * Starts an on-demand profile as {@link #startOnDemand(Duration)} does, its launch (the engine's start) run by
+     * {@code launches} while the caller waits: on a platform thread of the profiler's, whatever thread asks.
+     * async-profiler cannot start from a virtual thread (a request's, with {@code spring.threads.virtual.enabled}).
+     */
+    public RunningSession startOnDemand(Duration duration, Executor launches) {
         Objects.requireNonNull(duration, "duration");
         do {
             refuseAfterShutdown();
@@ -216,12 +227,40 @@ public final class CpuTriggerPolicy {
             }
         } while (!slot.tryReserve()); // a poll reserved it in between: wait for that launch
         log.info("Starting an on-demand profiling session for {}", duration);
-        Launch launch = launch(SessionTrigger.MANUAL, duration);
+        Launch launch = launchOn(launches, duration);
         if (launch.session() == null) {
             // The reason alone: it already says what could not record and why (the endpoint's 503 shows it).
             throw new IllegalStateException(launch.failure().reason());
         }
         return launch.session();
+    }
+
+    /** Runs the reserved on-demand launch on {@code launches} and waits for it; no thread to run on fails it. */
+    private Launch launchOn(Executor launches, Duration duration) {
+        CompletableFuture<Launch> launched = new CompletableFuture<>();
+        try {
+            launches.execute(() -> {
+                try {
+                    launched.complete(launch(SessionTrigger.MANUAL, duration));
+                } catch (Error e) {
+                    launched.completeExceptionally(e);
+                    throw e;
+                }
+            });
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (launched.isDone()) {
+                throw e;
+            }
+            return new Launch(null, launchFailed(SessionTrigger.MANUAL, e));
+        }
+        try {
+            return launched.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
     }
 
     private void refuseAfterShutdown() {
