@@ -1,6 +1,8 @@
 package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.Optional;
 
 /** What every format states about itself; a format only adds how it writes (and, for a file, when it has none). */
@@ -42,6 +44,13 @@ abstract class FormatBase implements ProfileFormat {
     @Override
     public Optional<String> missing(Profile profile) {
         return Optional.empty();
+    }
+
+    @Override
+    public final byte[] bytes(Profile profile, ProfileView view) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        write(profile, view, out);
+        return out.toByteArray();
     }
 
     @Override

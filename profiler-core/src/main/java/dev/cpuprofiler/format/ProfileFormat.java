@@ -77,4 +77,11 @@ public interface ProfileFormat {
      * @throws IOException when {@code out} fails or, for a recording, the file cannot be read
      */
     void write(Profile profile, ProfileView view, OutputStream out) throws IOException;
+
+    /**
+     * What {@link #write} writes, in memory: for an answer whose status must be known before its first byte goes out.
+     *
+     * @throws IOException when the recording of a {@code jfr} cannot be read
+     */
+    byte[] bytes(Profile profile, ProfileView view) throws IOException;
 }

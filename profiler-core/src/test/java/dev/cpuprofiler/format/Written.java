@@ -2,7 +2,6 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -13,13 +12,11 @@ public final class Written {
     }
 
     public static byte[] bytes(ProfileFormat format, Profile profile, ProfileView view) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            format.write(profile, view, out);
+            return format.bytes(profile, view);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
     }
 
     /** pprof, gzipped, of the whole tree in this look-back view. */

@@ -13,7 +13,6 @@ import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.SessionAlreadyRunningException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -129,13 +128,12 @@ public class CpuProfilerEndpoint {
         if (cached != null && cached.profile() == latest) {
             return cached.json();
         }
-        ByteArrayOutputStream json = new ByteArrayOutputStream(8192);
+        String view;
         try {
-            ProfileFormat.JSON.write(latest, STATUS_VIEW, json);
+            view = new String(ProfileFormat.JSON.bytes(latest, STATUS_VIEW), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String view = json.toString(StandardCharsets.UTF_8);
         latestView = new LatestView(latest, view);
         return view;
     }
@@ -194,11 +192,10 @@ public class CpuProfilerEndpoint {
                 return new WebEndpointResponse<>(ProfileDownload.open(p.jfrFile(), p.id() + f.extension()),
                         WebEndpointResponse.STATUS_OK, type);
             }
-            ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
-            f.write(p, ProfileView.of(view), out);
+            byte[] bytes = f.bytes(p, ProfileView.of(view));
             // Files as downloads, text as text; JSON as bytes, which no JSON encoder would quote as a string.
-            Object body = f.download() ? ProfileDownload.of(out.toByteArray(), p.id() + f.extension())
-                    : f.mediaType().startsWith("text/") ? out.toString(StandardCharsets.UTF_8) : out.toByteArray();
+            Object body = f.download() ? ProfileDownload.of(bytes, p.id() + f.extension())
+                    : f.mediaType().startsWith("text/") ? new String(bytes, StandardCharsets.UTF_8) : bytes;
             return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK, type);
         } catch (IOException | RuntimeException | LinkageError e) {
             // E.g. a protobuf-java too old or missing on the application's class path, or the recording gone:

@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -24,6 +25,6 @@ public final class JfrBody implements ProfileBody {
         if (ProfileFormat.JFR.missing(profile).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(FormatBytes.of(ProfileFormat.JFR, profile));
+        return Optional.of(ProfileFormat.JFR.bytes(profile, ProfileView.FULL));
     }
 }

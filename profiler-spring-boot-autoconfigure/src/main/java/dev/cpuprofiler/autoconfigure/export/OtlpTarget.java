@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -40,7 +41,7 @@ public final class OtlpTarget implements ExportTarget {
     public HttpRequest request(Profile profile) throws UnsendableProfileException {
         byte[] body;
         try {
-            body = FormatBytes.of(format, profile);
+            body = format.bytes(profile, ProfileView.FULL);
         } catch (IOException | RuntimeException e) {
             throw new UnsendableProfileException("cannot encode " + profile.id() + " for OTLP: " + e, e);
         }

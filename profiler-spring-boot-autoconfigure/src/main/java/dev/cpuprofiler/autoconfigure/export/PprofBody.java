@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -20,6 +21,6 @@ public final class PprofBody implements ProfileBody {
 
     @Override
     public Optional<byte[]> encode(Profile profile) throws IOException {
-        return Optional.of(FormatBytes.of(ProfileFormat.PPROF, profile));
+        return Optional.of(ProfileFormat.PPROF.bytes(profile, ProfileView.FULL));
     }
 }

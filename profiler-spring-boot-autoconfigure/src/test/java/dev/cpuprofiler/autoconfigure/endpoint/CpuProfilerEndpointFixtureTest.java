@@ -33,7 +33,6 @@ import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -379,10 +378,8 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
         byte[] bytes = download.getContentAsByteArray();
         assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
-        ByteArrayOutputStream expected = new ByteArrayOutputStream();
-        ProfileFormat.PPROF.write(profiler.profile("p1").orElseThrow(), ProfileView.of(LookbackView.EXCLUDE),
-                expected);
-        assertThat(bytes).isEqualTo(expected.toByteArray());
+        assertThat(bytes).isEqualTo(ProfileFormat.PPROF.bytes(profiler.profile("p1").orElseThrow(),
+                ProfileView.of(LookbackView.EXCLUDE)));
     }
 
     @Test
