@@ -1,12 +1,12 @@
 package dev.cpuprofiler;
 
-import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -83,38 +83,71 @@ public interface CpuProfiler extends AutoCloseable {
     /** Builds a {@link CpuProfiler}; production defaults for what is not set. */
     final class Builder {
 
-        private final DefaultCpuProfiler.Builder parts;
+        private final CpuProfilerOptions options;
+        private Path fsRoot = Path.of("/");
+        private Clock clock = Clock.systemUTC();
+        private ThreadFactory threadFactory = Thread::new;
+        private Path workDirectory;
 
         private Builder(CpuProfilerOptions options) {
-            this.parts = DefaultCpuProfiler.builder(Objects.requireNonNull(options, "options"));
+            this.options = Objects.requireNonNull(options, "options");
         }
 
         /** Where {@code proc/} and {@code sys/fs/cgroup/} are found; {@code /} in production. */
         public Builder fsRoot(Path fsRoot) {
-            parts.fsRoot(fsRoot);
+            this.fsRoot = Objects.requireNonNull(fsRoot, "fsRoot");
             return this;
         }
 
         public Builder clock(Clock clock) {
-            parts.clock(clock);
+            this.clock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 
         /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
         public Builder threadFactory(ThreadFactory threadFactory) {
-            parts.threadFactory(threadFactory);
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
             return this;
         }
 
         /** Where engines write temporary recordings (default: a private directory under java.io.tmpdir). */
         public Builder workDirectory(Path workDirectory) {
-            parts.workDirectory(workDirectory);
+            this.workDirectory = Objects.requireNonNull(workDirectory, "workDirectory");
             return this;
         }
 
-        /** @throws InvalidOptionException when an option is out of range, naming it */
+        public CpuProfilerOptions options() {
+            return options;
+        }
+
+        public Path fsRoot() {
+            return fsRoot;
+        }
+
+        public Clock clock() {
+            return clock;
+        }
+
+        public ThreadFactory threadFactory() {
+            return threadFactory;
+        }
+
+        /** The work directory set, or null for the default. */
+        public Path workDirectory() {
+            return workDirectory;
+        }
+
+        /**
+         * @throws InvalidOptionException when an option is out of range, naming it
+         * @throws IllegalStateException when profiler-core's implementation cannot be found (a class path without
+         *         its {@code META-INF/services} entry)
+         */
         public CpuProfiler build() {
-            return parts.build();
+            CpuProfilerProvider provider = ServiceLoader.load(CpuProfilerProvider.class,
+                    CpuProfilerProvider.class.getClassLoader()).findFirst().orElseThrow(() -> new IllegalStateException(
+                            "no " + CpuProfilerProvider.class.getName() + " in META-INF/services: profiler-core's jar "
+                                    + "is incomplete (merged without its service files?)"));
+            return provider.build(this);
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.cpuprofiler;
 
-import dev.cpuprofiler.internal.engine.EngineSettings;
-import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,6 +23,21 @@ public final class CpuProfilerOptions {
     public static final int MAX_HISTORY_SLOTS = 100_000;
     /** The least memory {@code retained-size} may give the profiles. */
     public static final long MIN_RETAINED_BYTES = 1024 * 1024;
+    /** The finest and coarsest stack sampling period an engine takes. */
+    public static final Duration MIN_STACK_SAMPLING_PERIOD = Duration.ofMillis(1);
+    public static final Duration MAX_STACK_SAMPLING_PERIOD = Duration.ofSeconds(1);
+    /** The shortest and longest look-back window (0 turns it off). */
+    public static final Duration MIN_LOOKBACK = Duration.ofSeconds(1);
+    public static final Duration MAX_LOOKBACK = Duration.ofMinutes(10);
+    public static final Duration MIN_LOOKBACK_SAMPLING_PERIOD = Duration.ofMillis(10);
+    public static final Duration MAX_LOOKBACK_SAMPLING_PERIOD = Duration.ofSeconds(1);
+    /**
+     * 50 ms: what an armed look-back costs is mostly JFR's sampler waking each period and walking the thread list
+     * (jdk.ExecutionSample, JDK 17-24: ~170 µs a wake-up with 50 threads), so the period sets the price: 20 ms took
+     * 0.7-1.0% of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure). A 30 s window still holds 600
+     * samples per busy thread, enough to name what pushed the CPU up.
+     */
+    public static final Duration DEFAULT_LOOKBACK_SAMPLING_PERIOD = Duration.ofMillis(50);
 
     private boolean enabled = true;
     private double threshold = 80.0;
@@ -47,7 +60,7 @@ public final class CpuProfilerOptions {
     private boolean groupByThread;
     private Duration lookback = Duration.ofSeconds(30);
     private double lookbackArmingRatio = 0.6;
-    private Duration lookbackSamplingPeriod = LookbackSettings.DEFAULT_PERIOD;
+    private Duration lookbackSamplingPeriod = DEFAULT_LOOKBACK_SAMPLING_PERIOD;
     private Duration startupGrace = Duration.ofSeconds(60);
     private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
     private boolean jfrIncludeSystemInfo;
@@ -108,19 +121,19 @@ public final class CpuProfilerOptions {
         check("source", source, source != null, "must be one of auto, cgroup, process");
         check("engine", engine, engine != null, "must be one of " + String.join(", ",
                 Arrays.stream(EngineChoice.values()).map(EngineChoice::id).toList()));
-        between("stack-sampling-period", stackSamplingPeriod, EngineSettings.MIN_PERIOD, EngineSettings.MAX_PERIOD);
+        between("stack-sampling-period", stackSamplingPeriod, MIN_STACK_SAMPLING_PERIOD, MAX_STACK_SAMPLING_PERIOD);
         between("retained-profiles", retainedProfiles, 1, 1000);
         check("retained-size", retainedBytes + "B", retainedBytes >= MIN_RETAINED_BYTES, "must be at least 1MB");
         between("output-retention", outputRetention, 1, 100_000);
         between("max-stack-depth", maxStackDepth, 8, 8192);
         between("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
         check("lookback", lookback, lookback != null && (lookback.isZero() || (lookback.compareTo(
-                LookbackSettings.MIN_WINDOW) >= 0 && lookback.compareTo(LookbackSettings.MAX_WINDOW) <= 0)),
-                "must be 0 (off) or between " + LookbackSettings.MIN_WINDOW + " and " + LookbackSettings.MAX_WINDOW);
+                MIN_LOOKBACK) >= 0 && lookback.compareTo(MAX_LOOKBACK) <= 0)),
+                "must be 0 (off) or between " + MIN_LOOKBACK + " and " + MAX_LOOKBACK);
         check("lookback-arming-ratio", lookbackArmingRatio, lookbackArmingRatio > 0 && lookbackArmingRatio <= 1,
                 "must be greater than 0 and at most 1");
-        between("lookback-sampling-period", lookbackSamplingPeriod, LookbackSettings.MIN_PERIOD,
-                LookbackSettings.MAX_PERIOD);
+        between("lookback-sampling-period", lookbackSamplingPeriod, MIN_LOOKBACK_SAMPLING_PERIOD,
+                MAX_LOOKBACK_SAMPLING_PERIOD);
         between("startup-grace", startupGrace, Duration.ZERO, Duration.ofHours(1));
         check("min-free-disk-space", minFreeDiskSpace + "B", minFreeDiskSpace >= 0
                 || minFreeDiskSpace == AUTO_FREE_DISK_SPACE, "must be at least 0B (0 turns the check off); leave it "

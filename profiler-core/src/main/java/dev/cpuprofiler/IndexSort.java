@@ -1,14 +1,14 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler;
 
 import java.util.function.IntBinaryOperator;
 
 /** A stable merge sort of int indices by a comparator, without boxing them into Integers. */
-public final class IndexSort {
+final class IndexSort {
 
     private IndexSort() {
     }
 
-    public static void sort(int[] a, IntBinaryOperator comparator) {
+    static void sort(int[] a, IntBinaryOperator comparator) {
         if (a.length < 2) {
             return;
         }

@@ -1,6 +1,5 @@
 package dev.cpuprofiler;
 
-import dev.cpuprofiler.internal.lookback.LookbackTrees;
 
 import java.util.Locale;
 
@@ -15,15 +14,6 @@ public enum LookbackView {
     EXCLUDE,
     /** The look-back's samples only: what ran before the trigger. */
     ONLY;
-
-    /** The tree to render; a profile without a look-back part shows its session's tree for every view but ONLY. */
-    public StackTreeSnapshot select(StackTreeSnapshot session, LookbackSnapshot lookback) {
-        return switch (this) {
-            case INCLUDE -> LookbackTrees.combined(session, lookback);
-            case EXCLUDE -> session;
-            case ONLY -> lookback == null ? StackTreeSnapshot.empty() : lookback.tree();
-        };
-    }
 
     /** {@code include}, {@code exclude} or {@code only}, any case. */
     public static LookbackView fromId(String value) {

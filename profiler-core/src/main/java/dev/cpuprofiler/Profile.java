@@ -1,7 +1,5 @@
 package dev.cpuprofiler;
 
-import dev.cpuprofiler.internal.stack.HotMethod;
-import dev.cpuprofiler.internal.stack.HotMethods;
 
 
 import java.nio.file.Path;
@@ -32,7 +30,7 @@ import java.util.Optional;
  * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
  *        or null when thread CPU time cannot be read
  * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with
- *        look-back on), or null; {@code tree} holds the session's samples only, {@link #tree(LookbackView)} both
+ *        look-back on), or null; {@code tree} holds the session's samples only ({@code ProfileView} of the formats selects either or both)
  * @param cpuBreakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
  *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
  */
@@ -48,19 +46,6 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         Objects.requireNonNull(tree, "tree");
         fallbacks = List.copyOf(fallbacks);
         notes = List.copyOf(notes);
-    }
-
-    /** The tree a rendering shows: with the look-back part (the default view), without it, or that part only. */
-    public StackTreeSnapshot tree(LookbackView view) {
-        return view.select(tree, lookback);
-    }
-
-    /**
-     * The method with the most self time (the look-back part included, as in the JSON's {@code hotMethods}), or
-     * empty without samples. Walks the whole tree: callers that ask often keep the answer (a profile never changes).
-     */
-    public Optional<String> hotMethod() {
-        return HotMethods.of(tree(LookbackView.INCLUDE), 1).stream().findFirst().map(HotMethod::method);
     }
 
     public Duration duration() {

@@ -1,6 +1,5 @@
 package dev.cpuprofiler;
 
-import dev.cpuprofiler.internal.stack.IndexSort;
 
 import java.util.Arrays;
 import java.util.List;

@@ -101,6 +101,16 @@ class ArchitectureTest {
     }
 
     @Test
+    void theApiUsesNothingBelowIt() {
+        noClasses().that().resideInAPackage(API)
+                .should().dependOnClassesThat().resideInAnyPackage(INTERNAL + "..", FORMATS + "..")
+                .because("the API's value types are what every stage hands up, so they sit below the stages; the "
+                        + "facade reaches the pipeline through CpuProfilerProvider (a ServiceLoader), so no package "
+                        + "of the core is in a cycle")
+                .check(production);
+    }
+
+    @Test
     void noPackageCycles() {
         slices().matching(INTERNAL + ".(*)..").should().beFreeOfCycles().check(production);
     }

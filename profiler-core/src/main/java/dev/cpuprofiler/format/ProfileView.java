@@ -3,6 +3,7 @@ package dev.cpuprofiler.format;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
 import java.util.Objects;
 
@@ -32,7 +33,7 @@ public record ProfileView(LookbackView lookback, double minPercent) {
 
     /** The profile's tree in this view's look-back part, every frame kept. */
     public StackTreeSnapshot fullTree(Profile profile) {
-        return profile.tree(lookback);
+        return LookbackTrees.select(lookback, profile.tree(), profile.lookback());
     }
 
     /** The tree this view shows: {@link #fullTree} with the small frames folded. */

@@ -3,7 +3,11 @@ package dev.cpuprofiler.internal.core;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.ThreadCpu;
+import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.CpuProfilerOptions;
 
 import java.nio.file.Path;
@@ -60,8 +64,14 @@ final class StatusReader {
         }
         return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(), pr.engine(),
                 pr.startedAt(), pr.endedAt(), pr.samples(), pr.duration(),
-                hotMethods.computeIfAbsent(pr.id(), id -> pr.hotMethod()).orElse(null),
+                hotMethods.computeIfAbsent(pr.id(), id -> hotMethod(pr)).orElse(null),
                 pr.jfrFile() == null ? null : pr.id() + ProfileFormat.JFR.extension())).toList();
+    }
+
+    /** The method with the most self time, the look-back part included (as in the JSON's {@code hotMethods}). */
+    private static Optional<String> hotMethod(Profile profile) {
+        return HotMethods.of(LookbackTrees.select(LookbackView.INCLUDE, profile.tree(), profile.lookback()), 1)
+                .stream().findFirst().map(HotMethod::method);
     }
 
     private List<ThreadCpu> threads() {

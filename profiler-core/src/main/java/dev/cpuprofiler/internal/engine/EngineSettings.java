@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.engine;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -18,8 +19,9 @@ import java.util.Objects;
 public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName,
         DiskSpaceGuard diskSpace, boolean includeSystemInfo) {
 
-    public static final Duration MIN_PERIOD = Duration.ofMillis(1);
-    public static final Duration MAX_PERIOD = Duration.ofSeconds(1);
+    // The limits the options check (profiler.cpu.stack-sampling-period), declared there once.
+    public static final Duration MIN_PERIOD = CpuProfilerOptions.MIN_STACK_SAMPLING_PERIOD;
+    public static final Duration MAX_PERIOD = CpuProfilerOptions.MAX_STACK_SAMPLING_PERIOD;
 
     public EngineSettings {
         Objects.requireNonNull(samplingPeriod, "samplingPeriod");

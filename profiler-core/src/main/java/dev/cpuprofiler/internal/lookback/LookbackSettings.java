@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -18,17 +19,12 @@ import java.util.Objects;
 public record LookbackSettings(Duration window, Duration samplingPeriod, Duration weightUnit, int maxStackDepth,
         int maxTreeNodes, boolean groupByThread) {
 
-    public static final Duration MIN_WINDOW = Duration.ofSeconds(1);
-    public static final Duration MAX_WINDOW = Duration.ofMinutes(10);
-    public static final Duration MIN_PERIOD = Duration.ofMillis(10);
-    public static final Duration MAX_PERIOD = Duration.ofSeconds(1);
-    /**
-     * 50 ms: what an armed look-back costs is mostly JFR's sampler waking each period and walking the thread list
-     * (jdk.ExecutionSample, JDK 17-24: ~170 µs a wake-up with 50 threads), so the period sets the price: 20 ms took
-     * 0.7-1.0% of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure). A 30 s window still holds 600
-     * samples per busy thread, enough to name what pushed the CPU up.
-     */
-    public static final Duration DEFAULT_PERIOD = Duration.ofMillis(50);
+    // The limits the options check (profiler.cpu.lookback, lookback-sampling-period), declared there once.
+    public static final Duration MIN_WINDOW = CpuProfilerOptions.MIN_LOOKBACK;
+    public static final Duration MAX_WINDOW = CpuProfilerOptions.MAX_LOOKBACK;
+    public static final Duration MIN_PERIOD = CpuProfilerOptions.MIN_LOOKBACK_SAMPLING_PERIOD;
+    public static final Duration MAX_PERIOD = CpuProfilerOptions.MAX_LOOKBACK_SAMPLING_PERIOD;
+    public static final Duration DEFAULT_PERIOD = CpuProfilerOptions.DEFAULT_LOOKBACK_SAMPLING_PERIOD;
     /**
      * The ring's node budget unless the sessions' own limit is smaller: about 4.5 MB when every frame is distinct
      * (LookbackRingTest), about 100 KB measured for a busy application with repeating stacks.

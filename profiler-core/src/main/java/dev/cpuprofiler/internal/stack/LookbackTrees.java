@@ -1,14 +1,26 @@
-package dev.cpuprofiler.internal.lookback;
+package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.LookbackView;
 
-import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 /** The trees a profile with a look-back part can show. */
 public final class LookbackTrees {
 
     private LookbackTrees() {
+    }
+
+    /**
+     * The tree a rendering shows: the session's with the look-back part (the default view), without it, or that part
+     * only; a profile without a look-back part shows its session's tree for every view but ONLY.
+     */
+    public static StackTreeSnapshot select(LookbackView view, StackTreeSnapshot session, LookbackSnapshot lookback) {
+        return switch (view) {
+            case INCLUDE -> combined(session, lookback);
+            case EXCLUDE -> session;
+            case ONLY -> lookback == null ? StackTreeSnapshot.empty() : lookback.tree();
+        };
     }
 
     /**

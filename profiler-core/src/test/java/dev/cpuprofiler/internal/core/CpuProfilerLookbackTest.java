@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.core;
 
+import dev.cpuprofiler.format.ProfileView;
+
 
 import dev.cpuprofiler.CpuProfilerOptions;
 
@@ -45,18 +47,18 @@ class CpuProfilerLookbackTest {
         Profile profile = run.profile();
 
         assertThat(profile.lookback()).isNotNull();
-        assertThat(collapsed(profile.tree(LookbackView.ONLY))).contains("riseBeforeTheTrigger");
-        assertThat(collapsed(profile.tree(LookbackView.INCLUDE))).contains("riseBeforeTheTrigger");
+        assertThat(collapsed(ProfileView.of(LookbackView.ONLY).fullTree(profile))).contains("riseBeforeTheTrigger");
+        assertThat(collapsed(ProfileView.of(LookbackView.INCLUDE).fullTree(profile))).contains("riseBeforeTheTrigger");
         for (LookbackView view : LookbackView.values()) {
-            assertThat(collapsed(profile.tree(view))).as("%s: the look-back was idle then", view)
+            assertThat(collapsed(ProfileView.of(view).fullTree(profile))).as("%s: the look-back was idle then", view)
                     .doesNotContain("workWhileCalm");
         }
-        assertThat(collapsed(profile.tree(LookbackView.EXCLUDE))).contains("workWhileTheSessionRecords");
+        assertThat(collapsed(ProfileView.of(LookbackView.EXCLUDE).fullTree(profile))).contains("workWhileTheSessionRecords");
         assertThat(profile.lookback().startedAt()).isAfterOrEqualTo(run.armedSince());
         assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.startedAt());
         assertThat(profile.lookback().startedAt()).isBefore(profile.lookback().endedAt());
         assertThat(profile.lookback().weightUnit()).isEqualTo(profile.samplingPeriod());
-        assertThat(profile.tree(LookbackView.INCLUDE).totalSamples())
+        assertThat(ProfileView.of(LookbackView.INCLUDE).fullTree(profile).totalSamples())
                 .isEqualTo(profile.tree().totalSamples() + profile.lookback().weight());
         System.out.println("[lookback] armed " + run.armedSince() + ", look-back " + profile.lookback().startedAt()
                 + ".." + profile.lookback().endedAt() + " (" + profile.lookback().samples() + " samples), session from "
@@ -69,8 +71,8 @@ class CpuProfilerLookbackTest {
         Profile profile = runRiseThenTrigger(Duration.ZERO).profile();
 
         assertThat(profile.lookback()).isNull();
-        assertThat(collapsed(profile.tree(LookbackView.INCLUDE))).contains("workWhileTheSessionRecords");
-        assertThat(profile.tree(LookbackView.ONLY).totalSamples()).isZero();
+        assertThat(collapsed(ProfileView.of(LookbackView.INCLUDE).fullTree(profile))).contains("workWhileTheSessionRecords");
+        assertThat(ProfileView.of(LookbackView.ONLY).fullTree(profile).totalSamples()).isZero();
     }
 
     @Test

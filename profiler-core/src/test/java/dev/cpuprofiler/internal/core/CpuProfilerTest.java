@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.core;
 
+import dev.cpuprofiler.format.ProfileView;
+
 
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.CpuProfilerOptions;
@@ -101,7 +103,7 @@ class CpuProfilerTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> profiler.store().size() == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> profiler.status().state() == CpuProfilerStatus.State.COOLDOWN);
             assertThat(profiler.status().trigger().cooldownUntil()).isNotNull();
-            assertThat(HotMethods.of(profiler.store().latest().orElseThrow().tree(LookbackView.INCLUDE), 1))
+            assertThat(HotMethods.of(ProfileView.FULL.fullTree(profiler.store().latest().orElseThrow()), 1))
                     .extracting(HotMethod::method).containsExactly(ScriptedEngine.FRAME);
         } finally {
             profiler.close();

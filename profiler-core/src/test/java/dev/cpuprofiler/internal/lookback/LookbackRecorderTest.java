@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.stack.LookbackTrees;
+
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.CpuProfilerStatus;
 

@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.stack.LookbackTrees;
+
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 
@@ -26,7 +28,7 @@ class LookbackViewTest {
 
     @Test
     void includeShowsBothPartsMerged() {
-        StackNode root = StackNode.of(LookbackView.INCLUDE.select(session, lookback));
+        StackNode root = StackNode.of(LookbackTrees.select(LookbackView.INCLUDE, session, lookback));
 
         assertThat(root.total()).isEqualTo(180);
         assertThat(root.child("app.Main.run").child("app.Main.burstBefore").total()).isEqualTo(80);
@@ -35,7 +37,7 @@ class LookbackViewTest {
 
     @Test
     void excludeShowsTheSessionAsIfLookbackWereOff() {
-        StackNode root = StackNode.of(LookbackView.EXCLUDE.select(session, lookback));
+        StackNode root = StackNode.of(LookbackTrees.select(LookbackView.EXCLUDE, session, lookback));
 
         assertThat(root.total()).isEqualTo(100);
         assertThat(root.child("app.Main.run").child("app.Main.burstBefore")).isNull();
@@ -43,10 +45,10 @@ class LookbackViewTest {
 
     @Test
     void onlyShowsWhatRanBeforeTheTrigger() {
-        assertThat(StackNode.of(LookbackView.ONLY.select(session, lookback)).child("app.Main.run").children())
+        assertThat(StackNode.of(LookbackTrees.select(LookbackView.ONLY, session, lookback)).child("app.Main.run").children())
                 .extracting(StackNode::frame).containsExactly("app.Main.burstBefore");
-        assertThat(LookbackView.ONLY.select(session, null).totalSamples()).isZero();
-        assertThat(LookbackView.INCLUDE.select(session, null)).isSameAs(session);
+        assertThat(LookbackTrees.select(LookbackView.ONLY, session, null).totalSamples()).isZero();
+        assertThat(LookbackTrees.select(LookbackView.INCLUDE, session, null)).isSameAs(session);
     }
 
     @Test

@@ -6,7 +6,6 @@ import dev.cpuprofiler.StackTreeSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.LookbackSnapshot;
-import dev.cpuprofiler.internal.lookback.LookbackTrees;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
