@@ -1,7 +1,8 @@
 package dev.cpuprofiler;
 
-
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Which samples of a profile with a look-back part a rendering shows: the endpoint's {@code lookback} parameter.
@@ -15,14 +16,9 @@ public enum LookbackView {
     /** The look-back's samples only: what ran before the trigger. */
     ONLY;
 
-    /** {@code include}, {@code exclude} or {@code only}, any case. */
-    public static LookbackView fromId(String value) {
-        try {
-            return valueOf(value.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown lookback view '" + value
-                    + "': use include, exclude or only", e);
-        }
+    /** The view named {@code include}, {@code exclude} or {@code only}, any case; empty for any other name. */
+    public static Optional<LookbackView> of(String id) {
+        return Arrays.stream(values()).filter(v -> v.id().equalsIgnoreCase(id.trim())).findFirst();
     }
 
     public String id() {

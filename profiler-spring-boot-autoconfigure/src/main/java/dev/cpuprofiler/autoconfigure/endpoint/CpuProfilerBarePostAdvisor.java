@@ -1,6 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.OperationType;
@@ -10,15 +10,11 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
 
 /**
  * Gives the bare {@code POST /actuator/cpuprofiler} (no body, no {@code Content-Type}, as {@code curl -X POST} sends)
- * what the JSON one gets: {@code duration} from the query string, and an answer in the format the {@code Accept}
- * header asks for.
- * <p>
- * Why: Actuator maps a write operation that has parameters only for a JSON {@code Content-Type} (any parameter makes
- * it consume a body), so the bare POST needs a second operation without parameters,
- * {@link CpuProfilerEndpoint#startWithDefaults()}; and an operation without parameters is given neither the request's
- * arguments nor its {@code Accept} header. Both are in the {@code InvocationContext} that reaches its invoker, which
- * this advisor replaces with a call to {@link CpuProfilerEndpoint#start(String, ResponseFormat)}. Without this advisor
- * the bare POST still works, with the default duration and a JSON answer.
+ * what the JSON one gets: {@code duration} from the query string and an answer in the format the {@code Accept}
+ * header asks for. Actuator maps it only to an operation without parameters,
+ * {@link CpuProfilerEndpoint#startWithDefaults()}, which is given neither; both are in the {@code InvocationContext}
+ * that reaches its invoker, which this advisor replaces with a call to
+ * {@link CpuProfilerEndpoint#start(String, ResponseFormat)}.
  */
 public class CpuProfilerBarePostAdvisor implements OperationInvokerAdvisor {
 
@@ -41,12 +37,8 @@ public class CpuProfilerBarePostAdvisor implements OperationInvokerAdvisor {
             if (target == null) {
                 return invoker.invoke(context);
             }
-            return target.start(text(context.getArguments().get("duration")),
+            return target.start(Objects.toString(context.getArguments().get("duration"), null),
                     context.resolveArgument(ResponseFormat.class));
         };
-    }
-
-    private static @Nullable String text(@Nullable Object value) {
-        return value == null ? null : value.toString();
     }
 }

@@ -17,10 +17,10 @@ import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 /**
- * Spring WebFlux's hand-over to {@link EndpointHeaders}: just before an answer of the endpoint is committed, its
- * request, status and headers. And, for {@code POST /actuator/cpuprofiler}, a 400 with the parser's reason when the
- * JSON body cannot be read ({@link MalformedBody}: WebFlux reads it before Actuator calls the endpoint, and on its own
- * answers without the reason). Any request outside the endpoint's path passes through untouched.
+ * Spring WebFlux's part, as {@link CpuProfilerMvcAdvice} is Spring MVC's: just before one of the endpoint's answers
+ * is committed, its request, status and headers to {@link EndpointHeaders}; and for the on-demand {@code POST}, a 400
+ * with the parser's reason when WebFlux cannot read the JSON body ({@link MalformedBody}). Any other request passes
+ * through untouched.
  */
 public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
 
@@ -41,17 +41,16 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
         ServerHttpRequest request = exchange.getRequest();
         String method = request.getMethod().name();
         String path = request.getPath().pathWithinApplication().value();
-        if (!headers.path().isEndpoint(path)) {
+        if (!headers.isEndpoint(path)) {
             return chain.filter(exchange);
         }
         ServerHttpResponse response = exchange.getResponse();
         response.beforeCommit(() -> {
             HttpStatusCode status = response.getStatusCode();
-            headers.apply(method, path, request.getQueryParams().getFirst("format"),
-                    status == null ? 200 : status.value(), response.getHeaders());
+            headers.apply(method, path, status == null ? 200 : status.value(), response.getHeaders());
             return Mono.empty();
         });
-        if (!headers.path().isStart(method, path)) {
+        if (!headers.isStart(method, path)) {
             return chain.filter(exchange);
         }
         return chain.filter(exchange).onErrorResume(ServerWebInputException.class, e -> e.getCause() != null

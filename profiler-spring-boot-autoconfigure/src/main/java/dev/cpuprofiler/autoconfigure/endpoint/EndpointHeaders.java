@@ -1,84 +1,92 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.format.ProfileFormat;
+import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.util.MimeType;
 
 /**
- * The headers Actuator's {@code WebEndpointResponse} cannot carry (it has a status, a body and a content type),
- * decided here once for Spring MVC and WebFlux, just before one of the endpoint's answers is written;
- * {@link CpuProfilerResponseAdvice} and {@link CpuProfilerEndpointWebFilter} only hand the answer over:
- * <ul>
- * <li>the status page, its script and its style: the fixed {@code Content-Security-Policy} and headers that keep a
- * browser from guessing types, caching the page or sending its address elsewhere, on the answers whose content type
- * carries {@link StatusPage#PAGE_PARAMETER} (removed here);</li>
- * <li>a 200 of {@code GET {id}?format=} a format served as a file (pprof, jfr): {@code Content-Disposition:
- * attachment} named {@code <id><extension>}, {@code latest} resolved to the profile's id;</li>
- * <li>the on-demand {@code POST}'s 429: {@code Retry-After}, whole seconds to the running session's planned end, at
- * least 1, read at that moment.</li>
- * </ul>
- * Any other answer, the application's own included, passes untouched.
+ * The headers a {@code WebEndpointResponse} cannot carry (it has a status, a body and a content type), decided once
+ * for Spring MVC and WebFlux just before one of the endpoint's answers is written; and which requests are the
+ * endpoint's, so that the application's own pass untouched. A content type the endpoint marked loses the marker: the
+ * status page's files ({@link StatusPage#PAGE_PARAMETER}) get the fixed {@code Content-Security-Policy} and no type
+ * guessing, caching or referrer; a download ({@link ProfileDownload#FILE_PARAMETER}) gets {@code Content-Disposition:
+ * attachment} with its name. The on-demand {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
  */
 final class EndpointHeaders {
 
+    private static final EndpointId ENDPOINT_ID = EndpointId.of(CpuProfilerEndpoint.ID);
+    private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER);
+
     private final ObjectProvider<CpuProfiler> profiler;
-    private final EndpointPath endpointPath;
+    private final ObjectProvider<PathMappedEndpoints> endpoints;
 
     EndpointHeaders(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
         this.profiler = profiler;
-        this.endpointPath = new EndpointPath(endpoints);
+        this.endpoints = endpoints;
     }
 
-    EndpointPath path() {
-        return endpointPath;
-    }
-
-    /**
-     * @param method the request's HTTP method
-     * @param path its path as the endpoint's mapping sees it (within the application or management server)
-     * @param format its {@code format} query parameter, or null
-     * @param status the answer's status
-     * @param headers the answer's headers, its content type set
-     */
-    void apply(String method, String path, @Nullable String format, int status, HttpHeaders headers) {
+    /** @param path the request's path as the endpoint's mapping sees it (in the application or management server) */
+    void apply(String method, String path, int status, HttpHeaders headers) {
         MediaType type = headers.getContentType();
-        if (type != null && type.getParameter(StatusPage.PAGE_PARAMETER) != null) {
+        String page = type == null ? null : type.getParameter(StatusPage.PAGE_PARAMETER);
+        String file = type == null ? null : type.getParameter(ProfileDownload.FILE_PARAMETER);
+        if (type != null && isMarked(type)) {
             Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
-            parameters.remove(StatusPage.PAGE_PARAMETER);
+            parameters.keySet().removeAll(MARKERS);
             headers.setContentType(new MediaType(type.getType(), type.getSubtype(), parameters));
+        }
+        if (page != null) {
             headers.set("Content-Security-Policy", StatusPage.POLICY);
             headers.set("X-Content-Type-Options", "nosniff");
             headers.set("Referrer-Policy", "no-referrer");
             headers.setCacheControl("no-store");
-            return;
         }
-        String selector = endpointPath.profileSelector(method, path);
-        if (status == 200 && selector != null && format != null && !format.isBlank()) {
-            ProfileFormat f = ProfileFormat.of(format).filter(ProfileFormat::download).orElse(null);
-            String id = f == null ? null : profileId(selector);
-            if (id != null) {
-                headers.set(HttpHeaders.CONTENT_DISPOSITION,
-                        ContentDisposition.attachment().filename(id + f.extension()).build().toString());
-            }
-        } else if (status == 429 && endpointPath.isStart(method, path)) {
-            headers.set(HttpHeaders.RETRY_AFTER,
-                    Long.toString(CpuProfilerEndpoint.retryAfterSeconds(profiler.getIfUnique())));
+        if (file != null) {
+            headers.setContentDisposition(ContentDisposition.attachment()
+                    .filename(file.substring(1, file.length() - 1)).build());
+        }
+        if (status == 429 && isStart(method, path)) {
+            headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(profiler.getIfUnique())));
         }
     }
 
-    private @Nullable String profileId(String selector) {
-        if (!CpuProfiler.LATEST.equals(selector)) {
-            return selector;
-        }
-        CpuProfiler p = profiler.getIfUnique();
-        return p == null ? null : p.profile(CpuProfiler.LATEST).map(Profile::id).orElse(null);
+    /** Whether the endpoint marked this content type for {@link #apply}. */
+    static boolean isMarked(MimeType type) {
+        return MARKERS.stream().anyMatch(marker -> type.getParameter(marker) != null);
+    }
+
+    /** Whole seconds until the running session's planned end, at least 1 (also when it has just ended). */
+    static long retryAfterSeconds(@Nullable CpuProfiler profiler) {
+        return profiler == null ? 1 : profiler.activeSession().map(running -> {
+            Duration left = Duration.between(profiler.clock().instant(), running.startedAt().plus(running.duration()));
+            return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
+        }).orElse(1L);
+    }
+
+    /** Whether this is the on-demand {@code POST}; {@code path} may be the pattern of the mapping that took it. */
+    boolean isStart(String method, @Nullable Object path) {
+        String endpoint = endpointPath();
+        return "POST".equals(method) && path != null && endpoint != null && endpoint.equals(path.toString());
+    }
+
+    /** Whether the path is the endpoint's or one of its profiles' (any method). */
+    boolean isEndpoint(String path) {
+        String endpoint = endpointPath();
+        return endpoint != null && (path.equals(endpoint) || path.startsWith(endpoint + "/"));
+    }
+
+    private @Nullable String endpointPath() {
+        PathMappedEndpoints paths = endpoints.getIfAvailable();
+        return paths == null ? null : paths.getPath(ENDPOINT_ID);
     }
 }

@@ -15,7 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
  * and WebFlux alike: the parser's reason, where it stopped, and what to send instead, in the format the client's
  * {@code Accept} header asks for.
  */
-final class MalformedBody {
+record MalformedBody(@Nullable ResponseFormat format, String message) {
 
     static final int STATUS = 400;
 
@@ -26,30 +26,14 @@ final class MalformedBody {
     private static final Pattern SOURCE_NOTE = Pattern.compile(
             "\\s*\\(start marker at \\[Source: [^]]*]\\)|\\s*at \\[Source: [^]]*]");
 
-    private final ResponseFormat format;
-    private final String message;
-
-    private MalformedBody(ResponseFormat format, String message) {
-        this.format = format;
-        this.message = message;
-    }
-
-    /**
-     * @param failure what the framework threw while reading the body
-     * @param accept the request's {@code Accept} header values, or null
-     */
+    /** @param failure what the framework threw while reading the body */
     static MalformedBody of(Throwable failure, @Nullable List<String> accept) {
-        ResponseFormat format = ResponseFormat.fromAccept(accept == null || accept.isEmpty() ? null : accept);
-        return new MalformedBody(format == null ? ResponseFormat.JSON : format, "Malformed JSON body: "
-                + reason(failure) + ". Send an object such as {\"duration\": \"30s\"}, or no body at all");
-    }
-
-    String message() {
-        return message;
+        return new MalformedBody(ResponseFormat.fromAccept(accept), "Malformed JSON body: " + reason(failure)
+                + ". Send an object such as {\"duration\": \"30s\"}, or no body at all");
     }
 
     String contentType() {
-        return format.getProducedMimeType().toString();
+        return Replies.type(format).toString();
     }
 
     /** The answer's body: an {@code ErrorDescriptor} in JSON, or the text or page of {@link Replies}. */
@@ -60,10 +44,10 @@ final class MalformedBody {
     }
 
     /**
-     * The parser's own words and where it stopped: Jackson 3's message with {@code (line 1, column 2)} and the
-     * property it was reading. Spring MVC hands Jackson the body as bytes, and Jackson then only prints a byte offset
-     * in its message, behind {@code [Source: REDACTED ...]}; the line and column are in the exception's location.
-     * Other causes (Jackson 2, other converters) give their innermost message, without Jackson's source notation.
+     * The parser's own words and where it stopped. Spring MVC hands Jackson 3 the body as bytes, so its message
+     * gives only a byte offset behind {@code [Source: REDACTED ...]}: line, column and property come from the
+     * exception. Other causes (Jackson 2, other converters) give their innermost message, the line and column taken
+     * out of Jackson's source notation.
      */
     static String reason(Throwable ex) {
         Throwable root = ex;
@@ -78,10 +62,9 @@ final class MalformedBody {
         if (!source.find()) {
             return message.trim();
         }
-        Matcher lineColumn = LINE_COLUMN.matcher(message);
+        Matcher at = LINE_COLUMN.matcher(message);
         return message.substring(0, source.start()).trim()
-                + (lineColumn.find(source.start()) ? " (line " + lineColumn.group(1) + ", column "
-                        + lineColumn.group(2) + ")" : "");
+                + (at.find(source.start()) ? " (line " + at.group(1) + ", column " + at.group(2) + ")" : "");
     }
 
     private static String jackson(JacksonException e) {
@@ -93,9 +76,6 @@ final class MalformedBody {
         }
         String property = e.getPath().stream().map(r -> r.getPropertyName() != null ? r.getPropertyName()
                 : r.getIndex() >= 0 ? "[" + r.getIndex() + "]" : "?").collect(Collectors.joining("."));
-        if (!property.isEmpty()) {
-            reason.append(" at '").append(property).append('\'');
-        }
-        return reason.toString();
+        return property.isEmpty() ? reason.toString() : reason.append(" at '").append(property).append('\'').toString();
     }
 }

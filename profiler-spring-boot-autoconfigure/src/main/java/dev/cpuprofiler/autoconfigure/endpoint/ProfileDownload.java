@@ -1,81 +1,56 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicReference;
-import org.jspecify.annotations.Nullable;
-import org.springframework.core.io.AbstractResource;
+import java.util.Map;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.io.InputStreamResource;
+import org.springframework.core.io.Resource;
+import org.springframework.util.MimeType;
 
 /**
- * A profile served as a file ({@code format=pprof}, {@code format=jfr}): its bytes and the name a browser or
- * {@code curl -OJ} saves it under, which {@link EndpointHeaders} also puts in {@code Content-Disposition}. A
- * {@link org.springframework.core.io.Resource}, so that Spring MVC, WebFlux and Jersey all stream it.
+ * A profile served as a file ({@code format=pprof}, {@code format=jfr}): a {@link Resource}, which Spring MVC,
+ * WebFlux and Jersey all stream, in a content type marked with its file name, which {@link EndpointHeaders} turns
+ * into {@code Content-Disposition} (a content type is the one header a {@code WebEndpointResponse} carries).
  */
-final class ProfileDownload extends AbstractResource {
+final class ProfileDownload {
 
-    private final String filename;
-    private final long length;
-    private final byte @Nullable [] bytes;
-    private final AtomicReference<@Nullable InputStream> opened;
+    /** The {@code Content-Type} parameter that carries the download's file name to the web layer; never sent. */
+    static final String FILE_PARAMETER = "cpuprofiler-file";
 
-    private ProfileDownload(String filename, long length, byte @Nullable [] bytes, @Nullable InputStream opened) {
-        this.filename = filename;
-        this.length = length;
-        this.bytes = bytes;
-        this.opened = new AtomicReference<>(opened);
+    private ProfileDownload() {
     }
 
-    static ProfileDownload of(byte[] bytes, String filename) {
-        return new ProfileDownload(filename, bytes.length, bytes, null);
+    static WebEndpointResponse<Resource> of(byte[] bytes, String filename, String mediaType) {
+        return response(new ByteArrayResource(bytes, "profile download " + filename) {
+            @Override
+            public String getFilename() {
+                return filename;
+            }
+        }, filename, mediaType);
     }
 
-    /**
-     * The file, opened now: the store may delete it once its profile is dropped, and an open file stays readable
-     * after that on the systems the profiler runs on.
-     */
-    static ProfileDownload open(Path file, String filename) throws IOException {
-        InputStream in = Files.newInputStream(file);
-        try {
-            return new ProfileDownload(filename, Files.size(file), null, in);
-        } catch (RuntimeException e) {
-            in.close();
-            throw e;
-        }
+    /** The file, opened now, since the store may delete it once its profile is dropped; it can be read once. */
+    static WebEndpointResponse<Resource> open(Path file, String filename, String mediaType) throws IOException {
+        long length = Files.size(file);
+        return response(new InputStreamResource(Files.newInputStream(file), "profile download " + filename) {
+            @Override
+            public String getFilename() {
+                return filename;
+            }
+
+            @Override
+            public long contentLength() {
+                return length;
+            }
+        }, filename, mediaType);
     }
 
-    @Override
-    public String getFilename() {
-        return filename;
-    }
-
-
-    @Override
-    public long contentLength() {
-        return length;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return bytes == null;
-    }
-
-    @Override
-    public InputStream getInputStream() throws IOException {
-        if (bytes != null) {
-            return new ByteArrayInputStream(bytes);
-        }
-        InputStream in = opened.getAndSet(null);
-        if (in == null) {
-            throw new IllegalStateException(filename + " can be read only once");
-        }
-        return in;
-    }
-
-    @Override
-    public String getDescription() {
-        return "profile download " + filename;
+    private static WebEndpointResponse<Resource> response(Resource body, String filename, String mediaType) {
+        MimeType type = MimeType.valueOf(mediaType);
+        return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK, new MimeType(type,
+                Map.of(FILE_PARAMETER, "\"" + filename.replace("\"", "") + "\"")));
     }
 }

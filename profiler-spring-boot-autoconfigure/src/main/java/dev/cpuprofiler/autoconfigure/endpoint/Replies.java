@@ -1,72 +1,59 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.CpuProfilerStatus.Session;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
-import dev.cpuprofiler.CpuProfilerStatus.Session;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.util.MimeType;
 
 /**
- * The endpoint's answers that are not profiles: a started session and a refusal, in the {@link ResponseFormat} the
- * client accepts. The content type is always set when the format is known: with an answer that Spring may not render
- * in every type the operation produces (a JSON document for a client that asked for {@code text/html}), leaving it
- * to content negotiation is what turned a 404 into a 500.
+ * The endpoint's answers that are not profiles, a started session and a refusal, in the {@link ResponseFormat} the
+ * client accepts: JSON, a few lines of text, or a small page ({@code reply.html}). The content type is set whenever
+ * the format is known: left to content negotiation, a JSON refusal for a client that accepts only HTML became a 500.
  */
 final class Replies {
 
-    private static final String REPLY = EndpointResources.text("reply.html");
+    private static final String REPLY = StatusPage.resource("reply.html");
+    private static final Pattern SLOT = Pattern.compile("\\{(title|text)}");
 
     private Replies() {
     }
 
     /** 200 with the session just started. */
     static WebEndpointResponse<?> session(@Nullable ResponseFormat format, Session session) {
-        int ok = WebEndpointResponse.STATUS_OK;
-        if (format == null) {
-            return new WebEndpointResponse<>(new SessionDescriptor(session), ok);
-        }
-        return switch (format) {
-            case JSON -> new WebEndpointResponse<>(new SessionDescriptor(session), ok, format.getProducedMimeType());
-            case TEXT -> new WebEndpointResponse<>("Profiling session started\n\n" + fields(session), ok,
-                    format.getProducedMimeType());
-            case HTML -> new WebEndpointResponse<>(page("Profiling session started", fields(session)), ok,
-                    format.getProducedMimeType());
-        };
+        Object body = format == ResponseFormat.TEXT ? "Profiling session started\n\n" + fields(session)
+                : format == ResponseFormat.HTML ? page("Profiling session started", fields(session))
+                : new SessionDescriptor(session);
+        return response(body, 200, format);
     }
 
-    /**
-     * A refusal: status, reason and, for 429, the running session.
-     *
-     * @param message what was wrong, in words a person can act on
-     * @param running the session in the way, or null
-     */
+    /** A refusal: the status, what was wrong in words a person can act on, and the session in the way (429). */
     static WebEndpointResponse<?> error(@Nullable ResponseFormat format, int status, String message,
             @Nullable Session running) {
-        if (format == null) {
-            return new WebEndpointResponse<>(errorDescriptor(status, message, running), status);
+        return response(errorBody(format, status, message, running), status, format);
+    }
+
+    private static WebEndpointResponse<?> response(Object body, int status, @Nullable ResponseFormat format) {
+        return format == null ? new WebEndpointResponse<>(body, status) : new WebEndpointResponse<>(body, status,
+                type(format));
+    }
+
+    /** The answer's type: JSON in {@code application/json} for any client that takes it (or takes nothing else). */
+    static MimeType type(@Nullable ResponseFormat format) {
+        return (format == null || format == ResponseFormat.ANY ? ResponseFormat.JSON : format).getProducedMimeType();
+    }
+
+    /** The body of a refusal: an {@link ErrorDescriptor} for JSON (and an unknown format), text otherwise. */
+    static Object errorBody(@Nullable ResponseFormat format, int status, String message, @Nullable Session running) {
+        String more = running == null ? "" : "\n\nRunning session:\n" + fields(running);
+        if (format == ResponseFormat.TEXT) {
+            return status + " " + reason(status) + ": " + message + (running == null ? "\n" : more);
         }
-        return new WebEndpointResponse<>(errorBody(format, status, message, running), status,
-                format.getProducedMimeType());
-    }
-
-    /** The body of a refusal in a known format: an {@link ErrorDescriptor} for JSON, text otherwise. */
-    static Object errorBody(ResponseFormat format, int status, String message, @Nullable Session running) {
-        return switch (format) {
-            case JSON -> errorDescriptor(status, message, running);
-            case TEXT -> text(status, message, running);
-            case HTML -> page(status + " " + reason(status), message
-                    + (running == null ? "" : "\n\nRunning session:\n" + fields(running)));
-        };
-    }
-
-    static ErrorDescriptor errorDescriptor(int status, String message, @Nullable Session running) {
-        return new ErrorDescriptor(status, reason(status), message, running);
-    }
-
-    /** {@code 404 Not Found: No profile 'x'}, and the running session's fields below, if any. */
-    static String text(int status, String message, @Nullable Session running) {
-        String head = status + " " + reason(status) + ": " + message + "\n";
-        return running == null ? head : head + "\nRunning session:\n" + fields(running);
+        return format == ResponseFormat.HTML ? page(status + " " + reason(status), message + more)
+                : new ErrorDescriptor(status, reason(status), message, running);
     }
 
     /** The reason phrase of the statuses the endpoint answers with. */
@@ -88,32 +75,14 @@ final class Replies {
                 + s.samples() + "\n";
     }
 
-    /** The small page a client that accepts only HTML gets: {@code reply.html} with the title and the text. */
+    /** {@code reply.html} with the title and the text, escaped, in one pass. */
     private static String page(String title, String text) {
-        StringBuilder html = new StringBuilder(REPLY.length() + title.length() * 2 + text.length() + 64);
-        int from = 0;
-        for (int at = REPLY.indexOf('{'); at >= 0; at = REPLY.indexOf('{', from)) {
-            int end = REPLY.indexOf('}', at);
-            String name = REPLY.substring(at + 1, end);
-            html.append(REPLY, from, at).append(escape(name.equals("title") ? title : text));
-            from = end + 1;
-        }
-        return html.append(REPLY, from, REPLY.length()).toString();
+        return SLOT.matcher(REPLY).replaceAll(m -> Matcher.quoteReplacement(escape(
+                m.group(1).equals("title") ? title : text)));
     }
 
     static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
+                .replace("'", "&#39;");
     }
 }

@@ -7,24 +7,27 @@ import org.springframework.boot.actuate.endpoint.ProducibleOperationArgumentReso
 import org.springframework.util.MimeType;
 
 /**
- * How the endpoint answers sessions and refusals, chosen from the request's {@code Accept} header. Actuator resolves
- * an operation parameter of this type from the header ({@link ProducibleOperationArgumentResolver}, with Spring MVC,
- * WebFlux and Jersey alike): JSON for a JSON client, for {@code *}{@code /*} and for no header; plain text for a
- * client that accepts {@code text/plain} but not JSON; a small HTML page for one that accepts only {@code text/html}.
- * When several match, Actuator takes the highest ordinal, so JSON, declared last, wins over text. A header none of
- * them matches (e.g. only {@code application/vnd.spring-boot.actuator.v3+json}) resolves to {@code null}: the answer
- * is JSON, in whichever JSON type Spring negotiates.
+ * What the client's {@code Accept} header asks for, as Actuator resolves an operation parameter of this type
+ * ({@link ProducibleOperationArgumentResolver}, alike with Spring MVC, WebFlux and Jersey): for each media range, the
+ * first constant whose type it matches ({@code *}{@code /*} or no header: {@link #ANY}), and of those the one declared
+ * last. So a browser ({@code text/html,…,*}{@code /*}) or {@code text/*} gets {@link #HTML}: the status page, or a
+ * refusal as a small page; a client naming {@code application/json} gets {@link #JSON} even if it lists
+ * {@code text/html}; {@code text/plain} without JSON gets {@link #TEXT}. A header none matches (only the actuator's
+ * v2 type, say) resolves to {@code null}: JSON in the type Spring negotiates. No {@code q} value is weighed.
  */
 public enum ResponseFormat implements Producible<ResponseFormat> {
 
-    /** {@code text/html}: a small page, for a browser that asks for nothing else. */
+    /** {@code curl}, no header, or the actuator's own type: JSON, the status in the type Spring negotiates. */
+    ANY("application/vnd.spring-boot.actuator.v3+json", true),
+
+    /** The status page, or a small page for a session or a refusal. */
     HTML("text/html;charset=UTF-8", false),
 
-    /** {@code text/plain}: a few lines a person reads in a terminal. */
+    /** A few lines a person reads in a terminal. */
     TEXT("text/plain;charset=UTF-8", false),
 
-    /** {@code application/json}: the descriptors, as every other answer of the endpoint. */
-    JSON("application/json", true);
+    /** Plain {@code application/json}, named by the client. */
+    JSON("application/json", false);
 
     private final MimeType mimeType;
     private final boolean isDefault;
@@ -44,10 +47,7 @@ public enum ResponseFormat implements Producible<ResponseFormat> {
         return mimeType;
     }
 
-    /**
-     * The format for raw {@code Accept} header values, as Actuator resolves it for an operation; for code that runs
-     * before any operation (a request body that is not JSON).
-     */
+    /** The format for raw {@code Accept} values, for code that runs before any operation (a malformed body). */
     static @Nullable ResponseFormat fromAccept(@Nullable List<String> accept) {
         return new ProducibleOperationArgumentResolver(() -> accept).resolve(ResponseFormat.class);
     }

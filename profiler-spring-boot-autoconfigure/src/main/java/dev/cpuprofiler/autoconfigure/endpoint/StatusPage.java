@@ -1,20 +1,22 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Optional;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.MimeType;
 
 /**
- * The status page for a browser: three static files next to this class, served as they are. {@code status-page.html}
- * is a skeleton; {@code status-page.js} draws everything in it from the JSON status, at once and every few seconds
- * (the one renderer: no HTML is built in Java); {@code status-page.css} styles it. The page loads its script and style
- * from the endpoint itself ({@code cpuprofiler/status-page.js}, under the same selector as a profile's id), so its
- * {@code Content-Security-Policy} is fixed and allows {@code 'self'} only.
- * <p>
- * Each of the three answers carries a {@code cpuprofiler-page} parameter in its content type, the one header
- * Actuator's {@code WebEndpointResponse} carries; {@link EndpointHeaders} removes it and sets the page's headers.
+ * A file of the status page, served as it is from beside this class: {@code status-page.html} is a skeleton,
+ * {@code status-page.js} draws everything in it from the JSON status (the one renderer: no HTML is built in Java),
+ * {@code status-page.css} styles it. The page loads its script and style from the endpoint itself
+ * ({@code cpuprofiler/status-page.js}, where a profile's id goes), so its {@link #POLICY} allows {@code 'self'} only.
+ * Each file's content type carries {@link #PAGE_PARAMETER}, since a content type is the one header Actuator's
+ * {@code WebEndpointResponse} carries; {@link EndpointHeaders} removes it and sets the page's headers.
  */
-final class StatusPage {
+record StatusPage(String body, MimeType contentType) {
 
     /** The {@code Content-Type} parameter that marks the page's answers for the web layer; never sent. */
     static final String PAGE_PARAMETER = "cpuprofiler-page";
@@ -23,30 +25,27 @@ final class StatusPage {
     static final String POLICY = "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; "
             + "img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-    /** A file of the page and the type it is served as. */
-    record Asset(String body, MimeType contentType) {
-    }
-
-    private static final Asset HTML = asset("status-page.html", "html");
-    private static final Map<String, Asset> SCRIPT_AND_STYLE = Map.of(
-            "status-page.js", asset("status-page.js", "javascript"),
-            "status-page.css", asset("status-page.css", "css"));
-
-    private StatusPage() {
-    }
-
     /** The page itself. */
-    static Asset html() {
-        return HTML;
+    static final StatusPage HTML = of("status-page.html", "html");
+    /** The page's script and style, by the name the page asks for them, where a profile's id goes. */
+    static final Map<String, StatusPage> SCRIPT_AND_STYLE = Map.of(
+            "status-page.js", of("status-page.js", "javascript"), "status-page.css", of("status-page.css", "css"));
+
+    WebEndpointResponse<String> response() {
+        return new WebEndpointResponse<>(body, WebEndpointResponse.STATUS_OK, contentType);
     }
 
-    /** The page's script or style, by the name the page asks for; empty for any other name (a profile's id). */
-    static Optional<Asset> scriptOrStyle(String name) {
-        return Optional.ofNullable(SCRIPT_AND_STYLE.get(name));
+    /** A text file next to this class, read once. */
+    static String resource(String name) {
+        try {
+            return new ClassPathResource(name, StatusPage.class).getContentAsString(StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("missing resource " + name + " next to " + StatusPage.class, e);
+        }
     }
 
-    private static Asset asset(String name, String subtype) {
-        return new Asset(EndpointResources.text(name), new MimeType("text", subtype,
+    private static StatusPage of(String name, String subtype) {
+        return new StatusPage(resource(name), new MimeType("text", subtype,
                 Map.of("charset", "UTF-8", PAGE_PARAMETER, name)));
     }
 }

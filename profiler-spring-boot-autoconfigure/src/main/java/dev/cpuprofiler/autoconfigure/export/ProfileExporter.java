@@ -76,6 +76,11 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
         return queue.size();
     }
 
+    /** The targets, the queue and the latest outcome, as the endpoint's status shows them. */
+    public ExportDescriptor descriptor() {
+        return ExportDescriptor.of(targets(), queued(), last);
+    }
+
     public void addListener(ExportListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }

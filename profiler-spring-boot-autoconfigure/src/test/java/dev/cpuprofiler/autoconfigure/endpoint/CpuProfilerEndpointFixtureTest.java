@@ -49,6 +49,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.core.io.Resource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -91,7 +92,7 @@ class CpuProfilerEndpointFixtureTest {
                 .engines(List.of(new FixtureEngine()))
                 .workDirectory(root.resolve("work"))
                 .build();
-        endpoint = new CpuProfilerEndpoint(profiler);
+        endpoint = new CpuProfilerEndpoint(profiler, () -> null, () -> false);
     }
 
     @AfterEach
@@ -373,8 +374,11 @@ class CpuProfilerEndpointFixtureTest {
         WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null);
 
         assertThat(pprof.getStatus()).isEqualTo(200);
-        assertThat(pprof.getContentType()).hasToString("application/octet-stream");
-        ProfileDownload download = (ProfileDownload) pprof.getBody();
+        // The web layer turns the marker into Content-Disposition and sends application/octet-stream (HTTP tests).
+        assertThat(pprof.getContentType().getType() + "/" + pprof.getContentType().getSubtype())
+                .isEqualTo("application/octet-stream");
+        assertThat(pprof.getContentType().getParameter(ProfileDownload.FILE_PARAMETER)).isEqualTo("\"p1.pb.gz\"");
+        Resource download = (Resource) pprof.getBody();
         assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
         byte[] bytes = download.getContentAsByteArray();
         assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
@@ -401,8 +405,7 @@ class CpuProfilerEndpointFixtureTest {
         WebEndpointResponse<?> second = endpoint.start(null, ResponseFormat.JSON);
         assertThat(second.getStatus()).isEqualTo(429);
         assertThat(((ErrorDescriptor) second.getBody()).running()).isEqualTo(session);
-        assertThat(CpuProfilerEndpoint.retryAfterSeconds(profiler.activeSession().orElseThrow(),
-                profiler.clock())).isEqualTo(120);
+        assertThat(EndpointHeaders.retryAfterSeconds(profiler)).isEqualTo(120);
         assertThat(launches).hasValue(1);
 
         profiler.cancelActive("the test is over");

@@ -69,6 +69,8 @@ class CpuProfilerEndpointStatusTest {
         JSON("application/json", "application/json"),
         TEXT("text/plain", "text/plain"),
         HTML("text/html", "text/html"),
+        /** A browser names text/html and *&#47;*: a page, as the status page's own refusals are. */
+        BROWSER(CpuProfilerStatusPageHttpTest.BROWSER_ACCEPT, "text/html"),
         NONE(null, "application/json");
 
         final String accept;

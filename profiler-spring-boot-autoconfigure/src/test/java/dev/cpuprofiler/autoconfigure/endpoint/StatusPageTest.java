@@ -68,28 +68,28 @@ class StatusPageTest {
     @Test
     void htmlForABrowserOrFormatHtmlAndTheJsonOtherwise() {
         CpuProfilerEndpoint endpoint = endpoint(false);
-        for (WebEndpointResponse<?> page : List.of(endpoint.statusOrPage(null, StatusFormat.HTML),
-                endpoint.statusOrPage("html", null), endpoint.statusOrPage("HTML", StatusFormat.JSON))) {
+        for (WebEndpointResponse<?> page : List.of(endpoint.statusOrPage(null, ResponseFormat.HTML),
+                endpoint.statusOrPage("html", null), endpoint.statusOrPage("HTML", ResponseFormat.JSON))) {
             assertThat(page.getStatus()).isEqualTo(200);
             assertThat(page.getContentType().isCompatibleWith(MimeType.valueOf("text/html"))).isTrue();
             assertThat(page.getContentType().getParameter(StatusPage.PAGE_PARAMETER)).isNotBlank();
             assertThat((String) page.getBody()).startsWith("<!DOCTYPE html>");
         }
         // The JSON as before: the same body, the type left to content negotiation.
-        for (StatusFormat accept : new StatusFormat[] {null, StatusFormat.ANY, StatusFormat.JSON}) {
+        for (ResponseFormat accept : new ResponseFormat[] {null, ResponseFormat.ANY, ResponseFormat.JSON}) {
             WebEndpointResponse<?> json = endpoint.statusOrPage(null, accept);
             assertThat(json.getStatus()).isEqualTo(200);
             assertThat(json.getContentType()).isNull();
             assertThat(json.getBody()).isInstanceOf(StatusDescriptor.class);
         }
-        WebEndpointResponse<?> json = endpoint.statusOrPage("json", StatusFormat.HTML);
+        WebEndpointResponse<?> json = endpoint.statusOrPage("json", ResponseFormat.HTML);
         assertThat(json.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
         assertThat(json.getBody()).isInstanceOf(StatusDescriptor.class);
 
         WebEndpointResponse<?> bad = endpoint.statusOrPage("xml", null);
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) bad.getBody()).message()).startsWith("Unknown format 'xml': use html or json");
-        WebEndpointResponse<?> badPage = endpoint.statusOrPage("xml", StatusFormat.HTML);
+        WebEndpointResponse<?> badPage = endpoint.statusOrPage("xml", ResponseFormat.HTML);
         assertThat(badPage.getStatus()).isEqualTo(400);
         assertThat((String) badPage.getBody()).contains("Unknown format &#39;xml&#39;: use html or json");
     }

@@ -2,7 +2,7 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.autoconfigure.CpuProfilerMetricsAutoConfiguration;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointAutoConfiguration;
+import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;

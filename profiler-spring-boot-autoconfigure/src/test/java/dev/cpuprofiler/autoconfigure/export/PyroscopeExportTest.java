@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.OwnThreadGroup;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ExportDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.InvalidOptionException;

@@ -1,11 +1,16 @@
-package dev.cpuprofiler.autoconfigure.endpoint;
+package dev.cpuprofiler.autoconfigure;
 
-import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
-import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerBarePostAdvisor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointWebFilter;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerMvcAdvice;
+import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,11 +35,21 @@ import org.springframework.web.servlet.DispatcherServlet;
 @ConditionalOnAvailableEndpoint(CpuProfilerEndpoint.class)
 public class CpuProfilerEndpointAutoConfiguration {
 
+    private static final EndpointId ENDPOINT_ID = EndpointId.of(CpuProfilerEndpoint.ID);
+
+    /**
+     * The endpoint; the status page offers its button when the write operation is reachable: the access Actuator
+     * resolves ({@code management.endpoint.cpuprofiler.access}, capped by {@code max-permitted}) is
+     * {@code unrestricted}, asked each time the page is drawn.
+     */
     @Bean
     @ConditionalOnMissingBean
     CpuProfilerEndpoint cpuProfilerEndpoint(CpuProfiler cpuProfiler, ObjectProvider<ProfileExporter> exporter,
             ObjectProvider<EndpointAccessResolver> access) {
-        return new CpuProfilerEndpoint(cpuProfiler, exporter::getIfAvailable, new EndpointWriteAccess(access));
+        return new CpuProfilerEndpoint(cpuProfiler, exporter::getIfAvailable, () -> {
+            EndpointAccessResolver resolver = access.getIfAvailable();
+            return resolver != null && resolver.accessFor(ENDPOINT_ID, Access.READ_ONLY) == Access.UNRESTRICTED;
+        });
     }
 
     @Bean
@@ -51,15 +66,9 @@ public class CpuProfilerEndpointAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        CpuProfilerResponseAdvice cpuProfilerResponseAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
+        CpuProfilerMvcAdvice cpuProfilerMvcAdvice(ObjectProvider<CpuProfiler> cpuProfiler,
                 ObjectProvider<PathMappedEndpoints> endpoints) {
-            return new CpuProfilerResponseAdvice(cpuProfiler, endpoints);
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        CpuProfilerRequestBodyErrors cpuProfilerRequestBodyErrors(ObjectProvider<PathMappedEndpoints> endpoints) {
-            return new CpuProfilerRequestBodyErrors(endpoints);
+            return new CpuProfilerMvcAdvice(cpuProfiler, endpoints);
         }
     }
 

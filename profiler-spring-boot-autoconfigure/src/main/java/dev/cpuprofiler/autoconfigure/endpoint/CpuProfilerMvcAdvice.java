@@ -1,0 +1,94 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import dev.cpuprofiler.CpuProfiler;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Collections;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.Ordered;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageConverter;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.server.ServerHttpRequest;
+import org.springframework.http.server.ServerHttpResponse;
+import org.springframework.http.server.ServletServerHttpRequest;
+import org.springframework.http.server.ServletServerHttpResponse;
+import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.ModelAndView;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
+
+/**
+ * Spring MVC's part, as {@link CpuProfilerEndpointWebFilter} is WebFlux's: just before one of the endpoint's answers
+ * is written, its request, status and headers to {@link EndpointHeaders}; and for a {@code POST} whose JSON body
+ * Spring MVC cannot read (before Actuator calls the endpoint), 400 with the parser's reason ({@link MalformedBody})
+ * instead of a bare one, ahead of Spring MVC's own resolvers. A {@code @ControllerAdvice}, which a management server
+ * on its own port finds in the parent context too; dependencies are looked up lazily, so component-scanning this
+ * package is harmless.
+ */
+@ControllerAdvice
+public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, HandlerExceptionResolver, Ordered {
+
+    private final EndpointHeaders headers;
+
+    public CpuProfilerMvcAdvice(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
+        this.headers = new EndpointHeaders(profiler, endpoints);
+    }
+
+    @Override
+    public int getOrder() {
+        return -1;
+    }
+
+    @Override
+    public boolean supports(MethodParameter returnType, Class<? extends HttpMessageConverter<?>> converterType) {
+        return true;
+    }
+
+    @Override
+    public @Nullable Object beforeBodyWrite(@Nullable Object body, MethodParameter returnType,
+            MediaType selectedContentType, Class<? extends HttpMessageConverter<?>> selectedConverterType,
+            ServerHttpRequest request, ServerHttpResponse response) {
+        if (request instanceof ServletServerHttpRequest servletRequest
+                && response instanceof ServletServerHttpResponse servletResponse) {
+            HttpServletRequest r = servletRequest.getServletRequest();
+            Object path = r.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
+            if (path != null) {
+                if (EndpointHeaders.isMarked(selectedContentType)) {
+                    // Set here, so that the converter writes with the type as it ends up, the marker removed.
+                    response.getHeaders().setContentType(selectedContentType);
+                }
+                headers.apply(r.getMethod(), path.toString(), servletResponse.getServletResponse().getStatus(),
+                        response.getHeaders());
+            }
+        }
+        return body;
+    }
+
+    @Override
+    public @Nullable ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response,
+            @Nullable Object handler, Exception ex) {
+        // The pattern of the mapping that took the request, relative to the servlet: "/actuator/cpuprofiler".
+        Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+        if (!(ex instanceof HttpMessageNotReadableException) || response.isCommitted()
+                || !headers.isStart(request.getMethod(), pattern)) {
+            return null;
+        }
+        MalformedBody answer = MalformedBody.of(ex, Collections.list(request.getHeaders("Accept")));
+        try {
+            byte[] body = answer.body();
+            response.setStatus(MalformedBody.STATUS);
+            response.setContentType(answer.contentType());
+            response.setContentLength(body.length);
+            response.getOutputStream().write(body);
+        } catch (IOException e) {
+            return null;
+        }
+        return new ModelAndView();
+    }
+}
