@@ -58,6 +58,12 @@ public interface CpuProfiler extends AutoCloseable {
     /** The session recording now, if any; empty while one is still being launched. Never waits. */
     Optional<RunningSession> activeSession();
 
+    /**
+     * Where requests report which thread serves them, so that profiles say which requests burned the CPU
+     * ({@link Profile#endpoints()}); the starter's observation handler reports every root observation here.
+     */
+    RequestActivity requestActivity();
+
     /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
     void cancelActive(String reason);
 

@@ -57,6 +57,7 @@ public final class CpuProfilerOptions {
     private int outputRetention = 20;
     private int maxStackDepth = 512;
     private int maxTreeNodes = 200_000;
+    private int maxEndpoints = 100;
     private boolean groupByThread;
     private Duration lookback = Duration.ofSeconds(30);
     private double lookbackArmingRatio = 0.6;
@@ -86,6 +87,7 @@ public final class CpuProfilerOptions {
         c.outputRetention = outputRetention;
         c.maxStackDepth = maxStackDepth;
         c.maxTreeNodes = maxTreeNodes;
+        c.maxEndpoints = maxEndpoints;
         c.groupByThread = groupByThread;
         c.lookback = lookback;
         c.lookbackArmingRatio = lookbackArmingRatio;
@@ -127,6 +129,7 @@ public final class CpuProfilerOptions {
         between("output-retention", outputRetention, 1, 100_000);
         between("max-stack-depth", maxStackDepth, 8, 8192);
         between("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
+        between("max-endpoints", maxEndpoints, 1, 10_000);
         check("lookback", lookback, lookback != null && (lookback.isZero() || (lookback.compareTo(
                 MIN_LOOKBACK) >= 0 && lookback.compareTo(MAX_LOOKBACK) <= 0)),
                 "must be 0 (off) or between " + MIN_LOOKBACK + " and " + MAX_LOOKBACK);
@@ -305,6 +308,14 @@ public final class CpuProfilerOptions {
 
     public void setMaxTreeNodes(int maxTreeNodes) {
         this.maxTreeNodes = maxTreeNodes;
+    }
+
+    public int getMaxEndpoints() {
+        return maxEndpoints;
+    }
+
+    public void setMaxEndpoints(int maxEndpoints) {
+        this.maxEndpoints = maxEndpoints;
     }
 
     public boolean isGroupByThread() {

@@ -33,11 +33,16 @@ import java.util.Optional;
  *        look-back on), or null; {@code tree} holds the session's samples only ({@code ProfileView} of the formats selects either or both)
  * @param cpuBreakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
  *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
+ * @param endpoints the session's samples by the request their thread served ({@link RequestActivity}), most first;
+ *        empty when nothing reported requests (the notes say why)
+ * @param endpointTree the session's samples, each stack under a first frame naming its endpoint
+ *        ({@code [GET /owners/{id}]}), or null without endpoints
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
+        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
+        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -46,6 +51,16 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         Objects.requireNonNull(tree, "tree");
         fallbacks = List.copyOf(fallbacks);
         notes = List.copyOf(notes);
+        endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
+    }
+
+    /** A profile without endpoints. */
+    public Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
+            List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
+            Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
+            Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
+        this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
+                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null);
     }
 
     public Duration duration() {
@@ -56,12 +71,27 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     public long estimatedBytes() {
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
         return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
-                + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L);
+                + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L) + endpoints.size() * 128L
+                + (endpointTree == null ? 0 : endpointTree.size() * 96L);
     }
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown);
+                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown, endpoints,
+                endpointTree);
+    }
+
+    /**
+     * The samples of one endpoint: the requests of one name ({@code GET /owners/{id}}), or {@code [no request]}.
+     *
+     * @param endpoint the request's name
+     * @param samples its samples in the session
+     * @param percent of the profile's samples
+     * @param requests how many such requests ended while the session recorded; null for {@code [no request]}
+     * @param cpuPerRequestMillis samples × the sampling period ÷ requests; null without requests
+     */
+    public record EndpointShare(String endpoint, long samples, double percent, Long requests,
+            Double cpuPerRequestMillis) {
     }
 
     /**

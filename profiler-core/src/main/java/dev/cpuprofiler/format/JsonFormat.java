@@ -56,7 +56,7 @@ final class JsonFormat extends FormatBase {
         return new Document(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
-                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), Breakdown.of(p.cpuBreakdown()),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
                 Lookback.of(p.lookback()), view.lookback().id(), view.minPercent() > 0 ? view.minPercent() : null,
                 treeJson(tree));
@@ -71,7 +71,7 @@ final class JsonFormat extends FormatBase {
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
-            Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency, Lookback lookback, String lookbackView,
+            List<Profile.EndpointShare> endpoints, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency, Lookback lookback, String lookbackView,
             Double treeMinPercent, @JsonRawValue String tree) {
     }
 

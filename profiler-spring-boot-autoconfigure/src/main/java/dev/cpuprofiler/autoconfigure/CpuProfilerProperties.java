@@ -168,6 +168,12 @@ public class CpuProfilerProperties {
         private int maxTreeNodes = 200_000;
 
         /**
+         * Most endpoints a profile names (its {@code endpoints}, most samples first); the rest are folded into
+         * {@code [other endpoints]}. Must be between 1 and 10000.
+         */
+        private int maxEndpoints = 100;
+
+        /**
          * Whether the tree's first level is the thread, numbered pool threads folded into one (http-
          * nio-8080-exec-*).
          */
@@ -252,6 +258,7 @@ public class CpuProfilerProperties {
             o.setOutputRetention(outputRetention);
             o.setMaxStackDepth(maxStackDepth);
             o.setMaxTreeNodes(maxTreeNodes);
+            o.setMaxEndpoints(maxEndpoints);
             o.setGroupByThread(groupByThread);
             o.setLookback(lookback);
             o.setLookbackArmingRatio(lookbackArmingRatio);
@@ -405,6 +412,14 @@ public class CpuProfilerProperties {
 
         public void setMaxTreeNodes(int maxTreeNodes) {
             this.maxTreeNodes = maxTreeNodes;
+        }
+
+        public int getMaxEndpoints() {
+            return maxEndpoints;
+        }
+
+        public void setMaxEndpoints(int maxEndpoints) {
+            this.maxEndpoints = maxEndpoints;
         }
 
         public boolean isGroupByThread() {

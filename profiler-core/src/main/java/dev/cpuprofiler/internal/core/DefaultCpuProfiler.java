@@ -16,6 +16,7 @@ import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.RequestActivity;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.StoredProfileListener;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
@@ -91,6 +92,11 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         // The engine starts on a thread of the profiler's: the caller may be a virtual thread (a request's).
         return p.policy().startOnDemand(duration,
                 launch -> PipelineAssembly.named(p.threadFactory(), "cpuprofiler-launch").newThread(launch).start());
+    }
+
+    @Override
+    public RequestActivity requestActivity() {
+        return p.requests().reporter();
     }
 
     @Override

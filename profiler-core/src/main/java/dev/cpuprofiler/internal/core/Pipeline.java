@@ -14,6 +14,7 @@ import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
@@ -30,5 +31,6 @@ record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFa
         SelectedCpuSource cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
         ThreadCpuTracker threads, ProfileStore profiles,
         WorkDirectory workDirectory, DiskSpaceGuard diskSpace, EngineSelector engines, ProfilingSessions sessions,
-        Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints) {
+        Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints,
+        RequestTimeline requests) {
 }

@@ -15,6 +15,7 @@ import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
 import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
@@ -87,19 +88,20 @@ final class PipelineAssembly {
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
+        RequestTimeline requests = new RequestTimeline();
         ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
                     return () -> sampler.percentSince(reading);
                 }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
                         selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
-                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader));
+                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests);
 
         CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average, sessions,
                 b.clock);
         policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
-                profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints);
+                profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints, requests);
     }
 
     /**

@@ -28,7 +28,7 @@ public final class StageSettings {
 
     public static SessionSettings session(CpuProfilerOptions o) {
         return new SessionSettings(o.getEngine(), o.getStackSamplingPeriod(), o.getMaxStackDepth(),
-                o.getMaxTreeNodes(), o.isGroupByThread(), o.isJfrIncludeSystemInfo());
+                o.getMaxTreeNodes(), o.isGroupByThread(), o.isJfrIncludeSystemInfo(), o.getMaxEndpoints());
     }
 
     public static TriggerSettings trigger(CpuProfilerOptions o) {

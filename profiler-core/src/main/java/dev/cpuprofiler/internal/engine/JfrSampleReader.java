@@ -86,7 +86,11 @@ final class JfrSampleReader {
                         case NONE -> { }
                     }
                     long w = weightOf(event);
-                    sink.accept(stacks.rootFirst(event.getStackTrace()), threadName(event), w);
+                    RecordedThread thread = sampledThread(event);
+                    Instant at = event.getStartTime();
+                    sink.accept(stacks.rootFirst(event.getStackTrace()), threadName(thread),
+                            thread == null ? -1 : thread.getJavaThreadId(),
+                            at.getEpochSecond() * 1_000_000_000L + at.getNano(), w);
                     events++;
                     weight += w;
                 } else if (CPU_TIME_SAMPLES_LOST.equals(type)) {
@@ -113,8 +117,11 @@ final class JfrSampleReader {
         return Math.max(1, Math.round((double) period.toNanos() / nominal));
     }
 
-    private static String threadName(RecordedEvent event) {
-        RecordedThread thread = event.hasField("sampledThread") ? event.getThread("sampledThread") : event.getThread();
+    private static RecordedThread sampledThread(RecordedEvent event) {
+        return event.hasField("sampledThread") ? event.getThread("sampledThread") : event.getThread();
+    }
+
+    private static String threadName(RecordedThread thread) {
         if (thread == null) {
             return null;
         }

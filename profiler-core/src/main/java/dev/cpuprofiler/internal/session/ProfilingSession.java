@@ -9,6 +9,10 @@ import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.internal.requests.EndpointTally;
+import dev.cpuprofiler.internal.requests.RequestLog;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.CpuBreakdown;
@@ -50,6 +54,7 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final ConcurrencySampler concurrency;
     private final LookbackSnapshot lookback;
     private final CpuBreakdownProbe.Measurement breakdown;
+    private final Requests requests;
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
@@ -57,7 +62,7 @@ final class ProfilingSession implements RunningSession, Runnable {
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
             Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback,
-            CpuBreakdownProbe.Measurement breakdown) {
+            CpuBreakdownProbe.Measurement breakdown, Requests requests) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -71,6 +76,27 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.concurrency = concurrency;
         this.lookback = lookback;
         this.breakdown = breakdown;
+        this.requests = requests;
+    }
+
+    /**
+     * What requests reported while the session recorded, and the sink that joins the samples with it.
+     *
+     * @param maxEndpoints most endpoints the profile names
+     */
+    record Requests(RequestTimeline timeline, EndpointTally tally, int maxEndpoints) {
+
+        /** Ends the request log; the samples the engine hands over from now on are joined with it. */
+        RequestLog stop() {
+            RequestLog log = timeline.stop();
+            tally.join(timeline.isReported() ? log : null);
+            return log;
+        }
+
+        /** Once the samples are joined: the names of requests still running are no longer needed. */
+        void close() {
+            timeline.close();
+        }
     }
 
     @Override
@@ -90,6 +116,7 @@ final class ProfilingSession implements RunningSession, Runnable {
                 }
             }
             if (cancelled) {
+                requests.close();
                 stopConcurrency();
                 recording.cancel();
                 finish(SessionOutcome.failed("cancelled: " + cancelReason, clock.instant()));
@@ -101,6 +128,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             // Before the engine stops: a thread that ends before the second snapshot loses its share.
             CpuBreakdown cpuBreakdown = breakdown == null ? null : breakdown.finish().orElse(null);
             ConcurrencyReport report = stopConcurrency();
+            RequestLog requestLog = requests.stop();
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
             if (earlyStop != null) {
@@ -114,9 +142,14 @@ final class ProfilingSession implements RunningSession, Runnable {
                 notes.add(tree.samplesCutByLimits() + " samples were cut to fit the tree's limits (max-stack-depth "
                         + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
             }
+            requests.close();
+            List<EndpointShare> endpoints = requests.tally().endpoints(tree.totalSamples(), samplingPeriod,
+                    requests.maxEndpoints());
+            endpointNotes(requestLog, endpoints).forEach(notes::add);
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown);
+                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
+                    requests.tally().tree());
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration(), lookback == null ? ""
@@ -124,6 +157,7 @@ final class ProfilingSession implements RunningSession, Runnable {
                                     + " before");
             finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, null, clock.instant(), id));
         } catch (InterruptedException e) {
+            requests.close();
             stopConcurrency();
             recording.cancel();
             finish(SessionOutcome.failed("interrupted", clock.instant()));
@@ -131,6 +165,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         } catch (Throwable t) {
             log.warn("Profiling session {} failed", id, t);
             try {
+                requests.close();
                 stopConcurrency();
                 recording.cancel();
             } catch (Throwable ignored) {
@@ -139,11 +174,31 @@ final class ProfilingSession implements RunningSession, Runnable {
             finish(SessionOutcome.failed("session failed: " + t, clock.instant()));
         } finally {
             if (!outcome.isDone()) {
+                requests.close();
                 finish(SessionOutcome.failed("session thread ended unexpectedly", clock.instant()));
             }
         }
     }
 
+
+    /** What a reader of the endpoints must know: why there are none, or why they cover less than the profile. */
+    private List<String> endpointNotes(RequestLog log, List<EndpointShare> endpoints) {
+        List<String> notes = new ArrayList<>();
+        if (!requests.timeline().isReported()) {
+            notes.add("no endpoints: nothing reports requests to the profiler (the starter reports the application's "
+                    + "Micrometer observations, and finds no ObservationRegistry here)");
+            return notes;
+        }
+        if (log != null && log.dropped() > 0) {
+            notes.add("endpoints cover the session only until its request log filled (" + RequestTimeline.MAX_EVENTS
+                    + " events): " + log.dropped() + " later events were not kept, and the samples they would have "
+                    + "named count under " + RequestLog.NO_REQUEST);
+        }
+        if (lookback != null && !endpoints.isEmpty()) {
+            notes.add("endpoints count the session's samples only: requests are not recorded in the look-back");
+        }
+        return notes;
+    }
 
     /** Why the engine must stop now (its disk is filling), or null. Never throws. */
     private String stopReason() {

@@ -11,6 +11,8 @@ import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackHandOver;
+import dev.cpuprofiler.internal.requests.EndpointTally;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
@@ -54,6 +56,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final Supplier<ConcurrencySampler> concurrencySamplers;
     private final Lookback lookback;
     private final CpuBreakdownProbe breakdown;
+    private final RequestTimeline requests;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
     // A shorter gap between look-back and session is not worth a note: a few samples at most.
@@ -67,11 +70,12 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param lookback asked to step aside (and hand over its samples) before each session's engine starts; whoever
      *        learns that the session ended resumes it ({@link Lookback#off()} when look-back is off)
      * @param breakdown measures where the CPU went during each session, or null for no breakdown
+     * @param requests what requests report while a session records, joined with its samples
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
-            Lookback lookback, CpuBreakdownProbe breakdown) {
+            Lookback lookback, CpuBreakdownProbe breakdown, RequestTimeline requests) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
@@ -83,6 +87,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.concurrencySamplers = concurrencySamplers;
         this.lookback = Objects.requireNonNull(lookback, "lookback");
         this.breakdown = breakdown;
+        this.requests = Objects.requireNonNull(requests, "requests");
     }
 
     @Override
@@ -95,13 +100,18 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
                 + sequence.incrementAndGet();
         StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
+        EndpointTally endpoints = new EndpointTally(tree, settings.maxStackDepth(), settings.maxTreeNodes());
         SelectedRecording recording;
+        // Before the engine: a request that begins while it starts is known by the time its samples come.
+        requests.start();
         try {
             recording = selector.start(settings.engine(),
                     new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
-                            diskSpace, settings.includeSystemInfo()), tree);
-        } catch (EngineUnavailableException e) {
-            throw new SessionStartException(e.getMessage(), e);
+                            diskSpace, settings.includeSystemInfo()), endpoints);
+        } catch (EngineUnavailableException | RuntimeException e) {
+            requests.close();
+            throw e instanceof EngineUnavailableException ? new SessionStartException(e.getMessage(), e)
+                    : (RuntimeException) e;
         }
         ConcurrencySampler concurrency = startConcurrency();
         CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null ? null : breakdown.start();
@@ -113,12 +123,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         handOver.filter(h -> trigger != SessionTrigger.CPU).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
-                cpuBreakdown);
+                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, settings.maxEndpoints()));
         Thread thread;
         try {
             thread = threadFactory.newThread(session);
             thread.start();
         } catch (RuntimeException | Error e) {
+            requests.close();
             recording.cancel();
             if (concurrency != null && concurrency.isRunning()) {
                 concurrency.stop();

@@ -13,14 +13,15 @@ import java.util.Objects;
  * @param maxTreeNodes most nodes in a tree
  * @param groupByThread whether the tree's first level is the thread
  * @param includeSystemInfo whether the engine's recording also carries the JVM's system information
+ * @param maxEndpoints most endpoints a profile names
  */
 public record SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
-        boolean groupByThread, boolean includeSystemInfo) {
+        boolean groupByThread, boolean includeSystemInfo, int maxEndpoints) {
 
-    /** Settings whose recordings carry no system information. */
+    /** Settings whose recordings carry no system information, naming up to 100 endpoints. */
     public SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
             boolean groupByThread) {
-        this(engine, samplingPeriod, maxStackDepth, maxTreeNodes, groupByThread, false);
+        this(engine, samplingPeriod, maxStackDepth, maxTreeNodes, groupByThread, false, 100);
     }
 
     public SessionSettings {

@@ -14,4 +14,15 @@ public interface StackSink {
      * @param weight how many nominal samples this one stands for (1 for an ordinary sample)
      */
     void accept(List<Frame> framesRootFirst, String threadName, long weight);
+
+    /**
+     * A sample whose thread and time are known, which a sink may join with what the thread did then (the request
+     * it served); by default, {@link #accept(List, String, long)}.
+     *
+     * @param threadId the sampled thread's {@code Thread.getId()}, or -1 if unknown
+     * @param epochNanos when it was taken, in nanoseconds since the epoch
+     */
+    default void accept(List<Frame> framesRootFirst, String threadName, long threadId, long epochNanos, long weight) {
+        accept(framesRootFirst, threadName, weight);
+    }
 }

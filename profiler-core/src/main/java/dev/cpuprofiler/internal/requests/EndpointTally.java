@@ -1,0 +1,108 @@
+package dev.cpuprofiler.internal.requests;
+
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.internal.stack.StackSink;
+import dev.cpuprofiler.internal.stack.StackTree;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Passes a session's samples on to its tree and counts them by the request each one's thread served then, once the
+ * session's {@link RequestLog} is known ({@link #join}): engines hand their samples over when the session stops.
+ */
+public final class EndpointTally implements StackSink {
+
+    /** The endpoints beyond {@code max-endpoints}, folded into one. */
+    public static final String OTHER = "[other endpoints]";
+
+    private final StackSink tree;
+    private final StackTree byEndpoint;
+    private final Map<String, Long> samples = new HashMap<>();
+    private volatile RequestLog log;
+
+    /**
+     * @param tree where every sample goes
+     * @param maxStackDepth, maxTreeNodes the bounds of the tree grouped by endpoint (its first frame, one more)
+     */
+    public EndpointTally(StackSink tree, int maxStackDepth, int maxTreeNodes) {
+        this.tree = tree;
+        this.byEndpoint = new StackTree(maxStackDepth + 1, maxTreeNodes, false);
+    }
+
+    /** The log the samples delivered from now on are joined with. */
+    public void join(RequestLog log) {
+        this.log = log;
+    }
+
+    @Override
+    public void accept(List<Frame> framesRootFirst, String threadName, long weight) {
+        tree.accept(framesRootFirst, threadName, weight);
+    }
+
+    @Override
+    public void accept(List<Frame> framesRootFirst, String threadName, long threadId, long epochNanos, long weight) {
+        RequestLog l = log;
+        if (l != null && threadId >= 0) {
+            String endpoint = l.requestAt(threadId, epochNanos);
+            samples.merge(endpoint, weight, Long::sum);
+            List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 1);
+            grouped.add(new Frame("[" + endpoint + "]", FrameKind.UNKNOWN));
+            grouped.addAll(framesRootFirst);
+            byEndpoint.accept(grouped, threadName, weight);
+        }
+        tree.accept(framesRootFirst, threadName, weight);
+    }
+
+    /** The samples joined with requests, each stack under a first frame naming its endpoint; null if none were. */
+    public StackTreeSnapshot tree() {
+        return log == null || samples.isEmpty() ? null : byEndpoint.snapshot();
+    }
+
+    /**
+     * The endpoints by samples, most first: at most {@code maxEndpoints} names, the rest folded into {@link #OTHER}.
+     *
+     * @param total the profile's samples, of which each share is a percentage
+     * @param samplingPeriod what one sample stands for, for the CPU per request
+     */
+    public List<EndpointShare> endpoints(long total, Duration samplingPeriod, int maxEndpoints) {
+        RequestLog l = log;
+        if (l == null || samples.isEmpty()) {
+            return List.of();
+        }
+        List<Map.Entry<String, Long>> sorted = new ArrayList<>(samples.entrySet());
+        sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        List<EndpointShare> shares = new ArrayList<>();
+        long otherSamples = 0;
+        long otherRequests = 0;
+        for (Map.Entry<String, Long> e : sorted) {
+            String name = e.getKey();
+            boolean request = !name.equals(RequestLog.NO_REQUEST) && !name.equals(RequestLog.UNFINISHED);
+            long requests = request ? l.requestsEnded(name) : 0;
+            if (shares.size() < maxEndpoints) {
+                shares.add(share(name, e.getValue(), request ? requests : null, total, samplingPeriod));
+            } else {
+                otherSamples += e.getValue();
+                otherRequests += requests;
+            }
+        }
+        if (otherSamples > 0) {
+            shares.add(share(OTHER, otherSamples, otherRequests, total, samplingPeriod));
+        }
+        shares.sort(Comparator.comparingLong(EndpointShare::samples).reversed());
+        return List.copyOf(shares);
+    }
+
+    private static EndpointShare share(String name, long samples, Long requests, long total, Duration period) {
+        double percent = total == 0 ? 0 : Math.round(samples * 10000.0 / total) / 100.0;
+        Double perRequest = requests == null || requests == 0 ? null
+                : Math.round(samples * (period.toNanos() / 1e6) / requests * 100.0) / 100.0;
+        return new EndpointShare(name, samples, percent, requests, perRequest);
+    }
+}

@@ -1,0 +1,156 @@
+package dev.cpuprofiler.internal.requests;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A session's request events, frozen, and the answer to what a sample needs: which request its thread served at its
+ * time ({@link #requestAt}). Each thread's events become intervals in which it served one request (the outermost,
+ * when scopes nest); a thread's first event being an exit means the request began before the session.
+ */
+public final class RequestLog {
+
+    /** A sample outside every request. */
+    public static final String NO_REQUEST = "[no request]";
+    /** A request still running when the session ended: its name comes only when it ends. */
+    public static final String UNFINISHED = "[unfinished request]";
+
+    private final int events;
+    private final long dropped;
+    private final long epochOffsetNanos;
+    private final Map<Long, Intervals> byThread = new HashMap<>();
+    private final Map<Long, String> names = new HashMap<>();
+    private final Map<String, Long> ended = new HashMap<>();
+    private final Map<Long, String> lateNames;
+
+    /** @param lateNames the names of requests that end after the log was frozen, as they come */
+    RequestLog(int n, int[] kinds, long[] threads, long[] requests, long[] times, String[] nameById, long dropped,
+            long epochOffsetNanos, Map<Long, String> lateNames) {
+        this.lateNames = lateNames;
+        this.events = n;
+        this.dropped = dropped;
+        this.epochOffsetNanos = epochOffsetNanos;
+        for (int i = 0; i < n; i++) {
+            switch (kinds[i]) {
+                case RequestTimeline.ENTER -> byThread.computeIfAbsent(threads[i], t -> new Intervals())
+                        .enter(requests[i], times[i]);
+                case RequestTimeline.EXIT -> byThread.computeIfAbsent(threads[i], t -> new Intervals())
+                        .exit(requests[i], times[i]);
+                case RequestTimeline.END -> {
+                    String name = nameById[(int) threads[i]];
+                    names.put(requests[i], name);
+                    ended.merge(name, 1L, Long::sum);
+                }
+                default -> { }
+            }
+        }
+        byThread.values().forEach(Intervals::close);
+    }
+
+    /** Epoch nanoseconds minus {@link System#nanoTime()} now, the two read as close together as they can be. */
+    static long epochOffsetNanos() {
+        long best = Long.MAX_VALUE;
+        long offset = 0;
+        for (int i = 0; i < 5; i++) {
+            long before = System.nanoTime();
+            Instant now = Instant.now();
+            long after = System.nanoTime();
+            if (after - before < best) {
+                best = after - before;
+                offset = now.getEpochSecond() * 1_000_000_000L + now.getNano() - (before + (after - before) / 2);
+            }
+        }
+        return offset;
+    }
+
+    /**
+     * The name of the request the thread served at that moment: {@link #NO_REQUEST} outside every request,
+     * {@link #UNFINISHED} for one that had not ended when the session did.
+     *
+     * @param threadId the sampled thread's {@code Thread.getId()}
+     * @param epochNanos the sample's time
+     */
+    public String requestAt(long threadId, long epochNanos) {
+        Intervals intervals = byThread.get(threadId);
+        long request = intervals == null ? 0 : intervals.at(epochNanos - epochOffsetNanos);
+        if (request == 0) {
+            return NO_REQUEST;
+        }
+        String name = names.get(request);
+        return name != null ? name : lateNames.getOrDefault(request, UNFINISHED);
+    }
+
+    /** A {@link System#nanoTime()} reading as the samples' clock tells it. */
+    long epochNanos(long nanoTime) {
+        return nanoTime + epochOffsetNanos;
+    }
+
+    /** How many requests of that name ended while the session recorded, or soon after for those it saw run. */
+    public long requestsEnded(String name) {
+        return ended.getOrDefault(name, 0L) + lateNames.values().stream().filter(name::equals).count();
+    }
+
+    /** Whether the log holds anything at all. */
+    public boolean isEmpty() {
+        return events == 0;
+    }
+
+    /** Events the log had no room for; attribution ends where they start. */
+    public long dropped() {
+        return dropped;
+    }
+
+    /** One thread's intervals, in time order: {@code starts[i] <= t < ends[i]} served {@code requests[i]}. */
+    private static final class Intervals {
+
+        long[] starts = new long[8];
+        long[] ends = new long[8];
+        long[] requests = new long[8];
+        int n;
+        int depth;
+        long open;
+        long openedAt;
+
+        void enter(long request, long t) {
+            if (depth++ == 0) {
+                open = request;
+                openedAt = t;
+            }
+        }
+
+        void exit(long request, long t) {
+            if (depth == 0) {
+                add(Long.MIN_VALUE, t, request); // entered before the session started
+            } else if (--depth == 0) {
+                add(openedAt, t, open);
+            }
+        }
+
+        void close() {
+            if (depth > 0) {
+                add(openedAt, Long.MAX_VALUE, open); // still serving it when the session ended
+                depth = 0;
+            }
+        }
+
+        private void add(long start, long end, long request) {
+            if (n == starts.length) {
+                starts = Arrays.copyOf(starts, n * 2);
+                ends = Arrays.copyOf(ends, n * 2);
+                requests = Arrays.copyOf(requests, n * 2);
+            }
+            starts[n] = start;
+            ends[n] = end;
+            requests[n] = request;
+            n++;
+        }
+
+        long at(long t) {
+            int i = Arrays.binarySearch(starts, 0, n, t);
+            i = i >= 0 ? i : -i - 2; // the last interval starting at or before t
+            return i >= 0 && t < ends[i] ? requests[i] : 0;
+        }
+    }
+}

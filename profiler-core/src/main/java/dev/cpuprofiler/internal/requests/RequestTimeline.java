@@ -1,0 +1,194 @@
+package dev.cpuprofiler.internal.requests;
+
+import dev.cpuprofiler.RequestActivity;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The {@link RequestActivity} a session records: while one records, every scope opened or closed and every request
+ * ended is appended to a log of at most {@link #MAX_EVENTS} events (four {@code long}s each, allocated in chunks as
+ * it fills); idle, each call reads one volatile field. {@link #start()} and {@link #stop()} bracket a session's
+ * scopes; the names of requests still running then are taken until {@link #close()}, after the samples are joined.
+ */
+public final class RequestTimeline implements RequestActivity {
+
+    /** At most this many events per session: 16 MB. 2,000 requests a second fill it in about 87 s. */
+    public static final int MAX_EVENTS = 1 << 19;
+
+    static final int ENTER = 1;
+    static final int EXIT = 2;
+    static final int END = 3;
+    private static final int CHUNK_BITS = 12;
+    private static final int CHUNK = 1 << CHUNK_BITS;
+
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private final int maxEvents;
+    private volatile Log log;
+
+    public RequestTimeline() {
+        this(MAX_EVENTS);
+    }
+
+    /** A timeline whose log holds at most {@code maxEvents} events. */
+    RequestTimeline(int maxEvents) {
+        this.maxEvents = maxEvents;
+    }
+
+    /** Whether anything reports requests here: a profile without endpoints says why. */
+    public boolean isReported() {
+        return reported.get();
+    }
+
+    /** Says that something reports requests (the starter's observation handler, when it is built). */
+    public RequestActivity reporter() {
+        reported.set(true);
+        return this;
+    }
+
+    /** Starts a session's log, forgetting any earlier one. */
+    public void start() {
+        log = new Log(maxEvents);
+    }
+
+    /**
+     * Ends the session's scopes, and its log but for the names of requests already known, which keep coming until
+     * {@link #close()}; null if no log was started.
+     */
+    public RequestLog stop() {
+        Log l = log;
+        if (l == null) {
+            return null;
+        }
+        l.closing = true;
+        return l.freeze();
+    }
+
+    /** Ends the log altogether. */
+    public void close() {
+        log = null;
+    }
+
+    @Override
+    public boolean isRecording() {
+        return log != null;
+    }
+
+    @Override
+    public long newRequest() {
+        Log l = log;
+        return l == null || l.closing ? 0 : l.ids.incrementAndGet();
+    }
+
+    @Override
+    public void enter(long request) {
+        Log l = log;
+        if (l != null && request != 0) {
+            l.add(ENTER, currentThreadId(), request, System.nanoTime());
+        }
+    }
+
+    @Override
+    public void exit(long request) {
+        Log l = log;
+        if (l != null && request != 0) {
+            l.add(EXIT, currentThreadId(), request, System.nanoTime());
+        }
+    }
+
+    @Override
+    public void ended(long request, String name) {
+        Log l = log;
+        if (l != null && request != 0 && name != null) {
+            if (l.closing) {
+                l.lateNames.put(request, name);
+            } else {
+                l.add(END, l.nameId(name), request, System.nanoTime());
+            }
+        }
+    }
+
+    @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+; getId() is the same number
+    private static long currentThreadId() {
+        return Thread.currentThread().getId();
+    }
+
+    /** One session's events; writers append concurrently, {@link #freeze()} reads what was written. */
+    private static final class Log {
+
+        final AtomicLong ids = new AtomicLong();
+        final AtomicInteger cursor = new AtomicInteger();
+        final AtomicLong dropped = new AtomicLong();
+        final ConcurrentHashMap<String, Integer> names = new ConcurrentHashMap<>();
+        final AtomicInteger nextName = new AtomicInteger();
+        final AtomicReferenceArray<AtomicLongArray> chunks;
+        final int maxEvents;
+        final long epochOffsetNanos = RequestLog.epochOffsetNanos();
+        final ConcurrentHashMap<Long, String> lateNames = new ConcurrentHashMap<>();
+        volatile boolean closing;
+
+        Log(int maxEvents) {
+            this.maxEvents = maxEvents;
+            this.chunks = new AtomicReferenceArray<>((maxEvents + CHUNK - 1) / CHUNK);
+        }
+
+        int nameId(String name) {
+            Integer id = names.get(name);
+            return id != null ? id : names.computeIfAbsent(name, n -> nextName.getAndIncrement());
+        }
+
+        void add(int kind, long thread, long request, long nanoTime) {
+            if (closing) {
+                return;
+            }
+            int i = cursor.getAndIncrement();
+            if (i >= maxEvents) {
+                cursor.set(maxEvents);
+                dropped.incrementAndGet();
+                return;
+            }
+            AtomicLongArray chunk = chunks.get(i >>> CHUNK_BITS);
+            if (chunk == null) {
+                chunks.compareAndSet(i >>> CHUNK_BITS, null, new AtomicLongArray(CHUNK * 4));
+                chunk = chunks.get(i >>> CHUNK_BITS);
+            }
+            int at = (i & (CHUNK - 1)) * 4;
+            chunk.lazySet(at + 1, thread);
+            chunk.lazySet(at + 2, request);
+            chunk.lazySet(at + 3, nanoTime);
+            chunk.set(at, kind); // last: a slot whose kind is still 0 was not written when the log was frozen
+        }
+
+        RequestLog freeze() {
+            int n = Math.min(cursor.get(), maxEvents);
+            int[] kinds = new int[n];
+            long[] threads = new long[n];
+            long[] requests = new long[n];
+            long[] times = new long[n];
+            int kept = 0;
+            for (int i = 0; i < n; i++) {
+                AtomicLongArray chunk = chunks.get(i >>> CHUNK_BITS);
+                int at = (i & (CHUNK - 1)) * 4;
+                int kind = chunk == null ? 0 : (int) chunk.get(at);
+                if (kind != 0) {
+                    kinds[kept] = kind;
+                    threads[kept] = chunk.get(at + 1);
+                    requests[kept] = chunk.get(at + 2);
+                    times[kept] = chunk.get(at + 3);
+                    kept++;
+                }
+            }
+            String[] byId = new String[nextName.get()];
+            names.forEach((name, id) -> {
+                if (id < byId.length) {
+                    byId[id] = name;
+                }
+            });
+            return new RequestLog(kept, kinds, threads, requests, times, byId, dropped.get(), epochOffsetNanos,
+                    lateNames);
+        }
+    }
+}

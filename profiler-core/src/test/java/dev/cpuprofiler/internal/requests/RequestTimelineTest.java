@@ -1,0 +1,149 @@
+package dev.cpuprofiler.internal.requests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.StackTree;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** What the request log keeps and how a sample finds the request its thread served, with real threads and clocks. */
+class RequestTimelineTest {
+
+    @Test
+    void idleItRecordsNothing() {
+        RequestTimeline timeline = new RequestTimeline();
+        assertThat(timeline.isRecording()).isFalse();
+        assertThat(timeline.newRequest()).isZero();
+        timeline.enter(7);
+        timeline.exit(7);
+        timeline.ended(7, "GET /a");
+        assertThat(timeline.stop()).isNull();
+        assertThat(timeline.isReported()).isFalse();
+        assertThat(timeline.reporter()).isSameAs(timeline);
+        assertThat(timeline.isReported()).isTrue();
+    }
+
+    @Test
+    void aSampleIsNamedForTheRequestItsThreadServedThen() throws Exception {
+        RequestTimeline timeline = new RequestTimeline();
+        timeline.start();
+        long threadId = Thread.currentThread().getId();
+        long a = timeline.newRequest();
+        long b = timeline.newRequest();
+        long c = timeline.newRequest();
+        long before = System.nanoTime();
+        timeline.enter(a);
+        timeline.enter(a); // a nested scope of the same request
+        long inA = System.nanoTime();
+        timeline.exit(a);
+        long stillA = System.nanoTime();
+        timeline.exit(a);
+        long between = System.nanoTime();
+        timeline.enter(b);
+        long inB = System.nanoTime();
+        timeline.exit(b);
+        timeline.enter(c); // never ends while the session records
+        long inC = System.nanoTime();
+        timeline.ended(a, "GET /a");
+        timeline.ended(b, "GET /b");
+
+        AtomicLong otherThread = new AtomicLong();
+        AtomicLong inOther = new AtomicLong();
+        Thread other = new Thread(() -> {
+            otherThread.set(Thread.currentThread().getId());
+            timeline.exit(b); // b began on this thread before the session: only its exit is seen
+            inOther.set(System.nanoTime());
+        });
+        long beforeOther = System.nanoTime();
+        other.start();
+        other.join();
+        RequestLog log = timeline.stop();
+
+        assertThat(log.requestAt(threadId, log.epochNanos(before))).isEqualTo(RequestLog.NO_REQUEST);
+        assertThat(log.requestAt(threadId, log.epochNanos(inA))).isEqualTo("GET /a");
+        assertThat(log.requestAt(threadId, log.epochNanos(stillA))).isEqualTo("GET /a");
+        assertThat(log.requestAt(threadId, log.epochNanos(between))).isEqualTo(RequestLog.NO_REQUEST);
+        assertThat(log.requestAt(threadId, log.epochNanos(inB))).isEqualTo("GET /b");
+        assertThat(log.requestAt(threadId, log.epochNanos(inC))).isEqualTo(RequestLog.UNFINISHED);
+        // Still running when the session stopped: its name comes while the samples are read, until close().
+        assertThat(timeline.isRecording()).isTrue();
+        assertThat(timeline.newRequest()).isZero();
+        timeline.ended(c, "GET /c");
+        assertThat(log.requestAt(threadId, log.epochNanos(inC))).isEqualTo("GET /c");
+        assertThat(log.requestsEnded("GET /c")).isEqualTo(1);
+        timeline.close();
+        timeline.ended(a, "GET /late");
+        assertThat(log.requestsEnded("GET /late")).isZero();
+        assertThat(log.requestAt(otherThread.get(), log.epochNanos(beforeOther))).isEqualTo("GET /b");
+        assertThat(log.requestAt(otherThread.get(), log.epochNanos(inOther.get()))).isEqualTo(RequestLog.NO_REQUEST);
+        assertThat(log.requestAt(12345, log.epochNanos(inA))).isEqualTo(RequestLog.NO_REQUEST);
+        assertThat(log.requestsEnded("GET /a")).isEqualTo(1);
+        assertThat(log.dropped()).isZero();
+        assertThat(timeline.isRecording()).isFalse();
+    }
+
+    @Test
+    void aFullLogKeepsItsFirstEventsAndCountsTheRest() {
+        RequestTimeline timeline = new RequestTimeline(10);
+        timeline.start();
+        long id = timeline.newRequest();
+        for (int i = 0; i < 8; i++) {
+            timeline.enter(id);
+            timeline.exit(id);
+        }
+        RequestLog log = timeline.stop();
+        assertThat(log.dropped()).isEqualTo(6);
+        assertThat(log.isEmpty()).isFalse();
+    }
+
+    @Test
+    void endpointsAreSortedFoldedAndPricedPerRequest() {
+        RequestTimeline timeline = new RequestTimeline();
+        timeline.start();
+        long threadId = Thread.currentThread().getId();
+        long[] inside = new long[4];
+        String[] names = {"GET /a", "GET /b", "GET /c", "GET /d"};
+        for (int i = 0; i < names.length; i++) {
+            long id = timeline.newRequest();
+            timeline.enter(id);
+            inside[i] = System.nanoTime();
+            timeline.exit(id);
+            timeline.ended(id, names[i]);
+        }
+        long outside = System.nanoTime();
+        RequestLog log = timeline.stop();
+        StackTree tree = new StackTree(64, 1000, false);
+        EndpointTally tally = new EndpointTally(tree, 64, 1000);
+        tally.join(log);
+        int[] weights = {50, 30, 10, 5};
+        for (int i = 0; i < names.length; i++) {
+            tally.accept(List.of(Frame.java("app.Kernel.k" + i)), "worker", threadId, log.epochNanos(inside[i]),
+                    weights[i]);
+        }
+        tally.accept(List.of(Frame.java("app.Idle.poll")), "worker", threadId, log.epochNanos(outside), 5);
+
+        List<EndpointShare> shares = tally.endpoints(100, Duration.ofMillis(10), 2);
+        assertThat(shares).extracting(EndpointShare::endpoint)
+                .containsExactly("GET /a", "GET /b", EndpointTally.OTHER);
+        assertThat(shares.get(0)).isEqualTo(new EndpointShare("GET /a", 50, 50.0, 1L, 500.0));
+        assertThat(shares.get(2)).isEqualTo(new EndpointShare(EndpointTally.OTHER, 20, 20.0, 2L, 100.0));
+        assertThat(tree.totalSamples()).isEqualTo(100);
+        StackTreeSnapshot byEndpoint = tally.tree();
+        Map<String, Long> firstLevel = new HashMap<>();
+        for (int c = byEndpoint.firstChild(0); c > 0; c = byEndpoint.nextSibling(c)) {
+            firstLevel.put(byEndpoint.frame(c), byEndpoint.total(c));
+        }
+        assertThat(firstLevel).containsEntry("[GET /a]", 50L).containsEntry("[GET /d]", 5L)
+                .containsEntry("[" + RequestLog.NO_REQUEST + "]", 5L).hasSize(5);
+        assertThat(tally.endpoints(100, Duration.ofMillis(10), 10)).extracting(EndpointShare::endpoint)
+                .containsExactly("GET /a", "GET /b", "GET /c", "GET /d", RequestLog.NO_REQUEST);
+        assertThat(tally.endpoints(100, Duration.ofMillis(10), 10).get(4).requests()).isNull();
+    }
+}

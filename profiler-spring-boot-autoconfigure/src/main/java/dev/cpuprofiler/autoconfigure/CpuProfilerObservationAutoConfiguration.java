@@ -1,0 +1,26 @@
+package dev.cpuprofiler.autoconfigure;
+
+import dev.cpuprofiler.CpuProfiler;
+import io.micrometer.observation.ObservationHandler;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * CPU by endpoint: an {@link ObservationHandler} that tells the profiler which thread serves which request. Spring
+ * Boot registers it with every {@code ObservationRegistry}; Spring MVC, WebFlux and {@code @Scheduled} observe each
+ * request or run.
+ */
+@AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
+@ConditionalOnClass(ObservationHandler.class)
+@ConditionalOnBean(CpuProfiler.class)
+public class CpuProfilerObservationAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    CpuProfilerObservationHandler cpuProfilerObservationHandler(CpuProfiler cpuProfiler) {
+        return new CpuProfilerObservationHandler(cpuProfiler.requestActivity());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.cpuprofiler.autoconfigure;
+
+import dev.cpuprofiler.RequestActivity;
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationView;
+import io.micrometer.observation.transport.RequestReplyReceiverContext;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tells the profiler which thread serves which request while a profile records ({@link RequestActivity}): for every
+ * observation scope opened or closed, on whatever thread, the root observation it belongs to; and when a root
+ * observation stops, its name. A server request is named as Spring's server observations tag it, the method and the
+ * URI template ({@code GET /owners/{id}}, never the raw path); a {@code @Scheduled} run as {@code @Scheduled
+ * Class.method}; any other by its contextual name or its name.
+ * <p>
+ * When no profile records, each callback reads one volatile field and returns. A failure here never reaches the
+ * request: it is logged once and ignored.
+ */
+public class CpuProfilerObservationHandler implements ObservationHandler<Observation.Context> {
+
+    private static final Logger log = LoggerFactory.getLogger(CpuProfilerObservationHandler.class);
+    private static final String REQUEST_ID = CpuProfilerObservationHandler.class.getName() + ".request";
+
+    private final RequestActivity requests;
+    private final AtomicBoolean failed = new AtomicBoolean();
+
+    public CpuProfilerObservationHandler(RequestActivity requests) {
+        this.requests = requests;
+    }
+
+    @Override
+    public boolean supportsContext(Observation.Context context) {
+        return true;
+    }
+
+    @Override
+    public void onScopeOpened(Observation.Context context) {
+        if (requests.isRecording()) {
+            try {
+                requests.enter(requestId(root(context)));
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
+    @Override
+    public void onScopeClosed(Observation.Context context) {
+        if (requests.isRecording()) {
+            try {
+                requests.exit(requestId(root(context)));
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
+    @Override
+    public void onStop(Observation.Context context) {
+        if (requests.isRecording() && context.getParentObservation() == null) {
+            try {
+                requests.ended(requestId(context), name(context));
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+    }
+
+    /** The request's name in a profile. */
+    static String name(Observation.Context context) {
+        KeyValue method = context.getLowCardinalityKeyValue("method");
+        KeyValue uri = context.getLowCardinalityKeyValue("uri");
+        if (context instanceof RequestReplyReceiverContext<?, ?> && method != null && uri != null) {
+            return method.getValue() + " " + uri.getValue();
+        }
+        KeyValue type = context.getLowCardinalityKeyValue("code.namespace");
+        KeyValue function = context.getLowCardinalityKeyValue("code.function");
+        if (type != null && function != null) {
+            String simple = type.getValue().substring(type.getValue().lastIndexOf('.') + 1);
+            return ("tasks.scheduled.execution".equals(context.getName()) ? "@Scheduled " : "") + simple + "."
+                    + function.getValue();
+        }
+        String contextual = context.getContextualName();
+        return contextual != null && !contextual.isBlank() ? contextual : String.valueOf(context.getName());
+    }
+
+    /** The outermost observation this one runs in: the request, for a database call or a security filter. */
+    private static Observation.Context root(Observation.Context context) {
+        Observation.Context root = context;
+        for (int depth = 0; depth < 64; depth++) {
+            ObservationView parent = root.getParentObservation();
+            if (parent == null || !(parent.getContextView() instanceof Observation.Context next) || next == root) {
+                break;
+            }
+            root = next;
+        }
+        return root;
+    }
+
+    /** The id the profiler knows the request by, made on first sight (the context is a concurrent map). */
+    private long requestId(Observation.Context root) {
+        Long id = root.get(REQUEST_ID);
+        if (id == null) {
+            long made = requests.newRequest();
+            if (made == 0) {
+                return 0;
+            }
+            id = root.computeIfAbsent(REQUEST_ID, k -> made);
+        }
+        return id;
+    }
+
+    private void failed(RuntimeException e) {
+        if (failed.compareAndSet(false, true)) {
+            log.warn("Request attribution failed; profiles may show fewer endpoints: {}", e.toString());
+        }
+    }
+}
