@@ -94,6 +94,7 @@ public interface CpuProfiler extends AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private ThreadFactory threadFactory = Thread::new;
         private Path workDirectory;
+        private boolean virtualThreads;
 
         private Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -122,8 +123,22 @@ public interface CpuProfiler extends AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether the application serves requests on virtual threads ({@code spring.threads.virtual.enabled}):
+         * {@code auto} then prefers an engine that samples virtual threads, so that profiles can name the request
+         * each sample served. The profiler also notices virtual threads in requests while a profile records.
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
         public CpuProfilerOptions options() {
             return options;
+        }
+
+        public boolean virtualThreads() {
+            return virtualThreads;
         }
 
         public Path fsRoot() {

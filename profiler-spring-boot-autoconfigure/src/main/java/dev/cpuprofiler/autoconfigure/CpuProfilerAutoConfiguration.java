@@ -7,7 +7,9 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * The CPU-triggered profiler: options from {@code profiler.cpu.*} and {@link CpuProfilerCustomizer} beans,
@@ -28,8 +30,9 @@ public class CpuProfilerAutoConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    CpuProfiler cpuProfiler(CpuProfilerOptions options) {
-        return CpuProfiler.builder(options).build();
+    CpuProfiler cpuProfiler(CpuProfilerOptions options, Environment environment) {
+        // On virtual threads, auto picks an engine that samples them, so profiles can name each sample's request.
+        return CpuProfiler.builder(options).virtualThreads(Threading.VIRTUAL.isActive(environment)).build();
     }
 
     @Bean

@@ -217,6 +217,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         ThreadCpuReader threadCpuReader;
         LookbackSource lookbackSource;
         DiskSpaceGuard diskSpace;
+        boolean virtualThreads;
 
         Builder(CpuProfilerOptions options) {
             this.options = Objects.requireNonNull(options, "options");
@@ -283,6 +284,12 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         /** Where engines write temporary recordings (default: a private directory under java.io.tmpdir). */
         public Builder workDirectory(Path workDirectory) {
             this.workDirectory = Objects.requireNonNull(workDirectory);
+            return this;
+        }
+
+        /** Whether the application serves requests on virtual threads (see {@link CpuProfiler.Builder}). */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
             return this;
         }
 

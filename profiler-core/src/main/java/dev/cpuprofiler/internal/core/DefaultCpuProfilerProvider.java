@@ -9,7 +9,8 @@ public final class DefaultCpuProfilerProvider implements CpuProfilerProvider {
     @Override
     public CpuProfiler build(CpuProfiler.Builder settings) {
         DefaultCpuProfiler.Builder b = DefaultCpuProfiler.builder(settings.options()).fsRoot(settings.fsRoot())
-                .clock(settings.clock()).threadFactory(settings.threadFactory());
+                .clock(settings.clock()).threadFactory(settings.threadFactory())
+                .virtualThreads(settings.virtualThreads());
         if (settings.workDirectory() != null) {
             b.workDirectory(settings.workDirectory());
         }

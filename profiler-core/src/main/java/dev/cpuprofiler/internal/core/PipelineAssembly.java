@@ -88,7 +88,7 @@ final class PipelineAssembly {
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
-        RequestTimeline requests = new RequestTimeline();
+        RequestTimeline requests = new RequestTimeline(b.virtualThreads);
         ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();

@@ -66,6 +66,16 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         this.debugNonSafepoints = debugNonSafepoints;
     }
 
+    /**
+     * No: async-profiler samples OS threads, so a virtual thread's samples carry its carrier (a {@code ForkJoinPool}
+     * worker). Seen on JDK 25 with Spring MVC on virtual threads: none of a request kernel's samples fell inside a
+     * request, where both JFR engines put all of them there.
+     */
+    @Override
+    public boolean seesVirtualThreads() {
+        return false;
+    }
+
     @Override
     public String id() {
         return ID;

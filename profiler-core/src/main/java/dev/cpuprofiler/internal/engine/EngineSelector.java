@@ -22,6 +22,10 @@ public final class EngineSelector {
 
     private static final Logger log = LoggerFactory.getLogger(EngineSelector.class);
 
+    /** Why {@code auto} passed over an engine that would have recorded, requests being on virtual threads. */
+    static final String BLIND = "passed over: the application serves requests on virtual threads, and this engine's "
+            + "samples name their carrier threads, so no sample could be joined with its request";
+
     private final List<ProfilingEngine> engines;
     private final EngineLock lock;
     // Why an engine cannot record rarely changes; say it once per engine, not every session.
@@ -60,10 +64,20 @@ public final class EngineSelector {
      */
     public SelectedRecording start(EngineChoice choice, EngineSettings settings, StackSink sink)
             throws EngineUnavailableException {
+        return start(choice, settings, sink, false);
+    }
+
+    /**
+     * As {@link #start(EngineChoice, EngineSettings, StackSink)}; when the application serves requests on virtual
+     * threads, {@code auto} tries the engines that {@linkplain ProfilingEngine#seesVirtualThreads() see them} first,
+     * so that profiles can name the request each sample served.
+     */
+    public SelectedRecording start(EngineChoice choice, EngineSettings settings, StackSink sink,
+            boolean virtualThreads) throws EngineUnavailableException {
         EngineLock.Lease lease = lock.tryAcquire(choice.id() + " recording '" + settings.recordingName() + "'")
                 .orElseThrow(() -> new EngineBusyException(choice.id(), lock.holder().orElse("just finished")));
         try {
-            return choice == EngineChoice.AUTO ? startFirstAvailable(settings, sink, lease)
+            return choice == EngineChoice.AUTO ? startFirstAvailable(settings, sink, lease, virtualThreads)
                     : startOnly(choice.id(), settings, sink, lease);
         } catch (EngineUnavailableException | RuntimeException | Error e) {
             lease.release();
@@ -84,14 +98,24 @@ public final class EngineSelector {
         }
     }
 
-    private SelectedRecording startFirstAvailable(EngineSettings settings, StackSink sink, EngineLock.Lease lease)
-            throws EngineUnavailableException {
+    private SelectedRecording startFirstAvailable(EngineSettings settings, StackSink sink, EngineLock.Lease lease,
+            boolean virtualThreads) throws EngineUnavailableException {
         List<Profile.EngineFallback> fallbacks = new ArrayList<>();
-        for (ProfilingEngine engine : engines) {
+        List<ProfilingEngine> order = new ArrayList<>(engines);
+        List<ProfilingEngine> blind = new ArrayList<>();
+        if (virtualThreads) {
+            order.removeIf(e -> !e.seesVirtualThreads() && blind.add(e));
+            order.addAll(blind);
+        }
+        for (ProfilingEngine engine : order) {
             try {
                 EngineRecording recording = engine.start(settings, sink);
                 log.debug("profiling with {}{}", engine.id(), fallbacks.isEmpty() ? "" : " after " + fallbacks);
-                return new SelectedRecording(recording, fallbacks, lease);
+                List<Profile.EngineFallback> passedOver = new ArrayList<>(fallbacks);
+                blind.stream().filter(b -> b != engine && order.indexOf(b) > order.indexOf(engine)
+                        && engines.indexOf(b) < engines.indexOf(engine)).forEach(b -> passedOver.add(
+                                new Profile.EngineFallback(b.id(), BLIND)));
+                return new SelectedRecording(recording, passedOver, lease, engine.seesVirtualThreads());
             } catch (EngineUnavailableException e) {
                 fallbacks.add(new Profile.EngineFallback(engine.id(), e.reason()));
                 reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", e.reason(), false);
@@ -113,7 +137,7 @@ public final class EngineSelector {
         ProfilingEngine engine = engines.stream().filter(e -> e.id().equals(id)).findFirst()
                 .orElseThrow(() -> new EngineUnavailableException(id, "this engine is not configured"));
         try {
-            return new SelectedRecording(engine.start(settings, sink), List.of(), lease);
+            return new SelectedRecording(engine.start(settings, sink), List.of(), lease, engine.seesVirtualThreads());
         } catch (EngineUnavailableException e) {
             reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", e.reason(), true);
             throw e;

@@ -28,4 +28,12 @@ public interface ProfilingEngine {
      */
     default void prepare() {
     }
+
+    /**
+     * Whether a sample of a virtual thread names that thread, not its carrier: what joining samples with the requests
+     * their threads served needs when requests run on virtual threads.
+     */
+    default boolean seesVirtualThreads() {
+        return true;
+    }
 }

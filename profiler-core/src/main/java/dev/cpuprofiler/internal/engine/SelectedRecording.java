@@ -14,11 +14,19 @@ public final class SelectedRecording implements EngineRecording {
     private final EngineRecording recording;
     private final List<Profile.EngineFallback> fallbacks;
     private final EngineLock.Lease lease;
+    private final boolean seesVirtualThreads;
 
-    SelectedRecording(EngineRecording recording, List<Profile.EngineFallback> fallbacks, EngineLock.Lease lease) {
+    SelectedRecording(EngineRecording recording, List<Profile.EngineFallback> fallbacks, EngineLock.Lease lease,
+            boolean seesVirtualThreads) {
         this.recording = recording;
         this.fallbacks = List.copyOf(fallbacks);
         this.lease = lease;
+        this.seesVirtualThreads = seesVirtualThreads;
+    }
+
+    /** Whether the engine's samples of a virtual thread name it ({@link ProfilingEngine#seesVirtualThreads()}). */
+    public boolean seesVirtualThreads() {
+        return seesVirtualThreads;
     }
 
     @Override

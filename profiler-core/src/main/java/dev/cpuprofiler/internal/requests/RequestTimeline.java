@@ -1,6 +1,9 @@
 package dev.cpuprofiler.internal.requests;
 
 import dev.cpuprofiler.RequestActivity;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,17 +28,29 @@ public final class RequestTimeline implements RequestActivity {
     private static final int CHUNK_BITS = 12;
     private static final int CHUNK = 1 << CHUNK_BITS;
 
+    /** {@code Thread.isVirtual()} on JDK 21+; null before, where no thread is virtual. */
+    private static final MethodHandle IS_VIRTUAL = isVirtual();
+
     private final AtomicBoolean reported = new AtomicBoolean();
     private final int maxEvents;
+    private final boolean virtualThreadsSaid;
+    private volatile boolean virtualThreadsSeen;
     private volatile Log log;
 
-    public RequestTimeline() {
-        this(MAX_EVENTS);
+    /** @param virtualThreads whether the application said it serves requests on virtual threads */
+    public RequestTimeline(boolean virtualThreads) {
+        this(MAX_EVENTS, virtualThreads);
     }
 
     /** A timeline whose log holds at most {@code maxEvents} events. */
-    RequestTimeline(int maxEvents) {
+    RequestTimeline(int maxEvents, boolean virtualThreads) {
         this.maxEvents = maxEvents;
+        this.virtualThreadsSaid = virtualThreads;
+    }
+
+    /** Whether requests are served on virtual threads: the application said so, or a profile saw one. */
+    public boolean virtualThreads() {
+        return virtualThreadsSaid || virtualThreadsSeen;
     }
 
     /** Whether anything reports requests here: a profile without endpoints says why. */
@@ -87,7 +102,11 @@ public final class RequestTimeline implements RequestActivity {
     public void enter(long request) {
         Log l = log;
         if (l != null && request != 0) {
-            l.add(ENTER, currentThreadId(), request, System.nanoTime());
+            Thread current = Thread.currentThread();
+            if (!virtualThreadsSeen && isVirtual(current)) {
+                virtualThreadsSeen = true;
+            }
+            l.add(ENTER, threadId(current), request, System.nanoTime());
         }
     }
 
@@ -95,7 +114,7 @@ public final class RequestTimeline implements RequestActivity {
     public void exit(long request) {
         Log l = log;
         if (l != null && request != 0) {
-            l.add(EXIT, currentThreadId(), request, System.nanoTime());
+            l.add(EXIT, threadId(Thread.currentThread()), request, System.nanoTime());
         }
     }
 
@@ -112,8 +131,25 @@ public final class RequestTimeline implements RequestActivity {
     }
 
     @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+; getId() is the same number
-    private static long currentThreadId() {
-        return Thread.currentThread().getId();
+    private static long threadId(Thread thread) {
+        return thread.getId();
+    }
+
+    private static boolean isVirtual(Thread thread) {
+        try {
+            return IS_VIRTUAL != null && (boolean) IS_VIRTUAL.invokeExact(thread);
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    private static MethodHandle isVirtual() {
+        try {
+            return MethodHandles.publicLookup().findVirtual(Thread.class, "isVirtual",
+                    MethodType.methodType(boolean.class));
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
     }
 
     /** One session's events; writers append concurrently, {@link #freeze()} reads what was written. */

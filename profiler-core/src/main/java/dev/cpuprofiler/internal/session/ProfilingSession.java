@@ -84,13 +84,18 @@ final class ProfilingSession implements RunningSession, Runnable {
      *
      * @param maxEndpoints most endpoints the profile names
      */
-    record Requests(RequestTimeline timeline, EndpointTally tally, int maxEndpoints) {
+    record Requests(RequestTimeline timeline, EndpointTally tally, int maxEndpoints, boolean engineSeesVirtualThreads) {
 
         /** Ends the request log; the samples the engine hands over from now on are joined with it. */
         RequestLog stop() {
             RequestLog log = timeline.stop();
-            tally.join(timeline.isReported() ? log : null);
+            tally.join(timeline.isReported() && !blind() ? log : null);
             return log;
+        }
+
+        /** Requests run on virtual threads, and the engine's samples name their carriers. */
+        boolean blind() {
+            return timeline.virtualThreads() && !engineSeesVirtualThreads;
         }
 
         /** Once the samples are joined: the names of requests still running are no longer needed. */
@@ -187,6 +192,12 @@ final class ProfilingSession implements RunningSession, Runnable {
         if (!requests.timeline().isReported()) {
             notes.add("no endpoints: nothing reports requests to the profiler (the starter reports the application's "
                     + "Micrometer observations, and finds no ObservationRegistry here)");
+            return notes;
+        }
+        if (requests.blind()) {
+            notes.add("no endpoints: the application serves requests on virtual threads, and " + recording.engineId()
+                    + " samples their carrier threads, so no sample can be joined with its request; jfr-execution "
+                    + "or jfr-cpu-time (JDK 25) can");
             return notes;
         }
         if (log != null && log.dropped() > 0) {

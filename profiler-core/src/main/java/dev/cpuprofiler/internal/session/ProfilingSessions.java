@@ -107,7 +107,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         try {
             recording = selector.start(settings.engine(),
                     new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
-                            diskSpace, settings.includeSystemInfo()), endpoints);
+                            diskSpace, settings.includeSystemInfo()), endpoints, requests.virtualThreads());
         } catch (EngineUnavailableException | RuntimeException e) {
             requests.close();
             throw e instanceof EngineUnavailableException ? new SessionStartException(e.getMessage(), e)
@@ -123,7 +123,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         handOver.filter(h -> trigger != SessionTrigger.CPU).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
-                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, settings.maxEndpoints()));
+                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, settings.maxEndpoints(),
+                        recording.seesVirtualThreads()));
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

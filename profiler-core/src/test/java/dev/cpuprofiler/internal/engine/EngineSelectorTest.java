@@ -73,6 +73,35 @@ class EngineSelectorTest {
     }
 
     @Test
+    void onVirtualThreadsAutoPrefersAnEngineThatSeesThemAndSaysWhy() throws Exception {
+        ScriptedEngine async = ScriptedEngine.working("async-profiler");
+        EngineSelector selector = new EngineSelector(List.of(
+                ScriptedEngine.refusing("jfr-cpu-time", "this JVM has no jdk.CPUTimeSample"), async,
+                ScriptedEngine.working("jfr-execution")), lock);
+
+        SelectedRecording onVirtual = selector.start(EngineChoice.AUTO, settings(), sink, true);
+        RecordingResult result = onVirtual.stop();
+        assertThat(result.engineId()).isEqualTo("jfr-execution");
+        assertThat(onVirtual.seesVirtualThreads()).isTrue();
+        assertThat(result.fallbacks()).containsExactly(
+                new Profile.EngineFallback("jfr-cpu-time", "this JVM has no jdk.CPUTimeSample"),
+                new Profile.EngineFallback("async-profiler", EngineSelector.BLIND));
+        assertThat(async.starts).hasValue(0);
+
+        SelectedRecording onPlatform = selector.start(EngineChoice.AUTO, settings(), sink, false);
+        assertThat(onPlatform.stop().engineId()).isEqualTo("async-profiler");
+
+        // When only the blind engine records, it records, and the recording says it is blind.
+        EngineSelector onlyBlind = new EngineSelector(List.of(async,
+                ScriptedEngine.refusing("jfr-execution", "no jdk.jfr module")), lock);
+        SelectedRecording last = onlyBlind.start(EngineChoice.AUTO, settings(), sink, true);
+        assertThat(last.engineId()).isEqualTo("async-profiler");
+        assertThat(last.seesVirtualThreads()).isFalse();
+        assertThat(last.stop().fallbacks()).containsExactly(
+                new Profile.EngineFallback("jfr-execution", "no jdk.jfr module"));
+    }
+
+    @Test
     void autoUsesTheFirstEngineThatStartsAndTriesNoOther() throws Exception {
         ScriptedEngine first = ScriptedEngine.working("jfr-cpu-time");
         ScriptedEngine second = ScriptedEngine.working("async-profiler");

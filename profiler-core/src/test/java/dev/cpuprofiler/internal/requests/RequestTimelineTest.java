@@ -18,7 +18,7 @@ class RequestTimelineTest {
 
     @Test
     void idleItRecordsNothing() {
-        RequestTimeline timeline = new RequestTimeline();
+        RequestTimeline timeline = new RequestTimeline(false);
         assertThat(timeline.isRecording()).isFalse();
         assertThat(timeline.newRequest()).isZero();
         timeline.enter(7);
@@ -32,23 +32,27 @@ class RequestTimelineTest {
 
     @Test
     void aSampleIsNamedForTheRequestItsThreadServedThen() throws Exception {
-        RequestTimeline timeline = new RequestTimeline();
+        RequestTimeline timeline = new RequestTimeline(false);
         timeline.start();
         long threadId = Thread.currentThread().getId();
         long a = timeline.newRequest();
         long b = timeline.newRequest();
         long c = timeline.newRequest();
         long before = System.nanoTime();
+        pause();
         timeline.enter(a);
         timeline.enter(a); // a nested scope of the same request
         long inA = System.nanoTime();
         timeline.exit(a);
         long stillA = System.nanoTime();
         timeline.exit(a);
+        pause();
         long between = System.nanoTime();
+        pause();
         timeline.enter(b);
         long inB = System.nanoTime();
         timeline.exit(b);
+        pause();
         timeline.enter(c); // never ends while the session records
         long inC = System.nanoTime();
         timeline.ended(a, "GET /a");
@@ -59,9 +63,11 @@ class RequestTimelineTest {
         Thread other = new Thread(() -> {
             otherThread.set(Thread.currentThread().getId());
             timeline.exit(b); // b began on this thread before the session: only its exit is seen
+            pause();
             inOther.set(System.nanoTime());
         });
         long beforeOther = System.nanoTime();
+        pause();
         other.start();
         other.join();
         RequestLog log = timeline.stop();
@@ -84,14 +90,26 @@ class RequestTimelineTest {
         assertThat(log.requestAt(otherThread.get(), log.epochNanos(beforeOther))).isEqualTo("GET /b");
         assertThat(log.requestAt(otherThread.get(), log.epochNanos(inOther.get()))).isEqualTo(RequestLog.NO_REQUEST);
         assertThat(log.requestAt(12345, log.epochNanos(inA))).isEqualTo(RequestLog.NO_REQUEST);
+        // Within a millisecond of a request, a sample counts for it (the engines' clocks differ that much).
+        assertThat(log.requestAt(threadId, log.epochNanos(inA) + 2 * RequestLog.SLACK_NANOS))
+                .isEqualTo(RequestLog.NO_REQUEST);
         assertThat(log.requestsEnded("GET /a")).isEqualTo(1);
         assertThat(log.dropped()).isZero();
         assertThat(timeline.isRecording()).isFalse();
     }
 
+    /** Longer than {@link RequestLog#SLACK_NANOS}: a moment outside every request. */
+    private static void pause() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void aFullLogKeepsItsFirstEventsAndCountsTheRest() {
-        RequestTimeline timeline = new RequestTimeline(10);
+        RequestTimeline timeline = new RequestTimeline(10, false);
         timeline.start();
         long id = timeline.newRequest();
         for (int i = 0; i < 8; i++) {
@@ -105,7 +123,7 @@ class RequestTimelineTest {
 
     @Test
     void endpointsAreSortedFoldedAndPricedPerRequest() {
-        RequestTimeline timeline = new RequestTimeline();
+        RequestTimeline timeline = new RequestTimeline(false);
         timeline.start();
         long threadId = Thread.currentThread().getId();
         long[] inside = new long[4];
@@ -117,6 +135,7 @@ class RequestTimelineTest {
             timeline.exit(id);
             timeline.ended(id, names[i]);
         }
+        pause();
         long outside = System.nanoTime();
         RequestLog log = timeline.stop();
         StackTree tree = new StackTree(64, 1000, false);

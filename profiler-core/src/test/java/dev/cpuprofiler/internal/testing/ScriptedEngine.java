@@ -48,6 +48,12 @@ public final class ScriptedEngine implements ProfilingEngine {
         this.crash = crash;
     }
 
+    /** As the real engine of that name: async-profiler's samples name a virtual thread's carrier. */
+    @Override
+    public boolean seesVirtualThreads() {
+        return !"async-profiler".equals(id);
+    }
+
     public static ScriptedEngine working(String id) {
         return new ScriptedEngine(id, Behaviour.WORK, null, null);
     }
