@@ -58,21 +58,23 @@ final class JsonFormat extends FormatBase {
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
                 HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
-                Lookback.of(p.lookback()), view.lookback().id(), view.minPercent() > 0 ? view.minPercent() : null,
+                Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(),
+                view.minPercent() > 0 ? view.minPercent() : null,
                 treeJson(tree));
     }
 
     /**
      * The document. {@code cutSamples} and {@code cutPercent} count samples whose stacks the engine cut at the root
      * (their callers unknown); {@code hotMethods} are the top methods by self time, from the whole tree even when
-     * {@code tree} is folded; {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
+     * {@code tree} is folded; {@code endpoints} the samples by request; {@code group} how {@code tree} is grouped;
+     * {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
      */
     record Document(String id, String trigger, String engine, String engineDetail,
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
-            List<Profile.EndpointShare> endpoints, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency, Lookback lookback, String lookbackView,
-            Double treeMinPercent, @JsonRawValue String tree) {
+            List<Profile.EndpointShare> endpoints, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
+            Lookback lookback, String lookbackView, String group, Double treeMinPercent, @JsonRawValue String tree) {
     }
 
     /**

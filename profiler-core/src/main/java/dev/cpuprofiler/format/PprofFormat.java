@@ -24,7 +24,9 @@ import java.util.zip.GZIPOutputStream;
  * it. Two sample types, {@code samples/count} and {@code cpu/nanoseconds} (weight × sampling period); period type
  * {@code cpu/nanoseconds}; one {@code Function} and one {@code Location} per distinct frame (name and kind), named as
  * the other formats print it; one {@code Sample} per tree node that samples end in, its locations leaf first. When
- * the tree is grouped by thread, the thread level is not a frame but a {@code thread} label on each sample.
+ * the tree is grouped by thread, the thread level is not a frame but a {@code thread} label on each sample; a profile
+ * with endpoints carries an {@code endpoint} label on each sample instead (ungrouped or grouped by endpoint), as
+ * {@code go tool pprof -tags} lists and {@code -tagfocus=endpoint=...} selects.
  *
  * <p>Written like OTLP, with {@link ProtoMessage} and profile.proto's field numbers (part of pprof's wire contract,
  * they never change). Our frames carry no file names or
@@ -87,6 +89,7 @@ final class PprofFormat extends FormatBase {
         private final Profile profile;
         private final ProfileView view;
         private final StackTreeSnapshot tree;
+        private final String labelKey;
         private final CodedOutputStream out;
         private final Map<String, Integer> stringIds = new HashMap<>();
         private final List<String> strings = new ArrayList<>();
@@ -99,7 +102,13 @@ final class PprofFormat extends FormatBase {
         Writer(Profile profile, ProfileView view, CodedOutputStream out) {
             this.profile = profile;
             this.view = view;
-            this.tree = view.tree(profile);
+            // A profile with endpoints labels every sample with its endpoint, unless its threads are asked for.
+            ProfileView.Group group = view.group(profile);
+            this.labelKey = group == ProfileView.Group.THREAD || profile.endpointTree() == null ? "thread"
+                    : "endpoint";
+            this.tree = labelKey.equals("endpoint") && group == ProfileView.Group.NONE
+                    ? new ProfileView(view.lookback(), view.minPercent(), ProfileView.Group.ENDPOINT).tree(profile)
+                    : view.tree(profile);
             this.out = out;
             string("");  // string_table[0] must be ""
         }
@@ -110,7 +119,7 @@ final class PprofFormat extends FormatBase {
             int count = string("count");
             int cpu = string("cpu");
             int nanoseconds = string("nanoseconds");
-            int thread = string("thread");
+            int thread = string(labelKey);
 
             valueType(PROFILE_SAMPLE_TYPE, samples, count);
             valueType(PROFILE_SAMPLE_TYPE, cpu, nanoseconds);

@@ -1,23 +1,53 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
+import dev.cpuprofiler.internal.stack.TreeGroups;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * Which part of a profile a format writes: with or without its look-back part ({@code ?lookback=}), and whether
- * frames below a share of the samples fold into one marker (the status's folded view of the latest profile).
+ * Which part of a profile a format writes: with or without its look-back part ({@code ?lookback=}), how its stacks
+ * are grouped ({@code ?group=}), and whether frames below a share of the samples fold into one marker (the status's
+ * folded view of the latest profile).
  *
  * @param lookback the look-back part: included (the default), left out, or alone
  * @param minPercent fold frames below this share of all samples (0 keeps every frame)
+ * @param group how stacks are grouped; null for as the profile was recorded ({@code profiler.cpu.group-by-thread})
  */
-public record ProfileView(LookbackView lookback, double minPercent) {
+public record ProfileView(LookbackView lookback, double minPercent, Group group) {
 
-    /** Everything: the session's samples and the look-back's, no frame folded. */
+    /** Everything: the session's samples and the look-back's, no frame folded, grouped as recorded. */
     public static final ProfileView FULL = new ProfileView(LookbackView.INCLUDE, 0);
+
+    /** The first frame of the look-back's samples when stacks are grouped by endpoint: it has no requests. */
+    public static final String LOOKBACK_GROUP = "[look-back]";
+
+    /** How a view groups stacks: the first frame of each names its group. */
+    public enum Group {
+        /** No group: the stacks as they ran. */
+        NONE,
+        /** Under the thread that ran them (numbered pool threads folded), when the profile recorded threads. */
+        THREAD,
+        /** Under the request their thread served ({@code [GET /owners/{id}]}, {@code [no request]}). */
+        ENDPOINT;
+
+        /** {@code none}, {@code thread}, {@code endpoint}. */
+        public String id() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The group named so, any case; empty for any other name. */
+        public static Optional<Group> of(String id) {
+            return Arrays.stream(values()).filter(g -> g.id().equalsIgnoreCase(id.trim())).findFirst();
+        }
+    }
 
     public ProfileView {
         Objects.requireNonNull(lookback, "lookback");
@@ -26,19 +56,66 @@ public record ProfileView(LookbackView lookback, double minPercent) {
         }
     }
 
-    /** Every frame, with the look-back part as given. */
+    /** Grouped as the profile was recorded. */
+    public ProfileView(LookbackView lookback, double minPercent) {
+        this(lookback, minPercent, null);
+    }
+
+    /** Every frame, with the look-back part as given, grouped as recorded. */
     public static ProfileView of(LookbackView lookback) {
         return new ProfileView(lookback, 0);
     }
 
-    /** The profile's tree in this view's look-back part, every frame kept. */
+    /** Every frame, with the look-back part and the grouping as given (null: as recorded). */
+    public static ProfileView of(LookbackView lookback, Group group) {
+        return new ProfileView(lookback, 0, group);
+    }
+
+    /** The group this view shows of that profile: its own, or as the profile was recorded. */
+    public Group group(Profile profile) {
+        return group != null ? group : TreeGroups.isGrouped(profile.tree()) ? Group.THREAD : Group.NONE;
+    }
+
+    /** Why this view cannot be drawn from that profile (no endpoints, no threads recorded), or empty. */
+    public Optional<String> missing(Profile profile) {
+        Group g = group(profile);
+        if (g == Group.ENDPOINT && profile.endpointTree() == null) {
+            String why = profile.notes().stream().filter(n -> n.startsWith("no endpoints")).findFirst()
+                    .orElse("no endpoints: it recorded no request");
+            return Optional.of("Profile '" + profile.id() + "' has " + why);
+        }
+        if (g == Group.ENDPOINT && lookback == LookbackView.ONLY) {
+            return Optional.of("lookback=only has no endpoints: requests are recorded only while a session records");
+        }
+        if (g == Group.THREAD && !TreeGroups.isGrouped(profile.tree()) && profile.samples() > 0) {
+            return Optional.of("Profile '" + profile.id() + "' was recorded without threads: "
+                    + "profiler.cpu.group-by-thread=true records them");
+        }
+        return Optional.empty();
+    }
+
+    /** The profile's tree in this view's look-back part and grouping, every frame kept. */
     public StackTreeSnapshot fullTree(Profile profile) {
-        return LookbackTrees.select(lookback, profile.tree(), profile.lookback());
+        Group g = group(profile);
+        if (g == Group.ENDPOINT && profile.endpointTree() != null) {
+            LookbackSnapshot l = profile.lookback();
+            if (lookback == LookbackView.EXCLUDE || l == null || l.weight() == 0) {
+                return profile.endpointTree();
+            }
+            StackTreeSnapshot before = TreeGroups.under(LOOKBACK_GROUP, ungrouped(l.tree()));
+            return lookback == LookbackView.ONLY ? before : TreeGroups.merged(profile.endpointTree(), before);
+        }
+        StackTreeSnapshot recorded = LookbackTrees.select(lookback, profile.tree(), profile.lookback());
+        return g == Group.NONE ? ungrouped(recorded) : recorded;
     }
 
     /** The tree this view shows: {@link #fullTree} with the small frames folded. */
     public StackTreeSnapshot tree(Profile profile) {
         StackTreeSnapshot full = fullTree(profile);
         return minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
+    }
+
+    private static StackTreeSnapshot ungrouped(StackTreeSnapshot tree) {
+        return TreeGroups.isGrouped(tree) ? TreeGroups.withoutGroups(tree) : tree;
     }
 }

@@ -11,6 +11,7 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescr
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
+import dev.cpuprofiler.format.ProfileView.Group;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +34,8 @@ import org.springframework.util.MimeType;
 
 /**
  * {@code /actuator/cpuprofiler}: the status and the latest profile ({@code GET}; a browser gets the
- * {@link StatusPage}), one profile in a chosen format ({@code GET /{id}?format=&lookback=}, {@code latest} for the
- * newest), and an on-demand profile ({@code POST}, optional {@code duration}), which needs
+ * {@link StatusPage}), one profile ({@code GET /{id}?format=&lookback=&group=}, {@code latest} for the newest), and
+ * an on-demand profile ({@code POST}, optional {@code duration}), which needs
  * {@code management.endpoint.cpuprofiler.access=unrestricted}. Refusals say why ({@link Replies}).
  */
 @WebEndpoint(id = CpuProfilerEndpoint.ID, defaultAccess = Access.READ_ONLY)
@@ -74,10 +75,7 @@ public class CpuProfilerEndpoint {
                 new OnDemandDescriptor(writesAllowed.getAsBoolean(), profiler.options().getDuration()));
     }
 
-    /**
-     * The page for a browser ({@link ResponseFormat#HTML}) or {@code ?format=html}; the JSON otherwise, in the type Spring
-     * negotiates ({@code application/json} for {@code ?format=json}).
-     */
+    /** The page for a browser or {@code ?format=html}; else the JSON ({@code application/json} for {@code json}). */
     @ReadOperation(produces = {V3, V2, "application/json", "text/html"})
     public WebEndpointResponse<?> statusOrPage(@Nullable String format, @Nullable ResponseFormat accept) {
         String f = format == null || format.isBlank() ? (accept == ResponseFormat.HTML ? "html" : "")
@@ -115,7 +113,7 @@ public class CpuProfilerEndpoint {
      */
     @ReadOperation(produces = {V3, V2, "application/json", "text/plain", "text/html", "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
-            @Nullable ResponseFormat answer) {
+            @Nullable String group, @Nullable ResponseFormat answer) {
         StatusPage pageFile = StatusPage.SCRIPT_AND_STYLE.get(id);
         if (pageFile != null) {
             return pageFile.response();
@@ -131,14 +129,19 @@ public class CpuProfilerEndpoint {
             return Replies.error(answer, 400, "Unknown lookback '" + lookback + "': use include, exclude or only",
                     null);
         }
-        if (f == ProfileFormat.JFR && view != LookbackView.INCLUDE) {
-            return Replies.error(answer, 400, "lookback=" + view.id() + " does not apply to format=jfr: the recording "
-                    + "is the session's own as the engine wrote it (the look-back part was never in it); leave "
-                    + "lookback out, or use another format", null);
+        Group g = group == null || group.isBlank() ? null : Group.of(group).orElse(null);
+        if (g == null && group != null && !group.isBlank()) {
+            return Replies.error(answer, 400, "Unknown group '" + group + "': use none, thread or endpoint", null);
         }
+        if (f == ProfileFormat.JFR && (view != LookbackView.INCLUDE || g != null)) {
+            return Replies.error(answer, 400, (g == null ? "lookback=" + view.id() : "group=" + g.id()) + " does not "
+                    + "apply to format=jfr: the recording is the session's own as the engine wrote it (never grouped, "
+                    + "the look-back part never in it); leave lookback and group out, or use another format", null);
+        }
+        ProfileView shown = ProfileView.of(view, g);
         Profile p = profiler.profile(id).orElse(null);
-        Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'"
-                + (profiler.profiles().isEmpty() ? ": none recorded yet" : "")) : f.missing(p);
+        Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'" + (profiler.profiles()
+                .isEmpty() ? ": none recorded yet" : "")) : f.missing(p).or(() -> shown.missing(p));
         if (missing.isPresent()) {
             return Replies.error(answer, 404, missing.get(), null);
         }
@@ -148,7 +151,7 @@ public class CpuProfilerEndpoint {
                 // Opened now, streamed later: the store may delete the file once the profile is dropped.
                 return ProfileDownload.open(p.jfrFile(), filename, f.mediaType());
             }
-            byte[] bytes = f.bytes(p, ProfileView.of(view));
+            byte[] bytes = f.bytes(p, shown);
             if (f.download()) {
                 return ProfileDownload.of(bytes, filename, f.mediaType());
             }

@@ -51,6 +51,36 @@ class CpuByEndpointTest {
         assertThat(r.betaShare()).as(r.toString()).isGreaterThanOrEqualTo(OWN_ENDPOINT);
         assertThat(r.alphaUnderBeta()).as(r.toString()).isLessThanOrEqualTo(OTHER_ENDPOINT);
         assertThat(r.betaUnderAlpha()).as(r.toString()).isLessThanOrEqualTo(OTHER_ENDPOINT);
+
+        // Over HTTP: ?group=endpoint puts each stack under its endpoint, and pprof labels every sample with it.
+        assertThat(r.collapsedByEndpoint().lines()).allMatch(l -> l.startsWith("["))
+                .anyMatch(l -> l.startsWith("[GET /alpha/{n}];") && l.contains("alphaKernel"));
+        Path pprof = Files.createTempFile("cpu-by-endpoint", ".pb.gz");
+        try {
+            Files.write(pprof, r.pprof());
+            String tags = goToolPprofTags(pprof);
+            if (tags != null) {
+                System.out.println("[CpuByEndpoint] go tool pprof -tags:\n" + tags);
+                assertThat(tags).contains("endpoint:", "GET /alpha/{n}", "GET /beta");
+            }
+        } finally {
+            Files.deleteIfExists(pprof);
+        }
+    }
+
+    /** What {@code go tool pprof -tags} prints, or null (and why, printed) where Go is not installed. */
+    private static String goToolPprofTags(Path pprof) throws Exception {
+        Process go;
+        try {
+            go = new ProcessBuilder("go", "tool", "pprof", "-tags", pprof.toString()).redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            System.out.println("[skip] go tool pprof -tags: 'go' is not on the PATH (.ci/run installs golang-go)");
+            return null;
+        }
+        String out = new String(go.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(go.waitFor(60, TimeUnit.SECONDS)).as("go tool pprof ended").isTrue();
+        assertThat(go.exitValue()).as(out).isZero();
+        return out;
     }
 
     /**
@@ -81,7 +111,7 @@ class CpuByEndpointTest {
             assertThat(share(jfr, "betaUnderAlpha")).as(jfr).isLessThanOrEqualTo(OTHER_ENDPOINT);
         }
         String async = results.get(2);
-        assertThat(async).contains("engine=async-profiler", "endpoints=0 ",
+        assertThat(async).contains("engine=async-profiler", "endpoints=0 ", "groupEndpoint=HTTP_404:",
                 "no endpoints: the application serves requests on virtual threads, and async-profiler samples their "
                         + "carrier threads");
     }

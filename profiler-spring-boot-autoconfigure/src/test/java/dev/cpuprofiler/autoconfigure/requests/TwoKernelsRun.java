@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,8 +27,12 @@ final class TwoKernelsRun {
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
-    /** What a run found: the profile, and each kernel's samples by the endpoint frame above them. */
-    record Result(Profile profile, Map<String, Long> alpha, Map<String, Long> beta) {
+    /**
+     * What a run found: the profile, each kernel's samples by the endpoint frame above them, and what the endpoint
+     * served for it over HTTP ({@code format=collapsed&group=endpoint}, {@code format=pprof}).
+     */
+    record Result(Profile profile, Map<String, Long> alpha, Map<String, Long> beta, String collapsedByEndpoint,
+            byte[] pprof) {
 
         /** The share of alphaKernel's samples under its own endpoint (0 when there are none). */
         double alphaShare() {
@@ -63,7 +68,9 @@ final class TwoKernelsRun {
             String[] parts = spec.split(":");
             Result r = run(parts[0], Boolean.parseBoolean(parts[1]), Duration.ofSeconds(2));
             System.out.println("RESULT " + spec + " alpha=" + r.alphaShare() + " beta=" + r.betaShare()
-                    + " alphaUnderBeta=" + r.alphaUnderBeta() + " betaUnderAlpha=" + r.betaUnderAlpha() + " endpoints=" + r.profile().endpoints().size() + " " + r);
+                    + " alphaUnderBeta=" + r.alphaUnderBeta() + " betaUnderAlpha=" + r.betaUnderAlpha()
+                    + " groupEndpoint=" + r.collapsedByEndpoint().lines().findFirst().orElse("").replace(' ', '_')
+                    + " endpoints=" + r.profile().endpoints().size() + " " + r);
         }
         System.exit(0);
     }
@@ -71,7 +78,8 @@ final class TwoKernelsRun {
     static Result run(String engine, boolean virtualThreads, Duration duration) throws Exception {
         try (ConfigurableApplicationContext app = new SpringApplicationBuilder(TwoKernelsApplication.class)
                 .properties("server.port=0", "profiler.cpu.enabled=false", "profiler.cpu.engine=" + engine,
-                        "spring.main.banner-mode=off", "spring.threads.virtual.enabled=" + virtualThreads)
+                        "spring.main.banner-mode=off", "spring.threads.virtual.enabled=" + virtualThreads,
+                        "management.endpoints.web.exposure.include=cpuprofiler")
                 .run()) {
             int port = ((WebServerApplicationContext) app).getWebServer().getPort();
             CpuProfiler profiler = app.getBean(CpuProfiler.class);
@@ -95,8 +103,11 @@ final class TwoKernelsRun {
                 }
                 Profile profile = profiler.profile(id).orElseThrow(() -> new IllegalStateException(
                         "no profile " + id + ": " + profiler.status()));
+                String base = "http://localhost:" + port + "/actuator/cpuprofiler/" + id;
                 return new Result(profile, kernelUnder(profile.endpointTree(), "alphaKernel"),
-                        kernelUnder(profile.endpointTree(), "betaKernel"));
+                        kernelUnder(profile.endpointTree(), "betaKernel"),
+                        new String(fetch(base + "?format=collapsed&group=endpoint"), StandardCharsets.UTF_8),
+                        fetch(base + "?format=pprof"));
             } finally {
                 loading.set(false);
                 for (Thread t : clients) {
@@ -129,6 +140,14 @@ final class TwoKernelsRun {
     private static double share(Map<String, Long> by, String endpoint) {
         long total = by.values().stream().mapToLong(Long::longValue).sum();
         return total == 0 ? 0 : by.getOrDefault(endpoint, 0L) / (double) total;
+    }
+
+    /** The body of a 200; else {@code HTTP <status>: <body>}. */
+    private static byte[] fetch(String url) throws Exception {
+        HttpResponse<byte[]> r = CLIENT.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        return r.statusCode() == 200 ? r.body() : ("HTTP " + r.statusCode() + ": "
+                + new String(r.body(), StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
     }
 
     private static void get(int port, String path) {

@@ -1,0 +1,78 @@
+package dev.cpuprofiler.internal.stack;
+
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.StackTreeSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A tree's first level as groups: whether it is grouped (each first-level node a bracketed group, as
+ * {@code [http-nio-8080-exec-*]} or {@code [GET /owners/{id}]}), the same samples without that level, or under one
+ * more group frame. For renderings of a stored profile; each result is a tree of its own, large enough to hold every
+ * path whole.
+ */
+public final class TreeGroups {
+
+    private TreeGroups() {
+    }
+
+    /** Whether every first-level node is a group (a thread's, an endpoint's); false for an empty tree. */
+    public static boolean isGrouped(StackTreeSnapshot tree) {
+        int first = tree.size() > 1 ? tree.firstChild(0) : -1;
+        for (int node = first; node > 0; node = tree.nextSibling(node)) {
+            if (!ThreadNames.isGroupNode(tree, node)) {
+                return false;
+            }
+        }
+        return first > 0;
+    }
+
+    /** The samples with the first level left out, paths that then coincide merged. */
+    public static StackTreeSnapshot withoutGroups(StackTreeSnapshot grouped) {
+        return copy(grouped, 1, null);
+    }
+
+    /** The samples, each path under one more first frame (e.g. {@code [look-back]}). */
+    public static StackTreeSnapshot under(String groupFrame, StackTreeSnapshot tree) {
+        return copy(tree, 0, new Frame(groupFrame, FrameKind.UNKNOWN));
+    }
+
+    /** Both trees' samples in one. */
+    public static StackTreeSnapshot merged(StackTreeSnapshot a, StackTreeSnapshot b) {
+        int depth = Math.max(3, Math.max(a.maxDepth(), b.maxDepth()) + 1);
+        int both = a.size() + b.size();
+        StackTree tree = new StackTree(depth, both + both / 16 + 16, false);
+        tree.merge(a);
+        tree.merge(b);
+        return tree.snapshot();
+    }
+
+    /** Each node's self weight re-added along its path, the first {@code drop} levels left out, under {@code top}. */
+    private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top) {
+        int n = source.size();
+        StackTree tree = new StackTree(Math.max(3, source.maxDepth() + 2), n + n / 16 + 16, false);
+        List<Frame> path = new ArrayList<>();
+        Frame[] frames = new Frame[Math.max(1, source.maxDepth() + 1)];
+        for (int node = 1; node < n; node++) {
+            int depth = source.depth(node);
+            frames[depth] = new Frame(source.frame(node), source.kind(node));
+            long self = source.self(node);
+            if (self <= 0) {
+                continue;
+            }
+            path.clear();
+            if (top != null) {
+                path.add(top);
+            }
+            for (int d = 1 + drop; d <= depth; d++) {
+                path.add(frames[d]);
+            }
+            if (path.isEmpty()) {
+                path.add(new Frame(StackTree.NO_STACK, FrameKind.UNKNOWN));
+            }
+            tree.accept(path, null, self);
+        }
+        return tree.snapshot();
+    }
+}
