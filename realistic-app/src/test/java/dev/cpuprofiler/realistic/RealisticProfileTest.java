@@ -96,6 +96,20 @@ class RealisticProfileTest {
         soft.assertThat(breakdown.path("groups").path(0).path("group").asString()).isEqualTo("application");
         soft.assertThat(breakdown.path("groups").path(0).path("percent").asDouble()).as("application share")
                 .isGreaterThan(50.0);
+
+        // CPU by endpoint: the load's two endpoints by their URI templates (never a raw path), each with requests.
+        JsonNode endpoints = ours.profile().path("endpoints");
+        System.out.println("endpoints " + endpoints);
+        java.util.Map<String, JsonNode> byName = new java.util.HashMap<>();
+        endpoints.forEach(e -> byName.put(e.path("endpoint").asString(), e));
+        soft.assertThat(byName).as("endpoints").containsKeys("GET /catalogue/{categoryId}",
+                "GET /api/customers/{customerId}/statement");
+        soft.assertThat(byName.keySet()).as("endpoint names").noneMatch(n -> n.matches(".*/\\d+.*|.*\\?.*"));
+        byName.forEach((name, e) -> {
+            if (name.startsWith("GET /")) {
+                soft.assertThat(e.path("requests").asLong()).as("requests of %s", name).isPositive();
+            }
+        });
         soft.assertAll();
     }
 

@@ -172,6 +172,19 @@
     }
   }
 
+  function endpoints(s) {
+    var p = s.latestProfile, list = p && p.endpoints ? p.endpoints : [];
+    var why = p && p.notes ? p.notes.filter(function (n) { return n.indexOf('no endpoints') === 0; })[0] : null;
+    var link = $('endpoints-flame');
+    link.hidden = !list.length;
+    if (list.length) { link.href = 'cpuprofiler/' + encodeURIComponent(p.id) + '?format=html&group=endpoint'; }
+    replaceRows('endpoints', list.map(function (e) {
+      return row([el('td', 'name', e.endpoint), el('td', 'num', pct(e.percent)),
+        el('td', 'num', e.requests === null ? '\u2013' : String(e.requests)),
+        el('td', 'num', e.cpuPerRequestMillis === null ? '\u2013' : num(e.cpuPerRequestMillis) + ' ms')]);
+    }), !p ? 'No profile yet.' : why ? why.charAt(0).toUpperCase() + why.slice(1) + '.' : 'No requests in it.', 4);
+  }
+
   function profiles(s) {
     replaceRows('profiles', s.profiles.map(function (p) {
       var base = 'cpuprofiler/' + encodeURIComponent(p.id), links = el('td', 'links');
@@ -195,6 +208,7 @@
     session(s);
     threads(s);
     latest(s);
+    endpoints(s);
     profiles(s);
   }
 

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -81,6 +82,13 @@ class StatusPageBrowserTest {
                 CpuProfilerEndpointFixtureTest.lookback()));
         StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture(StatusPageTest.HOSTILE, SessionTrigger.MANUAL,
                 null));
+        // The latest: with endpoints, for the "CPU by endpoint" table.
+        Profile base = CpuProfilerEndpointFixtureTest.fixture("with-endpoints", SessionTrigger.CPU, null);
+        StoredProfiles.add(profiler, new Profile(base.id(), base.trigger(), base.engine(), base.engineDetail(),
+                base.fallbacks(), base.notes(), base.startedAt(), base.endedAt(), base.samplingPeriod(),
+                base.samples(), base.lostSamples(), base.cpuPercent(), base.tree(), base.jfrFile(), base.concurrency(),
+                base.lookback(), base.cpuBreakdown(), List.of(new EndpointShare("GET /owners/{id}", 60, 60.0, 240L,
+                        2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree()));
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
@@ -133,6 +141,11 @@ class StatusPageBrowserTest {
                     "<a href=\"cpuprofiler/newest?format=collapsed\">collapsed</a>",
                     "<a href=\"cpuprofiler/newest?format=pprof\">pprof</a>");
             assertThat(dom).as("no recording kept: no jfr link").doesNotContain("format=jfr");
+            assertThat(dom).contains("<td class=\"name\">GET /owners/{id}</td><td class=\"num\">60.0%</td>"
+                    + "<td class=\"num\">240</td><td class=\"num\">2.5 ms</td>")
+                    .contains("<td class=\"name\">[no request]</td><td class=\"num\">40.0%</td><td class=\"num\">"
+                            + "\u2013</td>")
+                    .contains("href=\"cpuprofiler/with-endpoints?format=html&amp;group=endpoint\"");
             assertThat(dom).contains("app.Burner.burn").contains("<dt>Utilization</dt>")
                     .contains("<dt>Bottleneck</dt>");
             assertThat(dom).contains("<p id=\"start-form\" class=\"row\">").contains("<button id=\"start\"")
