@@ -32,7 +32,7 @@ final class JmhSection {
     static void run(Ctx ctx) throws Exception {
         Settings s = ctx.settings;
         Path json = ctx.work.resolve("jmh.json");
-        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|CpuSourceReadBenchmark|ThreadTrackingBenchmark|StackTreeMergeBenchmark|RenderBenchmark)\\.",
+        List<String> args = List.of("dev\\.cpuprofiler\\.benchmarks\\.(SamplerTickBenchmark|CpuSourceReadBenchmark|ThreadTrackingBenchmark|StackTreeMergeBenchmark|RenderBenchmark|RequestAttributionBenchmark)\\.",
                 "-prof", "gc", "-f", "1", "-wi", Integer.toString(s.jmhWarmups()), "-w", s.jmhSeconds() + "s", "-i",
                 Integer.toString(s.jmhIterations()), "-r", s.jmhSeconds() + "s", "-rf", "json", "-rff", json.toString(),
                 "-jvmArgs", "-Xms1g -Xmx1g");
@@ -121,6 +121,17 @@ final class JmhSection {
                 }
                 meaning = Proc.fmt("%s thread reads per tick; at one tick a second (the default sampler interval) "
                         + "%s%% of one core", num(reads, 1), num(score / 1e6 * 100, 4));
+            } else if (bench.endsWith("RequestAttributionBenchmark.idle")) {
+                shownScore = num(score, 1);
+                shownError = num(error, 1);
+                meaning = "CPU by endpoint: one request's observation callbacks while no profile records (goal: at "
+                        + "most 20 ns and nothing allocated)";
+            } else if (bench.endsWith("RequestAttributionBenchmark.recording")) {
+                shownScore = num(score, 1);
+                shownError = num(error, 1);
+                meaning = "CPU by endpoint: one request's callbacks while a profile records, two scope events and its "
+                        + "end (goal: at most 300 ns per scope event); the bytes include the request's own Micrometer "
+                        + "context, which the benchmark makes";
             } else if (bench.endsWith("CpuSourceReadBenchmark.read")) {
                 shownScore = num(score, 0);
                 shownError = num(error, 0);
