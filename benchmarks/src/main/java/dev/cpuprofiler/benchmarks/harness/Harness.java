@@ -18,7 +18,7 @@ import java.util.Set;
  *
  * <pre>
  * --quick                 about 8-12 minutes instead of 25-30 (one measurement each, shorter phases)
- * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, detection, soak
+ * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, endpoints, detection, soak
  * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)
  * --only=soak             the soak (not part of a default run): memory, threads, files over 30 minutes (quick 3)
@@ -29,8 +29,8 @@ import java.util.Set;
 public final class Harness {
 
     /** Every section, in the order they run. */
-    static final List<String> SECTIONS = List.of("jmh", "overhead", "idle", "fidelity", "attribution", "detection",
-            "soak");
+    static final List<String> SECTIONS = List.of("jmh", "overhead", "idle", "fidelity", "attribution", "endpoints",
+            "detection", "soak");
     /** What a run without {@code --only} does: everything but the soak, which takes half an hour by itself. */
     static final List<String> DEFAULT_SECTIONS = SECTIONS.subList(0, SECTIONS.size() - 1);
 
@@ -117,6 +117,7 @@ public final class Harness {
                     case "idle" -> IdleSection.run(ctx);
                     case "fidelity" -> FidelitySection.run(ctx);
                     case "attribution" -> AttributionSection.run(ctx);
+                    case "endpoints" -> EndpointsSection.run(ctx);
                     case "detection" -> DetectionSection.run(ctx);
                     case "soak" -> SoakSection.run(ctx, soakApps);
                     default -> throw new IllegalStateException(section);

@@ -47,6 +47,7 @@ class CpuByEndpointTest {
         assertThat(endpoints.get("GET /alpha/{n}").requests()).isPositive();
         assertThat(endpoints.get("GET /beta").requests()).isPositive();
         assertThat(endpoints.get("GET /beta").cpuPerRequestMillis()).isPositive();
+        assertThat(endpoints).as("a @Scheduled task by its class and method").containsKey("@Scheduled Ticker.tick");
         assertThat(r.alphaShare()).as(r.toString()).isGreaterThanOrEqualTo(OWN_ENDPOINT);
         assertThat(r.betaShare()).as(r.toString()).isGreaterThanOrEqualTo(OWN_ENDPOINT);
         assertThat(r.alphaUnderBeta()).as(r.toString()).isLessThanOrEqualTo(OTHER_ENDPOINT);

@@ -3,6 +3,8 @@ package dev.cpuprofiler.autoconfigure.requests;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -10,12 +12,29 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Two endpoints that burn CPU in two kernels of their own, a known amount per request: what CPU by endpoint must
  * tell apart. {@code /alpha/{n}} spends about 2 ms in {@link Kernels#alphaKernel}, {@code /beta} about twice that in
- * {@link Kernels#betaKernel}.
+ * {@link Kernels#betaKernel}. A {@code @Scheduled} task burns too, in {@link Ticker#tick}, every 20 ms.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(TwoKernelsApplication.Kernels.class)
+@EnableScheduling
+@Import({TwoKernelsApplication.Kernels.class, TwoKernelsApplication.Ticker.class})
 public class TwoKernelsApplication {
+
+    /** A scheduled task, named in profiles as {@code @Scheduled Ticker.tick}. */
+    public static class Ticker {
+
+        private volatile long sink;
+
+        @Scheduled(fixedDelay = 20)
+        public void tick() {
+            long end = System.nanoTime() + 1_000_000L;
+            long x = 3;
+            while (System.nanoTime() < end) {
+                x = x * 31 + (x >>> 7);
+            }
+            sink = x;
+        }
+    }
 
     @RestController
     public static class Kernels {
