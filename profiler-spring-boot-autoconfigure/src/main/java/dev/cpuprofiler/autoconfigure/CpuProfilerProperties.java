@@ -22,14 +22,10 @@ import org.springframework.util.unit.DataUnit;
 @ConfigurationProperties(prefix = "profiler")
 public class CpuProfilerProperties {
 
-    /**
-     * Whether the profiler runs at all. When false nothing is created and no thread is started.
-     */
+    /** Whether the profiler runs at all. When false nothing is created and no thread is started. */
     private boolean enabled = true;
 
-    /**
-     * CPU monitoring, trigger and profiling settings.
-     */
+    /** CPU monitoring, trigger and profiling settings. */
     @NestedConfigurationProperty
     private final Cpu cpu = new Cpu();
 
@@ -99,9 +95,7 @@ public class CpuProfilerProperties {
         @DurationUnit(ChronoUnit.SECONDS)
         private Duration averageWindow = Duration.ofSeconds(30);
 
-        /**
-         * How often CPU usage is sampled. Must be between 10ms and 1m. A bare number means seconds.
-         */
+        /** How often CPU usage is sampled. Must be between 10ms and 1m. A bare number means seconds. */
         @DurationUnit(ChronoUnit.SECONDS)
         private Duration samplingInterval = Duration.ofSeconds(1);
 
@@ -112,14 +106,10 @@ public class CpuProfilerProperties {
         @DurationUnit(ChronoUnit.SECONDS)
         private Duration pollingInterval = Duration.ofSeconds(5);
 
-        /**
-         * Where CPU usage is read. Must be one of auto, cgroup, process.
-         */
+        /** Where CPU usage is read. Must be one of auto, cgroup, process. */
         private CpuSourceMode source = CpuSourceMode.AUTO;
 
-        /**
-         * Sampling engine that records a profile. Must be one of auto, jfr-cpu-time, async-profiler, jfr-execution.
-         */
+        /** Sampling engine that records a profile. Must be one of auto, jfr-cpu-time, async-profiler, jfr-execution. */
         private EngineChoice engine = EngineChoice.AUTO;
 
         /**
@@ -129,9 +119,7 @@ public class CpuProfilerProperties {
         @DurationUnit(ChronoUnit.MILLIS)
         private Duration stackSamplingPeriod = Duration.ofMillis(10);
 
-        /**
-         * How many recent profiles stay in memory. Must be between 1 and 1000.
-         */
+        /** How many recent profiles stay in memory. Must be between 1 and 1000. */
         private int retainedProfiles = 10;
 
         /**
@@ -147,9 +135,7 @@ public class CpuProfilerProperties {
          */
         private Path outputDirectory;
 
-        /**
-         * How many profiles the output directory keeps; older ones are deleted. Must be between 1 and 100000.
-         */
+        /** How many profiles the output directory keeps; older ones are deleted. Must be between 1 and 100000. */
         private int outputRetention = 20;
 
         /**
@@ -168,8 +154,8 @@ public class CpuProfilerProperties {
         private int maxTreeNodes = 200_000;
 
         /**
-         * Most endpoints a profile names (its {@code endpoints}, most samples first); the rest are folded into
-         * {@code [other endpoints]}. Must be between 1 and 10000.
+         * Most endpoints a profile names (its endpoints, most samples first); the rest are folded into [other
+         * endpoints]. Must be between 1 and 10000.
          */
         private int maxEndpoints = 100;
 
@@ -228,9 +214,7 @@ public class CpuProfilerProperties {
         @DataSizeUnit(DataUnit.BYTES)
         private DataSize minFreeDiskSpace;
 
-        /**
-         * What the engine's JFR recording carries besides its stack samples.
-         */
+        /** What the engine's JFR recording carries besides its stack samples. */
         @NestedConfigurationProperty
         private final Jfr jfr = new Jfr();
 

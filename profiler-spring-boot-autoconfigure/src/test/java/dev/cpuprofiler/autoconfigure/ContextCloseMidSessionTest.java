@@ -53,7 +53,11 @@ class ContextCloseMidSessionTest {
                 "spring.main.banner-mode=off",
                 "management.endpoints.web.exposure.include=cpuprofiler",
                 "management.endpoint.cpuprofiler.access=unrestricted",
-                "profiler.cpu.enabled=false").run()));
+                "profiler.cpu.enabled=false",
+                // A JFR engine, whose recording the test follows: async-profiler is on this module's test class path
+                // too (CpuByEndpointTest), and auto would pick it before JDK 25.
+                "profiler.cpu.engine=" + (Runtime.version().feature() >= 25 ? "jfr-cpu-time" : "jfr-execution"))
+                .run()));
         ConfigurableApplicationContext context = started.get();
         AtomicBoolean working = new AtomicBoolean(true);
         AtomicLong work = new AtomicLong();

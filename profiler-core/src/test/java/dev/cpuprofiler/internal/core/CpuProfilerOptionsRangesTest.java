@@ -149,6 +149,6 @@ class CpuProfilerOptionsRangesTest {
                 assertThat(d.getReadMethod().invoke(copy)).as(d.getName()).isEqualTo(d.getReadMethod().invoke(options));
             }
         }
-        assertThat(changed).as("settings").isEqualTo(25);
+        assertThat(changed).as("settings").isEqualTo(26);
     }
 }
