@@ -32,6 +32,11 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
         this.requests = requests;
     }
 
+    /** Whether a profile records now: when not, every callback returns at once. */
+    public boolean isRecording() {
+        return requests.isRecording();
+    }
+
     @Override
     public boolean supportsContext(Observation.Context context) {
         return true;

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.WebApplicationType;
 
 /**
  * CPU by endpoint on a real Spring MVC application under HTTP load ({@link TwoKernelsApplication}): the profile names
@@ -87,6 +88,23 @@ class CpuByEndpointTest {
         assertThat(go.waitFor(60, TimeUnit.SECONDS)).as("go tool pprof ended").isTrue();
         assertThat(go.exitValue()).as(out).isZero();
         return out;
+    }
+
+    /**
+     * WebFlux on Netty: the controllers run on the event loop, inside the subscription the starter's web filter
+     * brackets; each kernel's samples sit under its own endpoint there too.
+     */
+    @Test
+    void withWebFluxEachKernelSitsUnderItsOwnEndpoint() throws Exception {
+        TwoKernelsRun.Result r = TwoKernelsRun.run("async-profiler", false, Duration.ofSeconds(2),
+                WebApplicationType.REACTIVE);
+        System.out.println("[CpuByEndpoint] WebFlux: " + r);
+        assertThat(r.profile().endpoints()).extracting(EndpointShare::endpoint)
+                .contains("GET /alpha/{n}", "GET /beta");
+        assertThat(r.alphaShare()).as(r.toString()).isGreaterThanOrEqualTo(OWN_ENDPOINT);
+        assertThat(r.betaShare()).as(r.toString()).isGreaterThanOrEqualTo(OWN_ENDPOINT);
+        assertThat(r.alphaUnderBeta()).as(r.toString()).isLessThanOrEqualTo(OTHER_ENDPOINT);
+        assertThat(r.betaUnderAlpha()).as(r.toString()).isLessThanOrEqualTo(OTHER_ENDPOINT);
     }
 
     /**

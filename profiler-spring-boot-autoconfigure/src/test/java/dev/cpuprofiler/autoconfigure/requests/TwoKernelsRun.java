@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -76,7 +77,13 @@ final class TwoKernelsRun {
     }
 
     static Result run(String engine, boolean virtualThreads, Duration duration) throws Exception {
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(TwoKernelsApplication.class)
+        return run(engine, virtualThreads, duration, WebApplicationType.SERVLET);
+    }
+
+    /** As above, with Spring MVC ({@code SERVLET}) or WebFlux ({@code REACTIVE}, on Netty). */
+    static Result run(String engine, boolean virtualThreads, Duration duration, WebApplicationType web)
+            throws Exception {
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(TwoKernelsApplication.class).web(web)
                 .properties("server.port=0", "profiler.cpu.enabled=false", "profiler.cpu.engine=" + engine,
                         "spring.main.banner-mode=off", "spring.threads.virtual.enabled=" + virtualThreads,
                         "management.endpoints.web.exposure.include=cpuprofiler")
