@@ -37,12 +37,13 @@ import java.util.Optional;
  *        empty when nothing reported requests (the notes say why)
  * @param endpointTree the session's samples, each stack under a first frame naming its endpoint
  *        ({@code [GET /owners/{id}]}), or null without endpoints
+ * @param hottestTraces the traced requests with the most samples, most first; empty without tracing
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
         Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
-        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree) {
+        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -52,6 +53,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         fallbacks = List.copyOf(fallbacks);
         notes = List.copyOf(notes);
         endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
+        hottestTraces = hottestTraces == null ? List.of() : List.copyOf(hottestTraces);
     }
 
     /** A profile without endpoints. */
@@ -60,7 +62,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
             Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
             Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
         this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
-                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null);
+                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of());
     }
 
     public Duration duration() {
@@ -78,7 +80,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
                 samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown, endpoints,
-                endpointTree);
+                endpointTree, hottestTraces);
     }
 
     /**
@@ -92,6 +94,14 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
      */
     public record EndpointShare(String endpoint, long samples, double percent, Long requests,
             Double cpuPerRequestMillis) {
+    }
+
+    /**
+     * One traced request's samples: which trace (and span) burned them, for a link to the tracing backend.
+     *
+     * @param cpuMillis samples × the sampling period
+     */
+    public record TraceShare(String traceId, String spanId, String endpoint, long samples, double cpuMillis) {
     }
 
     /**

@@ -28,4 +28,12 @@ public interface RequestActivity {
      * @param name e.g. {@code GET /owners/{id}}: a method and a URI template, never a raw path
      */
     void ended(long request, String name);
+
+    /**
+     * The request is over; its name, and the trace it belongs to (a profile lists its hottest traces).
+     *
+     * @param traceId the trace's id, or null without tracing
+     * @param spanId the request's span id, or null
+     */
+    void ended(long request, String name, String traceId, String spanId);
 }

@@ -56,7 +56,8 @@ final class JsonFormat extends FormatBase {
         return new Document(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
-                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), Breakdown.of(p.cpuBreakdown()),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(),
+                p.hottestTraces().isEmpty() ? null : p.hottestTraces(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
                 Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(),
                 view.minPercent() > 0 ? view.minPercent() : null,
@@ -66,14 +67,15 @@ final class JsonFormat extends FormatBase {
     /**
      * The document. {@code cutSamples} and {@code cutPercent} count samples whose stacks the engine cut at the root
      * (their callers unknown); {@code hotMethods} are the top methods by self time, from the whole tree even when
-     * {@code tree} is folded; {@code endpoints} the samples by request; {@code group} how {@code tree} is grouped;
+     * {@code tree} is folded; {@code endpoints} the samples by request
+     * ({@code hottestTraces}, null without tracing, by trace); {@code group} how {@code tree} is grouped;
      * {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
      */
     record Document(String id, String trigger, String engine, String engineDetail,
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
-            List<Profile.EndpointShare> endpoints, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
+            List<Profile.EndpointShare> endpoints, List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
             Lookback lookback, String lookbackView, String group, Double treeMinPercent, @JsonRawValue String tree) {
     }
 

@@ -9,13 +9,14 @@ import io.micrometer.observation.transport.RequestReplyReceiverContext;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Tells the profiler which thread serves which request while a profile records ({@link RequestActivity}): for every
  * observation scope opened or closed, on whatever thread, the root observation it belongs to; and when a root
  * observation stops, its name. A server request is named as Spring's server observations tag it, the method and the
  * URI template ({@code GET /owners/{id}}, never the raw path); a {@code @Scheduled} run as {@code @Scheduled
- * Class.method}; any other by its contextual name or its name.
+ * Class.method}; any other by its contextual name or its name. With Micrometer Tracing, its trace and span ids too.
  * <p>
  * When no profile records, each callback reads one volatile field and returns. A failure here never reaches the
  * request: it is logged once and ignored.
@@ -24,6 +25,10 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
 
     private static final Logger log = LoggerFactory.getLogger(CpuProfilerObservationHandler.class);
     private static final String REQUEST_ID = CpuProfilerObservationHandler.class.getName() + ".request";
+    /** Whether Micrometer Tracing is here: then each request's trace is named too. */
+    private static final boolean TRACING = ClassUtils.isPresent(
+            "io.micrometer.tracing.handler.TracingObservationHandler",
+            CpuProfilerObservationHandler.class.getClassLoader());
 
     private final RequestActivity requests;
     private final AtomicBoolean failed = new AtomicBoolean();
@@ -68,7 +73,9 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
     public void onStop(Observation.Context context) {
         if (requests.isRecording() && context.getParentObservation() == null) {
             try {
-                requests.ended(requestId(context), name(context));
+                String[] trace = TRACING ? TraceIds.of(context) : null;
+                requests.ended(requestId(context), name(context), trace == null ? null : trace[0],
+                        trace == null ? null : trace[1]);
             } catch (RuntimeException e) {
                 failed(e);
             }

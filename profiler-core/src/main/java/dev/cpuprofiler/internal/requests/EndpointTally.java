@@ -4,6 +4,7 @@ import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.time.Duration;
@@ -25,6 +26,7 @@ public final class EndpointTally implements StackSink {
     private final StackSink tree;
     private final StackTree byEndpoint;
     private final Map<String, Long> samples = new HashMap<>();
+    private final Map<Long, Long> byRequest = new HashMap<>();
     private volatile RequestLog log;
 
     /**
@@ -50,14 +52,35 @@ public final class EndpointTally implements StackSink {
     public void accept(List<Frame> framesRootFirst, String threadName, long threadId, long epochNanos, long weight) {
         RequestLog l = log;
         if (l != null && threadId >= 0) {
-            String endpoint = l.requestAt(threadId, epochNanos);
+            long request = l.requestIdAt(threadId, epochNanos);
+            String endpoint = l.nameOf(request);
             samples.merge(endpoint, weight, Long::sum);
+            if (request != 0) {
+                byRequest.merge(request, weight, Long::sum);
+            }
             List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 1);
             grouped.add(new Frame("[" + endpoint + "]", FrameKind.UNKNOWN));
             grouped.addAll(framesRootFirst);
             byEndpoint.accept(grouped, threadName, weight);
         }
         tree.accept(framesRootFirst, threadName, weight);
+    }
+
+    /**
+     * The traces with the most samples, most first: each traced request's trace and span ids, its endpoint, its
+     * samples and their CPU; empty when no request was traced.
+     */
+    public List<TraceShare> hottestTraces(Duration samplingPeriod, int limit) {
+        RequestLog l = log;
+        if (l == null) {
+            return List.of();
+        }
+        return byRequest.entrySet().stream().filter(e -> l.traceOf(e.getKey()) != null)
+                .sorted(Map.Entry.<Long, Long>comparingByValue().reversed()).limit(limit).map(e -> {
+                    String[] ids = l.traceOf(e.getKey());
+                    return new TraceShare(ids[0], ids[1], l.nameOf(e.getKey()), e.getValue(),
+                            Math.round(e.getValue() * (samplingPeriod.toNanos() / 1e6) * 100) / 100.0);
+                }).toList();
     }
 
     /** The samples joined with requests, each stack under a first frame naming its endpoint; null if none were. */

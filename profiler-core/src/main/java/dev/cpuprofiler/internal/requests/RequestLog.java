@@ -31,11 +31,16 @@ public final class RequestLog {
     private final Map<Long, String> names = new HashMap<>();
     private final Map<String, Long> ended = new HashMap<>();
     private final Map<Long, String> lateNames;
+    private final Map<Long, String[]> traces;
 
-    /** @param lateNames the names of requests that end after the log was frozen, as they come */
+    /**
+     * @param lateNames the names of requests that end after the log was frozen, as they come
+     * @param traces each traced request's trace and span ids, as they come
+     */
     RequestLog(int n, int[] kinds, long[] threads, long[] requests, long[] times, String[] nameById, long dropped,
-            long epochOffsetNanos, Map<Long, String> lateNames) {
+            long epochOffsetNanos, Map<Long, String> lateNames, Map<Long, String[]> traces) {
         this.lateNames = lateNames;
+        this.traces = traces;
         this.events = n;
         this.dropped = dropped;
         this.epochOffsetNanos = epochOffsetNanos;
@@ -80,13 +85,27 @@ public final class RequestLog {
      * @param epochNanos the sample's time
      */
     public String requestAt(long threadId, long epochNanos) {
+        return nameOf(requestIdAt(threadId, epochNanos));
+    }
+
+    /** The id of the request the thread served at that moment, or 0 outside every request. */
+    public long requestIdAt(long threadId, long epochNanos) {
         Intervals intervals = byThread.get(threadId);
-        long request = intervals == null ? 0 : intervals.at(epochNanos - epochOffsetNanos);
+        return intervals == null ? 0 : intervals.at(epochNanos - epochOffsetNanos);
+    }
+
+    /** A request's name: {@link #NO_REQUEST} for 0, {@link #UNFINISHED} for one whose name never came. */
+    public String nameOf(long request) {
         if (request == 0) {
             return NO_REQUEST;
         }
         String name = names.get(request);
         return name != null ? name : lateNames.getOrDefault(request, UNFINISHED);
+    }
+
+    /** A traced request's trace and span ids, or null. */
+    public String[] traceOf(long request) {
+        return traces.get(request);
     }
 
     /** A {@link System#nanoTime()} reading as the samples' clock tells it. */

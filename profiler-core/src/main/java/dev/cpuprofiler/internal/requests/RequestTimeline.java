@@ -120,8 +120,16 @@ public final class RequestTimeline implements RequestActivity {
 
     @Override
     public void ended(long request, String name) {
+        ended(request, name, null, null);
+    }
+
+    @Override
+    public void ended(long request, String name, String traceId, String spanId) {
         Log l = log;
         if (l != null && request != 0 && name != null) {
+            if (traceId != null) {
+                l.traces.put(request, new String[] {traceId, spanId});
+            }
             if (l.closing) {
                 l.lateNames.put(request, name);
             } else {
@@ -164,6 +172,7 @@ public final class RequestTimeline implements RequestActivity {
         final int maxEvents;
         final long epochOffsetNanos = RequestLog.epochOffsetNanos();
         final ConcurrentHashMap<Long, String> lateNames = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<Long, String[]> traces = new ConcurrentHashMap<>();
         volatile boolean closing;
 
         Log(int maxEvents) {
@@ -224,7 +233,7 @@ public final class RequestTimeline implements RequestActivity {
                 }
             });
             return new RequestLog(kept, kinds, threads, requests, times, byId, dropped.get(), epochOffsetNanos,
-                    lateNames);
+                    lateNames, traces);
         }
     }
 }

@@ -40,6 +40,8 @@ final class ProfilingSession implements RunningSession, Runnable {
     private static final Logger log = LoggerFactory.getLogger(ProfilingSession.class);
     // How often a running recording is asked whether it must stop early (its disk is filling).
     private static final Duration HEALTH_CHECK = Duration.ofSeconds(1);
+    /** How many traces a profile lists. */
+    static final int HOTTEST_TRACES = 10;
 
     private final String id;
     private final SessionTrigger trigger;
@@ -154,7 +156,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
                     cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
-                    requests.tally().tree());
+                    requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES));
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration(), lookback == null ? ""

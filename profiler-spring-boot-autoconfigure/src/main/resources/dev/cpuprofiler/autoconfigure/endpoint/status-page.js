@@ -185,6 +185,15 @@
     }), !p ? 'No profile yet.' : why ? why.charAt(0).toUpperCase() + why.slice(1) + '.' : 'No requests in it.', 4);
   }
 
+  function traces(s) {
+    var list = s.latestProfile && s.latestProfile.hottestTraces ? s.latestProfile.hottestTraces : [];
+    $('traces-part').hidden = !list.length;
+    replaceRows('traces', list.map(function (t) {
+      return row([el('td', 'name', t.traceId), el('td', 'name', t.endpoint), el('td', 'num', String(t.samples)),
+        el('td', 'num', num(t.cpuMillis) + ' ms')]);
+    }), '', 4);
+  }
+
   function profiles(s) {
     replaceRows('profiles', s.profiles.map(function (p) {
       var base = 'cpuprofiler/' + encodeURIComponent(p.id), links = el('td', 'links');
@@ -209,6 +218,7 @@
     threads(s);
     latest(s);
     endpoints(s);
+    traces(s);
     profiles(s);
   }
 

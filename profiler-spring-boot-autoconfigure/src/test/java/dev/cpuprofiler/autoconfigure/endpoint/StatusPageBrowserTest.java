@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -88,7 +89,9 @@ class StatusPageBrowserTest {
                 base.fallbacks(), base.notes(), base.startedAt(), base.endedAt(), base.samplingPeriod(),
                 base.samples(), base.lostSamples(), base.cpuPercent(), base.tree(), base.jfrFile(), base.concurrency(),
                 base.lookback(), base.cpuBreakdown(), List.of(new EndpointShare("GET /owners/{id}", 60, 60.0, 240L,
-                        2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree()));
+                        2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree(),
+                List.of(new TraceShare("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "GET /owners/{id}", 12,
+                        120.0))));
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
@@ -145,7 +148,9 @@ class StatusPageBrowserTest {
                     + "<td class=\"num\">240</td><td class=\"num\">2.5 ms</td>")
                     .contains("<td class=\"name\">[no request]</td><td class=\"num\">40.0%</td><td class=\"num\">"
                             + "\u2013</td>")
-                    .contains("href=\"cpuprofiler/with-endpoints?format=html&amp;group=endpoint\"");
+                    .contains("href=\"cpuprofiler/with-endpoints?format=html&amp;group=endpoint\"")
+                    .contains("<td class=\"name\">4bf92f3577b34da6a3ce929d0e0e4736</td><td class=\"name\">GET "
+                            + "/owners/{id}</td><td class=\"num\">12</td><td class=\"num\">120 ms</td>");
             assertThat(dom).contains("app.Burner.burn").contains("<dt>Utilization</dt>")
                     .contains("<dt>Bottleneck</dt>");
             assertThat(dom).contains("<p id=\"start-form\" class=\"row\">").contains("<button id=\"start\"")

@@ -48,6 +48,16 @@ class CpuByEndpointTest {
         assertThat(endpoints.get("GET /alpha/{n}").requests()).isPositive();
         assertThat(endpoints.get("GET /beta").requests()).isPositive();
         assertThat(endpoints.get("GET /beta").cpuPerRequestMillis()).isPositive();
+        // Brave is on this module's test class path: each request is traced, and the profile lists its hottest traces.
+        assertThat(r.profile().hottestTraces()).isNotEmpty().hasSizeLessThanOrEqualTo(10).allSatisfy(t -> {
+            assertThat(t.traceId()).matches("[0-9a-f]{16}|[0-9a-f]{32}");
+            assertThat(t.spanId()).matches("[0-9a-f]{16}");
+            assertThat(t.endpoint()).isIn("GET /alpha/{n}", "GET /beta", "@Scheduled Ticker.tick");
+            assertThat(t.samples()).isPositive();
+        });
+        assertThat(r.profile().hottestTraces().get(0).samples())
+                .isGreaterThanOrEqualTo(r.profile().hottestTraces().get(r.profile().hottestTraces().size() - 1)
+                        .samples());
         if (engine.equals("async-profiler")) {
             // jfr-execution samples a few running Java threads per period, and left this task (4 ms in every 20,
             // next to six busy threads) with 1 sample in 2 s; async-profiler samples by CPU time (measured 5.8%).
