@@ -2,6 +2,7 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.ThreadNames;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -49,6 +50,7 @@ final class OtlpFormat extends FormatBase {
     private static final int VALUE_TYPE_TYPE = 1;
     private static final int VALUE_TYPE_UNIT = 2;
     private static final int SAMPLE_STACK_INDEX = 1;
+    private static final int SAMPLE_ATTRIBUTE_INDICES = 2;
     private static final int SAMPLE_VALUES = 4;
     private static final int DICTIONARY_MAPPING = 1;
     private static final int DICTIONARY_LOCATION = 2;
@@ -82,7 +84,13 @@ final class OtlpFormat extends FormatBase {
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         Dictionary d = new Dictionary();
-        StackTreeSnapshot tree = view.tree(profile);
+        // As pprof: a profile with endpoints gives each sample an endpoint attribute, unless its threads are asked for.
+        ProfileView.Group group = view.group(profile);
+        String groupKey = group == ProfileView.Group.THREAD || profile.endpointTree() == null ? "thread.name"
+                : "endpoint";
+        StackTreeSnapshot tree = groupKey.equals("endpoint") && group == ProfileView.Group.NONE
+                ? new ProfileView(view.lookback(), view.minPercent(), ProfileView.Group.ENDPOINT).tree(profile)
+                : view.tree(profile);
         Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(profile.startedAt())
                 ? profile.lookback().startedAt() : profile.startedAt();
         Duration period = profile.samplingPeriod() == null ? Duration.ofMillis(10) : profile.samplingPeriod();
@@ -97,11 +105,20 @@ final class OtlpFormat extends FormatBase {
                 continue;
             }
             List<Integer> locations = new ArrayList<>(tree.depth(node));
+            int groupNode = 0;
             for (int n = node; n > 0; n = tree.parent(n)) {
-                locations.add(d.location(tree.frame(n)));
+                if (tree.depth(n) == 1 && ThreadNames.isGroupNode(tree, n)) {
+                    groupNode = n; // a thread's or an endpoint's group: an attribute, not a frame
+                } else {
+                    locations.add(d.location(tree.frame(n)));
+                }
             }
-            p.message(PROFILE_SAMPLES, new ProtoMessage().int32(SAMPLE_STACK_INDEX, d.stack(locations))
-                    .packedInt64(SAMPLE_VALUES, self));
+            ProtoMessage sample = new ProtoMessage().int32(SAMPLE_STACK_INDEX, d.stack(locations));
+            if (groupNode > 0) {
+                sample.packedInt32(SAMPLE_ATTRIBUTE_INDICES, List.of(d.attribute(groupKey,
+                        ThreadNames.groupThread(tree, groupNode))));
+            }
+            p.message(PROFILE_SAMPLES, sample.packedInt64(SAMPLE_VALUES, self));
         }
         p.fixed64(PROFILE_TIME_UNIX_NANO, from.getEpochSecond() * 1_000_000_000L + from.getNano())
                 .uint64(PROFILE_DURATION_NANO, Math.max(0, Duration.between(from, profile.endedAt()).toNanos()))
@@ -152,6 +169,7 @@ final class OtlpFormat extends FormatBase {
         private final Map<List<Integer>, Integer> stackIds = new HashMap<>();
         private final List<List<Integer>> stacks = new ArrayList<>();
         private final List<ProtoMessage> attributes = new ArrayList<>();
+        private final Map<String, Integer> attributeIds = new HashMap<>();
 
         int string(String s) {
             return stringIds.computeIfAbsent(s, k -> {
@@ -180,9 +198,11 @@ final class OtlpFormat extends FormatBase {
         }
 
         int attribute(String key, String value) {
-            attributes.add(new ProtoMessage().int32(KEY_VALUE_AND_UNIT_KEY, string(key))
-                    .message(KEY_VALUE_AND_UNIT_VALUE, new ProtoMessage().string(ANY_VALUE_STRING, value)));
-            return attributes.size();
+            return attributeIds.computeIfAbsent(key + '\u0000' + value, k -> {
+                attributes.add(new ProtoMessage().int32(KEY_VALUE_AND_UNIT_KEY, string(key))
+                        .message(KEY_VALUE_AND_UNIT_VALUE, new ProtoMessage().string(ANY_VALUE_STRING, value)));
+                return attributes.size();
+            });
         }
 
         ProtoMessage build() {

@@ -7,7 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
+import dev.cpuprofiler.internal.stack.StackTree;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -82,6 +87,40 @@ class OtlpExportTest {
                         assertThat(attributes).contains("profile.trigger=manual", "profile.engine=async-profiler");
                     });
         }
+    }
+
+    /** A profile with endpoints: each OTLP sample carries its endpoint as an attribute, not as a frame. */
+    @Test
+    void eachSampleCarriesItsEndpoint() throws Exception {
+        Profile plain = ExportFixtures.profile();
+        StackTree byEndpoint = new StackTree(65, 10_000, false);
+        byEndpoint.accept(List.of(new Frame("[GET /orbit]", FrameKind.UNKNOWN), Frame.java("java.lang.Thread.run"),
+                Frame.java("app.Main.loop"), Frame.java(ExportFixtures.HOT)), "worker", 70);
+        byEndpoint.accept(List.of(new Frame("[[no request]]", FrameKind.UNKNOWN), Frame.java("java.lang.Thread.run"),
+                Frame.java("app.Io.read")), "worker", 30);
+        Profile p = new Profile(plain.id(), plain.trigger(), plain.engine(), plain.engineDetail(), plain.fallbacks(),
+                plain.notes(), plain.startedAt(), plain.endedAt(), plain.samplingPeriod(), plain.samples(),
+                plain.lostSamples(), plain.cpuPercent(), plain.tree(), null, null, null, null,
+                List.of(new Profile.EndpointShare("GET /orbit", 70, 70, 7L, 100.0)), byEndpoint.snapshot(), List.of());
+
+        ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(
+                ProfileFormat.otlp("shop", Map.of()).bytes(p, ProfileView.FULL));
+        ProfilesDictionary d = export.getDictionary();
+        Map<String, String> leafToEndpoint = new HashMap<>();
+        for (Sample sample : export.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()) {
+            List<String> frames = new ArrayList<>();
+            for (int location : d.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
+                int function = d.getLocationTable(location).getLines(0).getFunctionIndex();
+                frames.add(d.getStringTable(d.getFunctionTable(function).getNameStrindex()));
+            }
+            assertThat(frames).noneMatch(f -> f.startsWith("["));
+            assertThat(sample.getAttributeIndicesList()).hasSize(1);
+            var attribute = d.getAttributeTable(sample.getAttributeIndices(0));
+            assertThat(d.getStringTable(attribute.getKeyStrindex())).isEqualTo("endpoint");
+            leafToEndpoint.put(frames.get(0), attribute.getValue().getStringValue());
+        }
+        assertThat(leafToEndpoint).containsExactlyInAnyOrderEntriesOf(Map.of(ExportFixtures.HOT, "GET /orbit",
+                "app.Io.read", "[no request]"));
     }
 
     @Test
