@@ -5,10 +5,8 @@ import java.time.Duration;
 import java.util.Arrays;
 
 /**
- * Every {@code profiler.cpu.*} setting, as a JavaBean: each one's default (which mirrors the original CPU-triggered
- * profiler's) is its field's initial value here, and its allowed values are checked in {@link #validate()}, each
- * message naming the property. This is the only place both are written; the Spring binding (the starter's
- * {@code CpuProfilerProperties}, whose Javadoc is what IDEs show) is checked against it by its tests.
+ * Every {@code profiler.cpu.*} setting, as a JavaBean: its default is its field's initial value, its allowed values are
+ * checked in {@link #validate()}, only here; the starter's {@code CpuProfilerProperties} is tested against it.
  */
 public final class CpuProfilerOptions implements Cloneable {
 
@@ -32,10 +30,8 @@ public final class CpuProfilerOptions implements Cloneable {
     public static final Duration MIN_LOOKBACK_SAMPLING_PERIOD = Duration.ofMillis(10);
     public static final Duration MAX_LOOKBACK_SAMPLING_PERIOD = Duration.ofSeconds(1);
     /**
-     * 50 ms: what an armed look-back costs is mostly JFR's sampler waking each period and walking the thread list
-     * (jdk.ExecutionSample, JDK 17-24: ~170 µs a wake-up with 50 threads), so the period sets the price: 20 ms took
-     * 0.7-1.0% of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure). A 30 s window still holds 600
-     * samples per busy thread, enough to name what pushed the CPU up.
+     * 50 ms: an armed look-back costs mostly JFR's sampler waking each period (~170 µs with 50 threads): 20 ms took
+     * 0.7-1.0% of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure); 30 s still hold 600 samples.
      */
     public static final Duration DEFAULT_LOOKBACK_SAMPLING_PERIOD = Duration.ofMillis(50);
 
@@ -58,6 +54,7 @@ public final class CpuProfilerOptions implements Cloneable {
     private int maxStackDepth = 512;
     private int maxTreeNodes = 200_000;
     private int maxEndpoints = 100;
+    private String traceUrlTemplate;
     private boolean groupByThread;
     private Duration lookback = Duration.ofSeconds(30);
     private double lookbackArmingRatio = 0.6;
@@ -66,10 +63,7 @@ public final class CpuProfilerOptions implements Cloneable {
     private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
     private boolean jfrIncludeSystemInfo;
 
-    /**
-     * An independent copy, so a running profiler never sees later changes: every field is a primitive or an immutable
-     * value, so a field-by-field copy is one, and a new setting needs no line here.
-     */
+    /** An independent copy, so a running profiler never sees later changes (every field is an immutable value). */
     public CpuProfilerOptions copy() {
         try {
             return (CpuProfilerOptions) super.clone();
@@ -78,12 +72,7 @@ public final class CpuProfilerOptions implements Cloneable {
         }
     }
 
-    /**
-     * Checks every setting, in README's order; a setting bounded by another is checked after that one, so the
-     * message names the setting to fix.
-     *
-     * @throws InvalidOptionException naming the first property out of range, its value and what is allowed
-     */
+    /** @throws InvalidOptionException naming the first setting out of range (one bounded by another after it) */
     public CpuProfilerOptions validate() {
         check("threshold", threshold, threshold > 0 && threshold <= 100,
                 "must be a percentage greater than 0 and at most 100");
@@ -110,6 +99,8 @@ public final class CpuProfilerOptions implements Cloneable {
         between("max-stack-depth", maxStackDepth, 8, 8192);
         between("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
         between("max-endpoints", maxEndpoints, 1, 10_000);
+        check("trace-url-template", traceUrlTemplate, traceUrlTemplate == null || traceUrlTemplate.contains("{traceId}")
+                && traceUrlTemplate.matches("https?://.*"), "must be an http(s) URL with {traceId} in it");
         check("lookback", lookback, lookback != null && (lookback.isZero() || (lookback.compareTo(
                 MIN_LOOKBACK) >= 0 && lookback.compareTo(MAX_LOOKBACK) <= 0)),
                 "must be 0 (off) or between " + MIN_LOOKBACK + " and " + MAX_LOOKBACK);
@@ -143,8 +134,7 @@ public final class CpuProfilerOptions implements Cloneable {
                 + (maxKey == null ? max : PREFIX + maxKey + " (" + max + ")"));
     }
 
-    // The accessors: what each setting means is documented once, in the starter's CpuProfilerProperties (what IDEs
-    // show) and README's settings table.
+    // What each setting means is documented in the starter's CpuProfilerProperties (what IDEs show) and README.
 
     public boolean isEnabled() {
         return enabled;
@@ -296,6 +286,14 @@ public final class CpuProfilerOptions implements Cloneable {
 
     public void setMaxEndpoints(int maxEndpoints) {
         this.maxEndpoints = maxEndpoints;
+    }
+
+    public String getTraceUrlTemplate() {
+        return traceUrlTemplate;
+    }
+
+    public void setTraceUrlTemplate(String traceUrlTemplate) {
+        this.traceUrlTemplate = traceUrlTemplate;
     }
 
     public boolean isGroupByThread() {

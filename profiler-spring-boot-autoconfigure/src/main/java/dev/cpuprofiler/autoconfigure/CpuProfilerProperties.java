@@ -14,10 +14,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
 
 /**
- * Settings of the CPU-triggered profiler, bound from {@code profiler.*}. Each field's Javadoc is the description
- * IDEs show: spring-boot-configuration-processor writes the configuration metadata from it and from the field's
- * initial value. The defaults are the core's ({@link CpuProfilerOptions}, where the allowed values are checked);
- * the tests fail when one here differs.
+ * Settings of the CPU-triggered profiler, bound from {@code profiler.*}; each field's Javadoc and initial value make the
+ * configuration metadata. Defaults and checks are the core's ({@link CpuProfilerOptions}); tests compare the two.
  */
 @ConfigurationProperties(prefix = "profiler")
 public class CpuProfilerProperties {
@@ -159,6 +157,9 @@ public class CpuProfilerProperties {
          */
         private int maxEndpoints = 100;
 
+        /** The status page links each of the hottest traces here, {traceId} replaced: e.g. a Tempo or Jaeger URL. */
+        private String traceUrlTemplate;
+
         /**
          * Whether the tree's first level is the thread, numbered pool threads folded into one (http-
          * nio-8080-exec-*).
@@ -243,6 +244,7 @@ public class CpuProfilerProperties {
             o.setMaxStackDepth(maxStackDepth);
             o.setMaxTreeNodes(maxTreeNodes);
             o.setMaxEndpoints(maxEndpoints);
+            o.setTraceUrlTemplate(traceUrlTemplate);
             o.setGroupByThread(groupByThread);
             o.setLookback(lookback);
             o.setLookbackArmingRatio(lookbackArmingRatio);
@@ -396,6 +398,14 @@ public class CpuProfilerProperties {
 
         public void setMaxTreeNodes(int maxTreeNodes) {
             this.maxTreeNodes = maxTreeNodes;
+        }
+
+        public String getTraceUrlTemplate() {
+            return traceUrlTemplate;
+        }
+
+        public void setTraceUrlTemplate(String traceUrlTemplate) {
+            this.traceUrlTemplate = traceUrlTemplate;
         }
 
         public int getMaxEndpoints() {

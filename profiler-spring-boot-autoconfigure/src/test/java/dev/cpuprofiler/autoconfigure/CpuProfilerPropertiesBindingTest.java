@@ -84,6 +84,9 @@ class CpuProfilerPropertiesBindingTest {
         } else if (type == Path.class) {
             value = Path.of("/tmp/profiles");
             text = "/tmp/profiles";
+        } else if (type == String.class) {
+            value = "https://tempo.example/trace/{traceId}";
+            text = (String) value;
         } else if (type.isEnum()) {
             value = null;
             text = null;

@@ -137,7 +137,8 @@ class CpuProfilerOptionsRangesTest {
             Object other = type == boolean.class ? !(Boolean) value : type == double.class ? 0.42
                     : type == int.class ? (Integer) value + 1 : type == long.class ? (Long) value + 7
                     : type == Duration.class ? ((Duration) value).plusMillis(3) : type == Path.class ? Path.of("/x")
-                    : type.isEnum() ? type.getEnumConstants()[1] : null;
+                    : type.isEnum() ? type.getEnumConstants()[1]
+                    : type == String.class ? "https://tempo.example/trace/{traceId}" : null;
             assertThat(other).as(d.getName()).isNotNull().isNotEqualTo(value);
             d.getWriteMethod().invoke(options, other);
             changed++;
@@ -149,6 +150,6 @@ class CpuProfilerOptionsRangesTest {
                 assertThat(d.getReadMethod().invoke(copy)).as(d.getName()).isEqualTo(d.getReadMethod().invoke(options));
             }
         }
-        assertThat(changed).as("settings").isEqualTo(26);
+        assertThat(changed).as("settings").isEqualTo(27);
     }
 }

@@ -49,6 +49,9 @@ class CpuProfilerOptionsTest {
     @Test
     void invalidValuesNameThePropertyAndTheAllowedRange() {
         assertInvalid(o -> o.setThreshold(0), "profiler.cpu.threshold", "greater than 0 and at most 100");
+        assertInvalid(o -> o.setTraceUrlTemplate("tempo.example/trace"), "profiler.cpu.trace-url-template",
+                "an http(s) URL with {traceId} in it");
+        assertInvalid(o -> o.setMaxEndpoints(0), "profiler.cpu.max-endpoints", "between 1 and 10000");
         assertInvalid(o -> o.setThreshold(150), "profiler.cpu.threshold", "at most 100");
         assertInvalid(o -> o.setThreshold(Double.NaN), "profiler.cpu.threshold", "at most 100");
         assertInvalid(o -> o.setCooldown(Duration.ofSeconds(-1)), "profiler.cpu.cooldown", "zero or positive");

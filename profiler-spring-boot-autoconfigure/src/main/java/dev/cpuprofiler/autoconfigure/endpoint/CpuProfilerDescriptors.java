@@ -27,8 +27,8 @@ public final class CpuProfilerDescriptors {
             ExportDescriptor export, OnDemandDescriptor onDemand) implements OperationResponseBody {
     }
 
-    /** What the status page's button needs: whether a {@code POST} may start a profile, and its default length. */
-    public record OnDemandDescriptor(boolean allowed, Duration defaultDuration) {
+    /** What the page needs besides: may a POST start a profile, its default length, where a trace id links to. */
+    public record OnDemandDescriptor(boolean allowed, Duration defaultDuration, String traceUrlTemplate) {
     }
 
     /** {@code POST /actuator/cpuprofiler}: the session it started. */

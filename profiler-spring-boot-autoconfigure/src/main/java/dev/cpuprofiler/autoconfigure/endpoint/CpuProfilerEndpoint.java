@@ -70,9 +70,10 @@ public class CpuProfilerEndpoint {
 
     public StatusDescriptor status() {
         CpuProfilerStatus s = profiler.status();
+        CpuProfilerOptions o = profiler.options();
         ProfileExporter export = exporter.get();
         return new StatusDescriptor(s, latestView(s.latestProfile()), export == null ? null : export.descriptor(),
-                new OnDemandDescriptor(writesAllowed.getAsBoolean(), profiler.options().getDuration()));
+                new OnDemandDescriptor(writesAllowed.getAsBoolean(), o.getDuration(), o.getTraceUrlTemplate()));
     }
 
     /** The page for a browser or {@code ?format=html}; else the JSON ({@code application/json} for {@code json}). */

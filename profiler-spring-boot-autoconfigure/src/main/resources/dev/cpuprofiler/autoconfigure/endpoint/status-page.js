@@ -188,8 +188,16 @@
   function traces(s) {
     var list = s.latestProfile && s.latestProfile.hottestTraces ? s.latestProfile.hottestTraces : [];
     $('traces-part').hidden = !list.length;
+    var template = s.onDemand && s.onDemand.traceUrlTemplate;
     replaceRows('traces', list.map(function (t) {
-      return row([el('td', 'name', t.traceId), el('td', 'name', t.endpoint), el('td', 'num', String(t.samples)),
+      var id = el('td', 'name', template ? '' : t.traceId);
+      if (template) {
+        var a = el('a', '', t.traceId);
+        a.href = template.split('{traceId}').join(encodeURIComponent(t.traceId));
+        a.rel = 'noreferrer';
+        id.appendChild(a);
+      }
+      return row([id, el('td', 'name', t.endpoint), el('td', 'num', String(t.samples)),
         el('td', 'num', num(t.cpuMillis) + ' ms')]);
     }), '', 4);
   }

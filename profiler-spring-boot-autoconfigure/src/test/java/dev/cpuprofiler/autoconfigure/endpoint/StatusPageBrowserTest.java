@@ -50,7 +50,8 @@ import org.springframework.test.annotation.DirtiesContext;
             "profiler.cpu.rolling-history-interval=2s",
             "profiler.cpu.average-window=4s",
             "profiler.cpu.rolling-history-size=1m",
-            "profiler.cpu.startup-grace=10m"
+            "profiler.cpu.startup-grace=10m",
+            "profiler.cpu.trace-url-template=https://tempo.example/trace/{traceId}"
         })
 @DirtiesContext
 class StatusPageBrowserTest {
@@ -149,7 +150,8 @@ class StatusPageBrowserTest {
                     .contains("<td class=\"name\">[no request]</td><td class=\"num\">40.0%</td><td class=\"num\">"
                             + "\u2013</td>")
                     .contains("href=\"cpuprofiler/with-endpoints?format=html&amp;group=endpoint\"")
-                    .contains("<td class=\"name\">4bf92f3577b34da6a3ce929d0e0e4736</td><td class=\"name\">GET "
+                    .contains("<td class=\"name\"><a href=\"https://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e4736\""
+                            + " rel=\"noreferrer\">4bf92f3577b34da6a3ce929d0e0e4736</a></td><td class=\"name\">GET "
                             + "/owners/{id}</td><td class=\"num\">12</td><td class=\"num\">120 ms</td>");
             assertThat(dom).contains("app.Burner.burn").contains("<dt>Utilization</dt>")
                     .contains("<dt>Bottleneck</dt>");
