@@ -84,13 +84,9 @@ final class OtlpFormat extends FormatBase {
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         Dictionary d = new Dictionary();
-        // As pprof: a profile with endpoints gives each sample an endpoint attribute, unless its threads are asked for.
-        ProfileView.Group group = view.group(profile);
-        String groupKey = group == ProfileView.Group.THREAD || profile.endpointTree() == null ? "thread.name"
-                : "endpoint";
-        StackTreeSnapshot tree = groupKey.equals("endpoint") && group == ProfileView.Group.NONE
-                ? new ProfileView(view.lookback(), view.minPercent(), ProfileView.Group.ENDPOINT).tree(profile)
-                : view.tree(profile);
+        ProfileView labelled = view.labelled(profile);
+        String groupKey = labelled.byEndpoint(profile) ? "endpoint" : "thread.name";
+        StackTreeSnapshot tree = labelled.tree(profile);
         Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(profile.startedAt())
                 ? profile.lookback().startedAt() : profile.startedAt();
         Duration period = profile.samplingPeriod() == null ? Duration.ofMillis(10) : profile.samplingPeriod();

@@ -102,13 +102,9 @@ final class PprofFormat extends FormatBase {
         Writer(Profile profile, ProfileView view, CodedOutputStream out) {
             this.profile = profile;
             this.view = view;
-            // A profile with endpoints labels every sample with its endpoint, unless its threads are asked for.
-            ProfileView.Group group = view.group(profile);
-            this.labelKey = group == ProfileView.Group.THREAD || profile.endpointTree() == null ? "thread"
-                    : "endpoint";
-            this.tree = labelKey.equals("endpoint") && group == ProfileView.Group.NONE
-                    ? new ProfileView(view.lookback(), view.minPercent(), ProfileView.Group.ENDPOINT).tree(profile)
-                    : view.tree(profile);
+            ProfileView labelled = view.labelled(profile);
+            this.labelKey = labelled.byEndpoint(profile) ? "endpoint" : "thread";
+            this.tree = labelled.tree(profile);
             this.out = out;
             string("");  // string_table[0] must be ""
         }

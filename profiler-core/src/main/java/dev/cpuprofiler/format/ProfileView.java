@@ -76,6 +76,20 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
         return group != null ? group : TreeGroups.isGrouped(profile.tree()) ? Group.THREAD : Group.NONE;
     }
 
+    /**
+     * The view a format that labels samples draws (pprof, OTLP): this one, but a profile with endpoints is grouped by
+     * endpoint unless its threads are asked for, so that every sample carries its endpoint as a label, not a frame.
+     */
+    public ProfileView labelled(Profile profile) {
+        return group(profile) == Group.NONE && profile.endpointTree() != null
+                ? new ProfileView(lookback, minPercent, Group.ENDPOINT) : this;
+    }
+
+    /** Whether this view's first level is the profile's endpoints (else its threads, if any). */
+    public boolean byEndpoint(Profile profile) {
+        return group(profile) == Group.ENDPOINT && profile.endpointTree() != null;
+    }
+
     /** Why this view cannot be drawn from that profile (no endpoints, no threads recorded), or empty. */
     public Optional<String> missing(Profile profile) {
         Group g = group(profile);

@@ -27,6 +27,7 @@ public final class EndpointTally implements StackSink {
     private final StackTree byEndpoint;
     private final Map<String, Long> samples = new HashMap<>();
     private final Map<Long, Long> byRequest = new HashMap<>();
+    private final Map<String, Frame> groupFrames = new HashMap<>();
     private volatile RequestLog log;
 
     /**
@@ -59,7 +60,7 @@ public final class EndpointTally implements StackSink {
                 byRequest.merge(request, weight, Long::sum);
             }
             List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 1);
-            grouped.add(new Frame("[" + endpoint + "]", FrameKind.UNKNOWN));
+            grouped.add(groupFrames.computeIfAbsent(endpoint, e -> new Frame("[" + e + "]", FrameKind.UNKNOWN)));
             grouped.addAll(framesRootFirst);
             byEndpoint.accept(grouped, threadName, weight);
         }

@@ -31,12 +31,7 @@ public final class LookbackTrees {
         if (lookback == null || lookback.weight() == 0) {
             return session;
         }
-        // Paths are merged as they are (a thread level, if any, counts as one more frame), so a depth limit of the
-        // deepest node and a node limit of both sizes cut nothing.
-        int depth = Math.max(3, Math.max(session.maxDepth(), lookback.tree().maxDepth()) + 1);
-        int both = session.size() + lookback.tree().size();
-        int nodes = both + both / 16 + 16;  // StackTree keeps 1/32 of its nodes for [truncated] markers
-        return combined(session, lookback, depth, nodes, false);
+        return TreeGroups.merged(session, lookback.tree());
     }
 
     /**

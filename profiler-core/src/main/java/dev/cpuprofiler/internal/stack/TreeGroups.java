@@ -38,10 +38,13 @@ public final class TreeGroups {
         return copy(tree, 0, new Frame(groupFrame, FrameKind.UNKNOWN));
     }
 
-    /** Both trees' samples in one. */
+    /**
+     * Both trees' samples in one, paths as they are (a group level counts as one more frame): a depth limit of the
+     * deepest node and a node limit of both sizes cut nothing.
+     */
     public static StackTreeSnapshot merged(StackTreeSnapshot a, StackTreeSnapshot b) {
         int depth = Math.max(3, Math.max(a.maxDepth(), b.maxDepth()) + 1);
-        int both = a.size() + b.size();
+        int both = a.size() + b.size();  // + 1/16: StackTree keeps 1/32 of its nodes for [truncated] markers
         StackTree tree = new StackTree(depth, both + both / 16 + 16, false);
         tree.merge(a);
         tree.merge(b);
