@@ -49,20 +49,24 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
 
     @Override
     public void onScopeOpened(Observation.Context context) {
-        if (requests.isRecording()) {
-            try {
-                requests.enter(requestId(root(context)));
-            } catch (RuntimeException e) {
-                failed(e);
-            }
-        }
+        scope(context, true);
     }
 
     @Override
     public void onScopeClosed(Observation.Context context) {
+        scope(context, false);
+    }
+
+    /** The current thread starts or stops serving the request this observation belongs to. */
+    private void scope(Observation.Context context, boolean opened) {
         if (requests.isRecording()) {
             try {
-                requests.exit(requestId(root(context)));
+                long request = requestId(root(context));
+                if (opened) {
+                    requests.enter(request);
+                } else {
+                    requests.exit(request);
+                }
             } catch (RuntimeException e) {
                 failed(e);
             }
