@@ -38,12 +38,16 @@ import java.util.Optional;
  * @param endpointTree the session's samples, each stack under a first frame naming its endpoint
  *        ({@code [GET /owners/{id}]}), or null without endpoints
  * @param hottestTraces the traced requests with the most samples, most first; empty without tracing
+ * @param spanTree as {@code endpointTree}, each traced request's samples one level further down, under a frame naming
+ *        its trace and span ({@code [trace <traceId> <spanId>]}): what pprof's {@code span_id} labels and OTLP's links
+ *        come from; null without tracing
  */
 public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
         Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
-        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces) {
+        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
+        StackTreeSnapshot spanTree) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -62,7 +66,8 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
             Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
             Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
         this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
-                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of());
+                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of(),
+                null);
     }
 
     public Duration duration() {
@@ -74,13 +79,13 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
         return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
                 + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L) + endpoints.size() * 128L
-                + (endpointTree == null ? 0 : endpointTree.size() * 96L);
+                + (endpointTree == null ? 0 : endpointTree.size() * 96L) + (spanTree == null ? 0 : spanTree.size() * 96L);
     }
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
                 samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown, endpoints,
-                endpointTree, hottestTraces);
+                endpointTree, hottestTraces, spanTree);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.cpuprofiler.format;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.ThreadNames;
+import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -23,7 +24,8 @@ import java.util.UUID;
  * self weight, whose stack is the path from that node up to the root, leaf first as {@code Stack} wants. Frames are
  * interned in the shared dictionary: one string, one function and one location per distinct frame name, one stack per
  * distinct path; every table starts with its zero value, as the schema requires. Written with {@link ProtoMessage}
- * and the schema's field numbers, like pprof.
+ * and the schema's field numbers, like pprof. A traced request's samples carry {@code span_id} and {@code span_name}
+ * attributes, as pprof's labels, and a {@code Link} to the trace and span.
  */
 final class OtlpFormat extends FormatBase {
 
@@ -51,6 +53,7 @@ final class OtlpFormat extends FormatBase {
     private static final int VALUE_TYPE_UNIT = 2;
     private static final int SAMPLE_STACK_INDEX = 1;
     private static final int SAMPLE_ATTRIBUTE_INDICES = 2;
+    private static final int SAMPLE_LINK_INDEX = 3;
     private static final int SAMPLE_VALUES = 4;
     private static final int DICTIONARY_MAPPING = 1;
     private static final int DICTIONARY_LOCATION = 2;
@@ -86,7 +89,7 @@ final class OtlpFormat extends FormatBase {
         Dictionary d = new Dictionary();
         ProfileView labelled = view.labelled(profile);
         String groupKey = labelled.byEndpoint(profile) ? "endpoint" : "thread.name";
-        StackTreeSnapshot tree = labelled.tree(profile);
+        StackTreeSnapshot tree = labelled.labelledTree(profile);
         Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(profile.startedAt())
                 ? profile.lookback().startedAt() : profile.startedAt();
         Duration period = profile.samplingPeriod() == null ? Duration.ofMillis(10) : profile.samplingPeriod();
@@ -102,17 +105,29 @@ final class OtlpFormat extends FormatBase {
             }
             List<Integer> locations = new ArrayList<>(tree.depth(node));
             int groupNode = 0;
+            String[] span = null;
             for (int n = node; n > 0; n = tree.parent(n)) {
+                String[] ids = tree.depth(n) == 2 ? TreeGroups.spanIds(tree, n) : null;
                 if (tree.depth(n) == 1 && ThreadNames.isGroupNode(tree, n)) {
                     groupNode = n; // a thread's or an endpoint's group: an attribute, not a frame
+                } else if (ids != null) {
+                    span = ids; // a traced request's: attributes and a link, not a frame
                 } else {
                     locations.add(d.location(tree.frame(n)));
                 }
             }
             ProtoMessage sample = new ProtoMessage().int32(SAMPLE_STACK_INDEX, d.stack(locations));
             if (groupNode > 0) {
-                sample.packedInt32(SAMPLE_ATTRIBUTE_INDICES, List.of(d.attribute(groupKey,
-                        ThreadNames.groupThread(tree, groupNode))));
+                String group = ThreadNames.groupThread(tree, groupNode);
+                List<Integer> attributes = new ArrayList<>(List.of(d.attribute(groupKey, group)));
+                if (span != null) {
+                    attributes.add(d.attribute("span_id", span[1]));
+                    attributes.add(d.attribute("span_name", group));
+                }
+                sample.packedInt32(SAMPLE_ATTRIBUTE_INDICES, attributes);
+                if (span != null) {
+                    sample.int32(SAMPLE_LINK_INDEX, d.link(span[0], span[1]));
+                }
             }
             p.message(PROFILE_SAMPLES, sample.packedInt64(SAMPLE_VALUES, self));
         }
@@ -166,6 +181,8 @@ final class OtlpFormat extends FormatBase {
         private final List<List<Integer>> stacks = new ArrayList<>();
         private final List<ProtoMessage> attributes = new ArrayList<>();
         private final Map<String, Integer> attributeIds = new HashMap<>();
+        private final Map<String, Integer> linkIds = new HashMap<>();
+        private final List<ProtoMessage> links = new ArrayList<>();
 
         int string(String s) {
             return stringIds.computeIfAbsent(s, k -> {
@@ -201,6 +218,24 @@ final class OtlpFormat extends FormatBase {
             });
         }
 
+        /** A link to a trace's span: ids in hex, a 64-bit trace id widened to 128 bits as W3C trace context does. */
+        int link(String traceId, String spanId) {
+            return linkIds.computeIfAbsent(traceId + ' ' + spanId, k -> {
+                links.add(new ProtoMessage().bytes(LINK_TRACE_ID, hex(traceId, 16)).bytes(LINK_SPAN_ID, hex(spanId, 8)));
+                return links.size();
+            });
+        }
+
+        private static byte[] hex(String id, int bytes) {
+            byte[] out = new byte[bytes];
+            String padded = "0".repeat(Math.max(0, bytes * 2 - id.length())) + id;
+            for (int i = 0; i < bytes && 2 * i + 2 <= padded.length(); i++) {
+                out[i] = (byte) (Math.max(0, Character.digit(padded.charAt(2 * i), 16)) << 4
+                        | Math.max(0, Character.digit(padded.charAt(2 * i + 1), 16)));
+            }
+            return out;
+        }
+
         ProtoMessage build() {
             ProtoMessage d = new ProtoMessage();
             d.message(DICTIONARY_MAPPING, new ProtoMessage());
@@ -215,6 +250,7 @@ final class OtlpFormat extends FormatBase {
             }
             d.message(DICTIONARY_LINK, new ProtoMessage().bytes(LINK_TRACE_ID, new byte[16])
                     .bytes(LINK_SPAN_ID, new byte[8]));
+            links.forEach(l -> d.message(DICTIONARY_LINK, l));
             strings.forEach(s -> d.string(DICTIONARY_STRING, s));
             d.message(DICTIONARY_ATTRIBUTE, new ProtoMessage());
             attributes.forEach(a -> d.message(DICTIONARY_ATTRIBUTE, a));

@@ -9,6 +9,7 @@ import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.ThreadNames;
+import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -26,7 +27,9 @@ import java.util.zip.GZIPOutputStream;
  * the other formats print it; one {@code Sample} per tree node that samples end in, its locations leaf first. When
  * the tree is grouped by thread, the thread level is not a frame but a {@code thread} label on each sample; a profile
  * with endpoints carries an {@code endpoint} label on each sample instead (ungrouped or grouped by endpoint), as
- * {@code go tool pprof -tags} lists and {@code -tagfocus=endpoint=...} selects.
+ * {@code go tool pprof -tags} lists and {@code -tagfocus=endpoint=...} selects; a traced request's samples carry
+ * {@code span_id} and {@code span_name} too, the labels of Pyroscope's span profiles (its Java and Go integrations
+ * label the local root span: its 16-hex-digit id and its name), from {@link Profile#spanTree}.
  *
  * <p>Written like OTLP, with {@link ProtoMessage} and profile.proto's field numbers (part of pprof's wire contract,
  * they never change). Our frames carry no file names or
@@ -104,7 +107,7 @@ final class PprofFormat extends FormatBase {
             this.view = view;
             ProfileView labelled = view.labelled(profile);
             this.labelKey = labelled.byEndpoint(profile) ? "endpoint" : "thread";
-            this.tree = labelled.tree(profile);
+            this.tree = labelled.labelledTree(profile);
             this.out = out;
             string("");  // string_table[0] must be ""
         }
@@ -119,7 +122,7 @@ final class PprofFormat extends FormatBase {
 
             valueType(PROFILE_SAMPLE_TYPE, samples, count);
             valueType(PROFILE_SAMPLE_TYPE, cpu, nanoseconds);
-            writeSamples(periodNanos, thread);
+            writeSamples(periodNanos, thread, string("span_id"), string("span_name"));
 
             int jvm = string("jvm");
             CodedOutputStream mapping = message.restart();
@@ -165,14 +168,21 @@ final class PprofFormat extends FormatBase {
          * One sample per node with self weight. The tree is in preorder, so the path to a node is the last node seen
          * at each depth above it: {@code path[d]} keeps its location id, 0 for a thread group.
          */
-        private void writeSamples(long periodNanos, int threadKey) throws IOException {
+        private void writeSamples(long periodNanos, int threadKey, int spanIdKey, int spanNameKey) throws IOException {
             int[] path = new int[tree.maxDepth() + 1];
             int threadLabel = 0;
+            int spanLabel = 0;
             for (int node = 1; node < tree.size(); node++) {
                 int depth = tree.depth(node);
+                String[] span = depth == 2 && threadLabel != 0 ? TreeGroups.spanIds(tree, node) : null;
+                if (depth <= 2) {
+                    spanLabel = span == null ? 0 : string(span[1]);
+                }
                 if (depth == 1 && ThreadNames.isGroupNode(tree, node)) {
                     path[depth] = 0;
                     threadLabel = string(ThreadNames.groupThread(tree, node));
+                } else if (span != null) {
+                    path[depth] = 0;
                 } else {
                     if (depth == 1) {
                         threadLabel = 0;
@@ -202,13 +212,21 @@ final class PprofFormat extends FormatBase {
                 sample.writeInt64NoTag(self);
                 sample.writeInt64NoTag(cpuNanos);
                 if (threadLabel != 0) {
-                    CodedOutputStream label = inner.restart();
-                    label.writeInt64(LABEL_KEY, threadKey);
-                    label.writeInt64(LABEL_STR, threadLabel);
-                    sample.writeByteArray(SAMPLE_LABEL, inner.toByteArray());
+                    label(sample, threadKey, threadLabel);
+                }
+                if (spanLabel != 0) {  // Pyroscope's span profiles: the root span's id, its name the endpoint's
+                    label(sample, spanIdKey, spanLabel);
+                    label(sample, spanNameKey, threadLabel);
                 }
                 end(PROFILE_SAMPLE, message);
             }
+        }
+
+        private void label(CodedOutputStream sample, int key, int value) throws IOException {
+            CodedOutputStream label = inner.restart();
+            label.writeInt64(LABEL_KEY, key);
+            label.writeInt64(LABEL_STR, value);
+            sample.writeByteArray(SAMPLE_LABEL, inner.toByteArray());
         }
 
         /** The time the view covers: the look-back's part starts before the session. */

@@ -110,14 +110,28 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
 
     /** The profile's tree in this view's look-back part and grouping, every frame kept. */
     public StackTreeSnapshot fullTree(Profile profile) {
+        return fullTree(profile, profile.endpointTree());
+    }
+
+    /**
+     * The tree a format that labels samples draws from {@link #labelled} this view: {@link #tree}, but by endpoint,
+     * every frame kept, with each traced request's samples under its {@code [trace <traceId> <spanId>]} frame
+     * when the profile has them ({@link Profile#spanTree}), for span labels.
+     */
+    public StackTreeSnapshot labelledTree(Profile profile) {
+        return byEndpoint(profile) && profile.spanTree() != null && minPercent == 0
+                ? fullTree(profile, profile.spanTree()) : tree(profile);
+    }
+
+    private StackTreeSnapshot fullTree(Profile profile, StackTreeSnapshot endpointTree) {
         Group g = group(profile);
-        if (g == Group.ENDPOINT && profile.endpointTree() != null) {
+        if (g == Group.ENDPOINT && endpointTree != null) {
             LookbackSnapshot l = profile.lookback();
             if (lookback == LookbackView.EXCLUDE || l == null || l.weight() == 0) {
-                return profile.endpointTree();
+                return endpointTree;
             }
             StackTreeSnapshot before = TreeGroups.under(LOOKBACK_GROUP, ungrouped(l.tree()));
-            return lookback == LookbackView.ONLY ? before : TreeGroups.merged(profile.endpointTree(), before);
+            return lookback == LookbackView.ONLY ? before : TreeGroups.merged(endpointTree, before);
         }
         StackTreeSnapshot recorded = LookbackTrees.select(lookback, profile.tree(), profile.lookback());
         return g == Group.NONE ? ungrouped(recorded) : recorded;

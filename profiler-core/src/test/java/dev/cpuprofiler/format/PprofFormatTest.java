@@ -10,7 +10,11 @@ import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.internal.requests.EndpointTally;
+import dev.cpuprofiler.internal.requests.RequestLog;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.stack.StackTree;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -122,6 +126,64 @@ class PprofFormatTest {
 
         assertThat(pprof.samples()).isEmpty();
         assertThat(pprof.sampleTypes()).containsExactly("samples/count", "cpu/nanoseconds");
+    }
+
+    @Test
+    void aTracedRequestsSamplesCarryItsSpanAsPyroscopesSpanProfilesDo() throws Exception {
+        RequestTimeline timeline = new RequestTimeline(false);
+        timeline.start();
+        long thread = Thread.currentThread().getId();
+        long traced = timeline.newRequest();
+        long inTraced = inside(timeline, traced);
+        long plain = timeline.newRequest();
+        long inPlain = inside(timeline, plain);
+        timeline.ended(traced, "GET /orbit", "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7");
+        timeline.ended(plain, "GET /plain");
+        Thread.sleep(5);
+        long outside = epochNanosNow();
+        RequestLog log = timeline.stop();
+        StackTree tree = new StackTree(64, 1000, false);
+        EndpointTally tally = new EndpointTally(tree, 64, 1000);
+        tally.join(log);
+        Frame run = Frame.java("app.Main.run");
+        tally.accept(List.of(run, Frame.java("app.Orbit.spin")), "worker", thread, inTraced, 70);
+        tally.accept(List.of(run, Frame.java("app.Plain.parse")), "worker", thread, inPlain, 20);
+        tally.accept(List.of(run, Frame.java("app.Idle.poll")), "worker", thread, outside, 10);
+        timeline.close();
+        Profile profile = new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, "jfr-execution", null, List.of(),
+                List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, null, null,
+                tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10), tally.spanTree());
+
+        PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.INCLUDE));
+
+        assertThat(pprof.samples()).allSatisfy(s -> assertThat(s.framesLeafFirst()).noneMatch(f -> f.startsWith("[")));
+        Map<String, Map<String, String>> labels = new java.util.HashMap<>();
+        pprof.samples().forEach(s -> labels.put(s.framesLeafFirst().get(0), s.labels()));
+        assertThat(labels).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "app.Orbit.spin", Map.of("endpoint", "GET /orbit", "span_id", "00f067aa0ba902b7",
+                        "span_name", "GET /orbit"),
+                "app.Plain.parse", Map.of("endpoint", "GET /plain"),
+                "app.Idle.poll", Map.of("endpoint", "[no request]")));
+        // The span level is for labels only: grouped by endpoint, the other formats draw no frame for it.
+        String collapsed = new String(Written.bytes(ProfileFormat.COLLAPSED, profile,
+                ProfileView.of(LookbackView.INCLUDE, ProfileView.Group.ENDPOINT)), StandardCharsets.UTF_8);
+        assertThat(collapsed).contains("[GET /orbit];app.Main.run;app.Orbit.spin 70").doesNotContain("[trace");
+    }
+
+    /** Inside a request on this thread, 3 ms from either end: an epoch time a sample of it would carry. */
+    private static long inside(RequestTimeline timeline, long request) throws InterruptedException {
+        timeline.enter(request);
+        Thread.sleep(3);
+        long t = epochNanosNow();
+        Thread.sleep(3);
+        timeline.exit(request);
+        Thread.sleep(3);
+        return t;
+    }
+
+    private static long epochNanosNow() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** 100 samples: 60 in app.Hot.spin (a worker), 25 in app.Cold.parse (main), 10 in read under it, 5 in run. */

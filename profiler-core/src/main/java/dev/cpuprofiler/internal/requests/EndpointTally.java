@@ -7,6 +7,7 @@ import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,9 +23,14 @@ public final class EndpointTally implements StackSink {
 
     /** The endpoints beyond {@code max-endpoints}, folded into one. */
     public static final String OTHER = "[other endpoints]";
+    private static final String REQUEST = "[request ";
 
     private final StackSink tree;
     private final StackTree byEndpoint;
+    private final int maxStackDepth;
+    private final int maxTreeNodes;
+    /** As {@link #byEndpoint}, each request's samples one level further down, under {@code [request <id>]}. */
+    private StackTree byRequestPath;
     private final Map<String, Long> samples = new HashMap<>();
     private final Map<Long, Long> byRequest = new HashMap<>();
     private final Map<String, Frame> groupFrames = new HashMap<>();
@@ -37,10 +43,18 @@ public final class EndpointTally implements StackSink {
     public EndpointTally(StackSink tree, int maxStackDepth, int maxTreeNodes) {
         this.tree = tree;
         this.byEndpoint = new StackTree(maxStackDepth + 1, maxTreeNodes, false);
+        this.maxStackDepth = maxStackDepth;
+        this.maxTreeNodes = maxTreeNodes;
     }
 
-    /** The log the samples delivered from now on are joined with. */
+    /**
+     * The log the samples delivered from now on are joined with. When requests are traced, each request's stacks are
+     * also kept apart, for the span labels of {@link #spanTree}: a trace's ids come when its request ends.
+     */
     public void join(RequestLog log) {
+        if (log.hasTraces()) {
+            byRequestPath = new StackTree(maxStackDepth + 2, maxTreeNodes, false);
+        }
         this.log = log;
     }
 
@@ -59,10 +73,16 @@ public final class EndpointTally implements StackSink {
             if (request != 0) {
                 byRequest.merge(request, weight, Long::sum);
             }
-            List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 1);
+            List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 2);
             grouped.add(groupFrames.computeIfAbsent(endpoint, e -> new Frame("[" + e + "]", FrameKind.UNKNOWN)));
             grouped.addAll(framesRootFirst);
             byEndpoint.accept(grouped, threadName, weight);
+            if (byRequestPath != null) {
+                if (request != 0) {
+                    grouped.add(1, new Frame(REQUEST + request + "]", FrameKind.UNKNOWN));
+                }
+                byRequestPath.accept(grouped, threadName, weight);
+            }
         }
         tree.accept(framesRootFirst, threadName, weight);
     }
@@ -82,6 +102,33 @@ public final class EndpointTally implements StackSink {
                     return new TraceShare(ids[0], ids[1], l.nameOf(e.getKey()), e.getValue(),
                             Math.round(e.getValue() * (samplingPeriod.toNanos() / 1e6) * 100) / 100.0);
                 }).toList();
+    }
+
+    /**
+     * As {@link #tree}, each traced request's samples one level further down, under its trace's and span's
+     * {@link TreeGroups#spanFrame}; null without traced samples, or when keeping requests apart cut more samples
+     * than the endpoint tree did ({@link #spansCut}).
+     */
+    public StackTreeSnapshot spanTree() {
+        RequestLog l = log;
+        if (l == null || byRequestPath == null || spansCut()) {
+            return null;
+        }
+        boolean[] traced = new boolean[1];
+        StackTreeSnapshot spans = TreeGroups.renamedSecondLevel(byRequestPath.snapshot(), name -> {
+            if (!name.startsWith(REQUEST) || !name.endsWith("]")) {
+                return name;
+            }
+            String[] ids = l.traceOf(Long.parseLong(name.substring(REQUEST.length(), name.length() - 1)));
+            traced[0] |= ids != null;
+            return ids == null ? null : TreeGroups.spanFrame(ids[0], ids[1]);
+        });
+        return traced[0] ? spans : null;
+    }
+
+    /** Whether the requests kept apart outgrew {@code max-tree-nodes}, so that the spans' stacks were left out. */
+    public boolean spansCut() {
+        return byRequestPath != null && byRequestPath.samplesCutByLimits() > byEndpoint.samplesCutByLimits();
     }
 
     /** The samples joined with requests, each stack under a first frame naming its endpoint; null if none were. */

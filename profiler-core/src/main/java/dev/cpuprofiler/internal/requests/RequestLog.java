@@ -108,6 +108,11 @@ public final class RequestLog {
         return traces.get(request);
     }
 
+    /** Whether any request was traced, so far. */
+    public boolean hasTraces() {
+        return !traces.isEmpty();
+    }
+
     /** A {@link System#nanoTime()} reading as the samples' clock tells it. */
     long epochNanos(long nanoTime) {
         return nanoTime + epochOffsetNanos;

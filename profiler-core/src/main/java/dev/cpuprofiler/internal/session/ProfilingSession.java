@@ -156,7 +156,8 @@ final class ProfilingSession implements RunningSession, Runnable {
             Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
                     cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
-                    requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES));
+                    requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
+                    requests.tally().spanTree());
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration(), lookback == null ? ""
@@ -206,6 +207,10 @@ final class ProfilingSession implements RunningSession, Runnable {
             notes.add("endpoints cover the session only until its request log filled (" + RequestTimeline.MAX_EVENTS
                     + " events): " + log.dropped() + " later events were not kept, and the samples they would have "
                     + "named count under " + RequestLog.NO_REQUEST);
+        }
+        if (requests.tally().spansCut()) {
+            notes.add("pprof and OTLP carry no span labels: keeping each traced request's stacks apart outgrew "
+                    + "max-tree-nodes; their endpoint labels and hottestTraces are whole");
         }
         if (lookback != null && !endpoints.isEmpty()) {
             notes.add("endpoints count the session's samples only: requests are not recorded in the look-back");

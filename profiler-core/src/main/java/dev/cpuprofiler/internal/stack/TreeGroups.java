@@ -5,6 +5,7 @@ import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A tree's first level as groups: whether it is grouped (each first-level node a bracketed group, as
@@ -51,15 +52,53 @@ public final class TreeGroups {
         return tree.snapshot();
     }
 
+    /**
+     * The frame that puts a traced request's samples under its trace and span, one level below its endpoint's group:
+     * the label pprof and OTLP carry as {@code span_id}, never a frame they draw.
+     */
+    public static String spanFrame(String traceId, String spanId) {
+        return SPAN + traceId + " " + spanId + "]";
+    }
+
+    /** The trace and span ids a node stands for, or null when it is not a {@link #spanFrame} under a group. */
+    public static String[] spanIds(StackTreeSnapshot tree, int node) {
+        String name = tree.frame(node);
+        if (tree.depth(node) != 2 || tree.kind(node) != FrameKind.UNKNOWN || !name.startsWith(SPAN)
+                || !name.endsWith("]")) {
+            return null;
+        }
+        String[] ids = name.substring(SPAN.length(), name.length() - 1).split(" ");
+        return ids.length == 2 ? ids : null;
+    }
+
+    /**
+     * The samples with each second-level frame renamed, or that level left out where the new name is null, paths
+     * that then coincide merged: e.g. a request's placeholder made its trace's {@link #spanFrame}.
+     */
+    public static StackTreeSnapshot renamedSecondLevel(StackTreeSnapshot tree, Function<String, String> rename) {
+        return copy(tree, 0, null, rename);
+    }
+
+    private static final String SPAN = "[trace ";
+
     /** Each node's self weight re-added along its path, the first {@code drop} levels left out, under {@code top}. */
     private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top) {
+        return copy(source, drop, top, null);
+    }
+
+    private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top,
+            Function<String, String> renameSecond) {
         int n = source.size();
         StackTree tree = new StackTree(Math.max(3, source.maxDepth() + 2), n + n / 16 + 16, false);
         List<Frame> path = new ArrayList<>();
         Frame[] frames = new Frame[Math.max(1, source.maxDepth() + 1)];
         for (int node = 1; node < n; node++) {
             int depth = source.depth(node);
-            frames[depth] = new Frame(source.frame(node), source.kind(node));
+            String name = source.frame(node);
+            if (depth == 2 && renameSecond != null) {
+                name = renameSecond.apply(name);
+            }
+            frames[depth] = name == null ? null : new Frame(name, source.kind(node));
             long self = source.self(node);
             if (self <= 0) {
                 continue;
@@ -69,7 +108,9 @@ public final class TreeGroups {
                 path.add(top);
             }
             for (int d = 1 + drop; d <= depth; d++) {
-                path.add(frames[d]);
+                if (frames[d] != null) {
+                    path.add(frames[d]);
+                }
             }
             if (path.isEmpty()) {
                 path.add(new Frame(StackTree.NO_STACK, FrameKind.UNKNOWN));

@@ -92,7 +92,7 @@ class StatusPageBrowserTest {
                 base.lookback(), base.cpuBreakdown(), List.of(new EndpointShare("GET /owners/{id}", 60, 60.0, 240L,
                         2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree(),
                 List.of(new TraceShare("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "GET /owners/{id}", 12,
-                        120.0))));
+                        120.0)), null));
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();

@@ -13,6 +13,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.TreeGroups;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -23,6 +24,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -91,22 +93,32 @@ class OtlpExportTest {
 
     /** A profile with endpoints: each OTLP sample carries its endpoint as an attribute, not as a frame. */
     @Test
-    void eachSampleCarriesItsEndpoint() throws Exception {
+    void eachSampleCarriesItsEndpointAndATracedRequestsSpan() throws Exception {
         Profile plain = ExportFixtures.profile();
         StackTree byEndpoint = new StackTree(65, 10_000, false);
-        byEndpoint.accept(List.of(new Frame("[GET /orbit]", FrameKind.UNKNOWN), Frame.java("java.lang.Thread.run"),
-                Frame.java("app.Main.loop"), Frame.java(ExportFixtures.HOT)), "worker", 70);
-        byEndpoint.accept(List.of(new Frame("[[no request]]", FrameKind.UNKNOWN), Frame.java("java.lang.Thread.run"),
-                Frame.java("app.Io.read")), "worker", 30);
+        StackTree bySpan = new StackTree(66, 10_000, false);
+        Frame orbit = new Frame("[GET /orbit]", FrameKind.UNKNOWN);
+        Frame span = new Frame(TreeGroups.spanFrame("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"),
+                FrameKind.UNKNOWN);
+        Frame noRequest = new Frame("[[no request]]", FrameKind.UNKNOWN);
+        List<Frame> hot = List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Main.loop"),
+                Frame.java(ExportFixtures.HOT));
+        List<Frame> io = List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Io.read"));
+        byEndpoint.accept(concat(List.of(orbit), hot), "worker", 70);
+        byEndpoint.accept(concat(List.of(noRequest), io), "worker", 30);
+        bySpan.accept(concat(List.of(orbit, span), hot), "worker", 70);
+        bySpan.accept(concat(List.of(noRequest), io), "worker", 30);
         Profile p = new Profile(plain.id(), plain.trigger(), plain.engine(), plain.engineDetail(), plain.fallbacks(),
                 plain.notes(), plain.startedAt(), plain.endedAt(), plain.samplingPeriod(), plain.samples(),
                 plain.lostSamples(), plain.cpuPercent(), plain.tree(), null, null, null, null,
-                List.of(new Profile.EndpointShare("GET /orbit", 70, 70, 7L, 100.0)), byEndpoint.snapshot(), List.of());
+                List.of(new Profile.EndpointShare("GET /orbit", 70, 70, 7L, 100.0)), byEndpoint.snapshot(), List.of(),
+                bySpan.snapshot());
 
         ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(
                 ProfileFormat.otlp("shop", Map.of()).bytes(p, ProfileView.FULL));
         ProfilesDictionary d = export.getDictionary();
-        Map<String, String> leafToEndpoint = new HashMap<>();
+        Map<String, Map<String, String>> leafToAttributes = new HashMap<>();
+        Map<String, Integer> leafToLink = new HashMap<>();
         for (Sample sample : export.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()) {
             List<String> frames = new ArrayList<>();
             for (int location : d.getStackTable(sample.getStackIndex()).getLocationIndicesList()) {
@@ -114,13 +126,29 @@ class OtlpExportTest {
                 frames.add(d.getStringTable(d.getFunctionTable(function).getNameStrindex()));
             }
             assertThat(frames).noneMatch(f -> f.startsWith("["));
-            assertThat(sample.getAttributeIndicesList()).hasSize(1);
-            var attribute = d.getAttributeTable(sample.getAttributeIndices(0));
-            assertThat(d.getStringTable(attribute.getKeyStrindex())).isEqualTo("endpoint");
-            leafToEndpoint.put(frames.get(0), attribute.getValue().getStringValue());
+            Map<String, String> attributes = new HashMap<>();
+            for (int index : sample.getAttributeIndicesList()) {
+                var attribute = d.getAttributeTable(index);
+                attributes.put(d.getStringTable(attribute.getKeyStrindex()), attribute.getValue().getStringValue());
+            }
+            leafToAttributes.put(frames.get(0), attributes);
+            leafToLink.put(frames.get(0), sample.getLinkIndex());
         }
-        assertThat(leafToEndpoint).containsExactlyInAnyOrderEntriesOf(Map.of(ExportFixtures.HOT, "GET /orbit",
-                "app.Io.read", "[no request]"));
+        assertThat(leafToAttributes).containsExactlyInAnyOrderEntriesOf(Map.of(
+                ExportFixtures.HOT, Map.of("endpoint", "GET /orbit", "span_id", "00f067aa0ba902b7",
+                        "span_name", "GET /orbit"),
+                "app.Io.read", Map.of("endpoint", "[no request]")));
+        assertThat(leafToLink.get("app.Io.read")).isZero();
+        var link = d.getLinkTable(leafToLink.get(ExportFixtures.HOT));
+        assertThat(HexFormat.of().formatHex(link.getTraceId().toByteArray()))
+                .isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(HexFormat.of().formatHex(link.getSpanId().toByteArray())).isEqualTo("00f067aa0ba902b7");
+    }
+
+    private static List<Frame> concat(List<Frame> a, List<Frame> b) {
+        List<Frame> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     @Test

@@ -77,8 +77,11 @@ class CpuByEndpointTest {
             Files.write(pprof, r.pprof());
             String tags = goToolPprofTags(pprof);
             if (tags != null) {
-                System.out.println("[CpuByEndpoint] go tool pprof -tags:\n" + tags);
+                System.out.println("[CpuByEndpoint] go tool pprof -tags (first lines):\n"
+                        + tags.lines().limit(30).collect(Collectors.joining("\n")));
                 assertThat(tags).contains("endpoint:", "GET /alpha/{n}", "GET /beta");
+                // Traced requests' samples carry Pyroscope's span-profile labels: the hottest trace's span is one.
+                assertThat(tags).contains("span_id:", "span_name:", r.profile().hottestTraces().get(0).spanId());
             }
         } finally {
             Files.deleteIfExists(pprof);
