@@ -48,11 +48,12 @@ public final class EndpointTally implements StackSink {
     }
 
     /**
-     * The log the samples delivered from now on are joined with. When requests are traced, each request's stacks are
+     * The log the samples delivered from now on are joined with (null: none, the samples count for no request). When
+     * requests are traced, each request's stacks are
      * also kept apart, for the span labels of {@link #spanTree}: a trace's ids come when its request ends.
      */
     public void join(RequestLog log) {
-        if (log.hasTraces()) {
+        if (log != null && log.hasTraces()) {
             byRequestPath = new StackTree(maxStackDepth + 2, maxTreeNodes, false);
         }
         this.log = log;

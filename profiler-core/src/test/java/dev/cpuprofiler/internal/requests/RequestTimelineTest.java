@@ -122,6 +122,19 @@ class RequestTimelineTest {
     }
 
     @Test
+    void withoutAReporterTheSamplesStillReachTheTreeAndNoEndpointIsNamed() {
+        StackTree tree = new StackTree(64, 1000, false);
+        EndpointTally tally = new EndpointTally(tree, 64, 1000);
+        tally.join(null); // nothing reported requests: the session joins with no log
+        tally.accept(List.of(Frame.java("app.Main.run")), "main", Thread.currentThread().getId(), 0, 3);
+        assertThat(tree.totalSamples()).isEqualTo(3);
+        assertThat(tally.tree()).isNull();
+        assertThat(tally.spanTree()).isNull();
+        assertThat(tally.spansCut()).isFalse();
+        assertThat(tally.endpoints(3, Duration.ofMillis(10), 10)).isEmpty();
+    }
+
+    @Test
     void endpointsAreSortedFoldedAndPricedPerRequest() {
         RequestTimeline timeline = new RequestTimeline(false);
         timeline.start();
