@@ -62,6 +62,9 @@ public final class CpuProfilerOptions implements Cloneable {
     private Duration startupGrace = Duration.ofSeconds(60);
     private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
     private boolean jfrIncludeSystemInfo;
+    private boolean saturationEnabled = true;
+    private double saturationThreshold = 90.0;
+    private Duration saturationWindow = Duration.ofSeconds(60);
 
     /** An independent copy, so a running profiler never sees later changes (every field is an immutable value). */
     public CpuProfilerOptions copy() {
@@ -112,6 +115,9 @@ public final class CpuProfilerOptions implements Cloneable {
         check("min-free-disk-space", minFreeDiskSpace + "B", minFreeDiskSpace >= 0
                 || minFreeDiskSpace == AUTO_FREE_DISK_SPACE, "must be at least 0B (0 turns the check off); leave it "
                         + "unset for 5% of each filesystem, between 64MB and 512MB");
+        between("saturation.threshold", saturationThreshold, 50.0, 100.0);
+        between("saturation.window", saturationWindow, "sampling-interval", samplingInterval, "rolling-history-size",
+                rollingHistorySize);
         return this;
     }
 
@@ -350,5 +356,29 @@ public final class CpuProfilerOptions implements Cloneable {
 
     public void setMinFreeDiskSpace(long minFreeDiskSpace) {
         this.minFreeDiskSpace = minFreeDiskSpace;
+    }
+
+    public boolean isSaturationEnabled() {
+        return saturationEnabled;
+    }
+
+    public void setSaturationEnabled(boolean saturationEnabled) {
+        this.saturationEnabled = saturationEnabled;
+    }
+
+    public double getSaturationThreshold() {
+        return saturationThreshold;
+    }
+
+    public void setSaturationThreshold(double saturationThreshold) {
+        this.saturationThreshold = saturationThreshold;
+    }
+
+    public Duration getSaturationWindow() {
+        return saturationWindow;
+    }
+
+    public void setSaturationWindow(Duration saturationWindow) {
+        this.saturationWindow = saturationWindow;
     }
 }

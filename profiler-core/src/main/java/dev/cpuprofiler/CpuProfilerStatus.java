@@ -22,14 +22,15 @@ import java.util.List;
  *        it with the JSON format, folded)
  * @param profiles the kept profiles, newest first
  * @param threads the top threads by recent CPU
+ * @param saturation the saturation trigger's view: the hottest application thread now
  * @param lookback what the look-back does (state {@code OFF} when it is switched off)
  * @param disk the free space where the profiler writes
  * @param history the recent CPU% and the baseline's slots, for a chart
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session session,
-        @JsonIgnore Profile latestProfile, List<ProfileSummary> profiles, List<ThreadCpu> threads, Lookback lookback,
-        Disk disk, History history) {
+        @JsonIgnore Profile latestProfile, List<ProfileSummary> profiles, List<ThreadCpu> threads,
+        Saturation saturation, Lookback lookback, Disk disk, History history) {
 
     public CpuProfilerStatus {
         profiles = List.copyOf(profiles);
@@ -77,6 +78,23 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Trigger(boolean enabled, Duration cooldown, Instant cooldownUntil, Duration cooldownRemaining,
             Instant startupGraceUntil, Duration startupGraceRemaining) {
+    }
+
+    /**
+     * The saturation trigger: one application thread pinned at a core, whatever the process's CPU%.
+     *
+     * @param enabled whether a pinned thread starts profiles (off with the CPU trigger, or without per-thread CPU)
+     * @param thresholdPercent the percent of one core a thread's average must reach
+     * @param window the span that average covers
+     * @param thread the hottest application thread at the latest tick (a pinned one first), or null when none was
+     *        active
+     * @param percentOfCore its CPU averaged over the window (over its life, when shorter), or null
+     * @param aboveFor how long that average has stayed at or above the threshold over a whole window; null when it
+     *        is not
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record Saturation(boolean enabled, double thresholdPercent, Duration window, String thread,
+            Double percentOfCore, Duration aboveFor) {
     }
 
     /** A snapshot of the running session. */

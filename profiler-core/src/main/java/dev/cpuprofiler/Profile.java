@@ -47,7 +47,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
         Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
         List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
-        StackTreeSnapshot spanTree) {
+        StackTreeSnapshot spanTree, Saturation saturation) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -67,7 +67,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
             Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
         this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
                 lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of(),
-                null);
+                null, null);
     }
 
     public Duration duration() {
@@ -79,13 +79,31 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
         return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
                 + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L) + endpoints.size() * 128L
-                + (endpointTree == null ? 0 : endpointTree.size() * 96L) + (spanTree == null ? 0 : spanTree.size() * 96L);
+                + (endpointTree == null ? 0 : endpointTree.size() * 96L) + (spanTree == null ? 0 : spanTree.size() * 96L)
+                + (saturation == null ? 0 : saturation.tree().size() * 96L);
     }
 
     public Profile withJfrFile(Path file) {
         return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
                 samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown, endpoints,
-                endpointTree, hottestTraces, spanTree);
+                endpointTree, hottestTraces, spanTree, saturation);
+    }
+
+    /**
+     * Why a SATURATION profile was recorded: one thread pinned at a core.
+     *
+     * @param thread the thread's name
+     * @param percentOfCore its CPU averaged over the window when the trigger fired, in percent of one core
+     * @param window the span that average covers
+     * @param tree the samples of that thread alone (by its id) during the session
+     */
+    public record Saturation(String thread, double percentOfCore, Duration window, StackTreeSnapshot tree) {
+
+        public Saturation {
+            Objects.requireNonNull(thread, "thread");
+            Objects.requireNonNull(window, "window");
+            Objects.requireNonNull(tree, "tree");
+        }
     }
 
     /**

@@ -31,8 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One tick of per-thread CPU tracking ({@link ThreadCpuTracker#onSample}, what the product runs on every sampler
- * tick) in a JVM with 500 threads of its own besides JMH's and the JVM's: {@value #PARKED} parked and
- * {@value #BUSY} busy, read through the real {@link ManagementThreadCpuReader} (bulk {@code getThreadCpuTime}, and
+ * tick, the saturation trigger's pass over the active threads included) in a JVM with {@code threads} threads of its
+ * own (500 or 2,000) besides JMH's and the JVM's: {@value #BUSY} busy, the rest parked, read through the real {@link ManagementThreadCpuReader} (bulk {@code getThreadCpuTime}, and
  * {@code getAllThreadIds()} to list the threads, every tick as the product does).
  *
  * <ul>
@@ -64,10 +64,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ThreadTrackingBenchmark {
 
-    /** Threads this benchmark starts: parked plus busy. */
-    public static final int THREADS = 500;
+    /** Busy threads among the ones this benchmark starts; the rest park. */
     public static final int BUSY = 4;
-    public static final int PARKED = THREADS - BUSY;
     /** The product's sampler interval: the tracker's clock advances this much per tick. */
     static final long TICK_NANOS = 1_000_000_000L;
     /** Ticks before measuring: the back-off reaches its cap (32) after 63 ticks; three rounds of it more. */
@@ -77,7 +75,11 @@ public class ThreadTrackingBenchmark {
     @Param({"product", "off"})
     public String backOff;
 
-    private final List<Thread> threads = new ArrayList<>();
+    /** Threads this benchmark starts: {@value #BUSY} busy, the rest parked. */
+    @Param({"500", "2000"})
+    public int threads;
+
+    private final List<Thread> started = new ArrayList<>();
     private volatile boolean running;
     private volatile long sink;
     private long now;
@@ -87,7 +89,7 @@ public class ThreadTrackingBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws InterruptedException {
         running = true;
-        CountDownLatch started = new CountDownLatch(THREADS);
+        CountDownLatch started = new CountDownLatch(threads);
         long[] busyIds = new long[BUSY];
         AtomicInteger reniced = new AtomicInteger();
         for (int i = 0; i < BUSY; i++) {
@@ -99,7 +101,7 @@ public class ThreadTrackingBenchmark {
                 spin();
             }).getId();
         }
-        for (int i = 0; i < PARKED; i++) {
+        for (int i = 0; i < threads - BUSY; i++) {
             thread("bench-parked-" + i, () -> {
                 started.countDown();
                 while (running) {
@@ -108,7 +110,7 @@ public class ThreadTrackingBenchmark {
             });
         }
         if (!started.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the " + THREADS + " threads did not start within 60 s");
+            throw new IllegalStateException("the " + threads + " threads did not start within 60 s");
         }
         if (reniced.get() < BUSY) {
             System.out.println("[ThreadTrackingBenchmark] " + (BUSY - reniced.get()) + " of " + BUSY + " busy threads "
@@ -119,7 +121,7 @@ public class ThreadTrackingBenchmark {
         ThreadTrackerSettings settings = switch (backOff) {
             case "product" -> defaults;
             case "off" -> new ThreadTrackerSettings(defaults.window(), 1, defaults.listEveryTicks(),
-                    defaults.nameRefreshTicks());
+                    defaults.nameRefreshTicks(), defaults.saturationWindow(), defaults.saturationThresholdPercent());
             default -> throw new IllegalArgumentException("backOff=" + backOff);
         };
         now = System.nanoTime();
@@ -131,9 +133,12 @@ public class ThreadTrackingBenchmark {
         for (int i = 0; i < SETTLE_TICKS; i++) {
             tick();
         }
-        if (tracker.trackedThreads() < THREADS) {
+        if (tracker.trackedThreads() < threads) {
             throw new IllegalStateException("tracking " + tracker.trackedThreads() + " threads, expected at least "
-                    + THREADS);
+                    + threads);
+        }
+        if (tracker.saturation().isEmpty()) {
+            throw new IllegalStateException("the saturation pass saw no busy thread: " + tracker);
         }
         long[] active = tracker.activeThreadIds();
         for (long id : busyIds) {
@@ -172,19 +177,19 @@ public class ThreadTrackingBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         running = false;
-        for (Thread t : threads) {
+        for (Thread t : started) {
             LockSupport.unpark(t);
         }
-        for (Thread t : threads) {
+        for (Thread t : started) {
             t.join(5000);
         }
-        threads.clear();
+        started.clear();
     }
 
     private Thread thread(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
-        threads.add(t);
+        this.started.add(t);
         t.start();
         return t;
     }

@@ -4,6 +4,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Locale;
 
 /** A flame graph in one self-contained HTML page, titled with what recorded the profile. */
 final class FlameGraphFormat extends FormatBase {
@@ -15,7 +16,10 @@ final class FlameGraphFormat extends FormatBase {
     @Override
     public void write(Profile p, ProfileView view, OutputStream out) throws IOException {
         String title = "CPU profile " + p.id() + " (" + p.trigger() + ", " + p.engine() + ", " + p.samples()
-                + " samples" + lookbackTitle(p, view) + ")";
+                + " samples" + lookbackTitle(p, view) + ")" + (view.thread() == null ? ""
+                        : ": thread " + view.thread() + (p.saturation() != null && view.thread().equals(
+                                p.saturation().thread()) ? String.format(Locale.ROOT, ", pinned at %.0f%% of one core",
+                                p.saturation().percentOfCore()) : ""));
         new FlameGraphRenderer(title, 0).render(view.tree(p), out);
     }
 

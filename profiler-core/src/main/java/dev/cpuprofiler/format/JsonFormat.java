@@ -53,13 +53,13 @@ final class JsonFormat extends FormatBase {
         StackTreeSnapshot full = view.fullTree(p);
         StackTreeSnapshot tree = view.tree(p);
         RootCut cut = RootCut.of(full);
-        return new Document(p.id(), p.trigger().name(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
+        return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
                 HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(),
                 p.hottestTraces().isEmpty() ? null : p.hottestTraces(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
-                Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(),
+                Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(), view.thread(),
                 view.minPercent() > 0 ? view.minPercent() : null,
                 treeJson(tree));
     }
@@ -68,15 +68,26 @@ final class JsonFormat extends FormatBase {
      * The document. {@code cutSamples} and {@code cutPercent} count samples whose stacks the engine cut at the root
      * (their callers unknown); {@code hotMethods} are the top methods by self time, from the whole tree even when
      * {@code tree} is folded; {@code endpoints} the samples by request
-     * ({@code hottestTraces}, null without tracing, by trace); {@code group} how {@code tree} is grouped;
+     * ({@code hottestTraces}, null without tracing, by trace); {@code group} how {@code tree} is grouped, and
+     * {@code thread} whose stacks alone it holds (null: every thread's); {@code saturation} why a SATURATION profile
+     * was recorded (null for others);
      * {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
      */
-    record Document(String id, String trigger, String engine, String engineDetail,
+    record Document(String id, String trigger, Saturation saturation, String engine, String engineDetail,
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
             List<Profile.EndpointShare> endpoints, List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
-            Lookback lookback, String lookbackView, String group, Double treeMinPercent, @JsonRawValue String tree) {
+            Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,
+            @JsonRawValue String tree) {
+    }
+
+    /** The pinned thread that triggered a SATURATION profile: its CPU averaged over the window, % of one core. */
+    record Saturation(String thread, double percentOfCore, String window) {
+
+        static Saturation of(Profile.Saturation s) {
+            return s == null ? null : new Saturation(s.thread(), round(s.percentOfCore()), iso(s.window()));
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
+import dev.cpuprofiler.internal.stack.ThreadNames;
 import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.util.Arrays;
 import java.util.Locale;
@@ -20,8 +21,11 @@ import java.util.Optional;
  * @param lookback the look-back part: included (the default), left out, or alone
  * @param minPercent fold frames below this share of all samples (0 keeps every frame)
  * @param group how stacks are grouped; null for as the profile was recorded ({@code profiler.cpu.group-by-thread})
+ * @param thread one thread's stacks only ({@code ?thread=}): a SATURATION profile's pinned thread (its own, by id), or
+ *        in a profile recorded by thread the group of that name (a pool's threads folded as the tree folds them);
+ *        null for every thread
  */
-public record ProfileView(LookbackView lookback, double minPercent, Group group) {
+public record ProfileView(LookbackView lookback, double minPercent, Group group, String thread) {
 
     /** Everything: the session's samples and the look-back's, no frame folded, grouped as recorded. */
     public static final ProfileView FULL = new ProfileView(LookbackView.INCLUDE, 0);
@@ -61,6 +65,32 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
         this(lookback, minPercent, null);
     }
 
+    public ProfileView(LookbackView lookback, double minPercent, Group group) {
+        this(lookback, minPercent, group, null);
+    }
+
+    /** This view, of one thread's stacks (null: every thread's). */
+    public ProfileView ofThread(String threadName) {
+        return new ProfileView(lookback, minPercent, group, threadName);
+    }
+
+    /**
+     * This view, of the thread a reader asks for ({@code ?thread=}): blank for as the format offers it, {@code all}
+     * for every thread. Text and the flame graph offer a SATURATION profile's pinned thread first; the other formats,
+     * every thread, as an exporter or a tool expects.
+     */
+    public ProfileView ofThread(String requested, Profile profile, ProfileFormat format) {
+        if (requested == null || requested.isBlank()) {
+            boolean offered = profile.saturation() != null && (format == ProfileFormat.TEXT
+                    || format == ProfileFormat.HTML);
+            return ofThread(offered ? profile.saturation().thread() : null);
+        }
+        return ofThread(requested.equals(ALL_THREADS) ? null : requested);
+    }
+
+    /** {@code ?thread=all}: every thread's stacks. */
+    public static final String ALL_THREADS = "all";
+
     /** Every frame, with the look-back part as given, grouped as recorded. */
     public static ProfileView of(LookbackView lookback) {
         return new ProfileView(lookback, 0);
@@ -81,7 +111,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
      * endpoint unless its threads are asked for, so that every sample carries its endpoint as a label, not a frame.
      */
     public ProfileView labelled(Profile profile) {
-        return group(profile) == Group.NONE && profile.endpointTree() != null
+        return group(profile) == Group.NONE && profile.endpointTree() != null && thread == null
                 ? new ProfileView(lookback, minPercent, Group.ENDPOINT) : this;
     }
 
@@ -93,6 +123,9 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
     /** Why this view cannot be drawn from that profile (no endpoints, no threads recorded), or empty. */
     public Optional<String> missing(Profile profile) {
         Group g = group(profile);
+        if (thread != null) {
+            return missingThread(profile, g);
+        }
         if (g == Group.ENDPOINT && profile.endpointTree() == null) {
             String why = profile.notes().stream().filter(n -> n.startsWith("no endpoints")).findFirst()
                     .orElse("no endpoints: it recorded no request");
@@ -108,8 +141,41 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group)
         return Optional.empty();
     }
 
+    private Optional<String> missingThread(Profile profile, Group g) {
+        if (g == Group.ENDPOINT) {
+            return Optional.of("thread and group=endpoint do not go together: one thread's stacks are kept without "
+                    + "endpoints; group=endpoint shows every thread's");
+        }
+        if (lookback == LookbackView.ONLY) {
+            return Optional.of("lookback=only has no stacks of one thread: thread= shows the session's samples");
+        }
+        if (pinnedThread(profile) || TreeGroups.isGrouped(profile.tree()) && TreeGroups.hasGroup(profile.tree(),
+                ThreadNames.groupFrame(thread))) {
+            return Optional.empty();
+        }
+        Profile.Saturation s = profile.saturation();
+        return Optional.of("Profile '" + profile.id() + "' has no stacks of thread '" + thread + "': "
+                + (s != null ? "it keeps its pinned thread's, thread=" + s.thread()
+                        : TreeGroups.isGrouped(profile.tree()) ? "no thread of that name ran in it"
+                        : "it was recorded without threads (profiler.cpu.group-by-thread=true records them)"));
+    }
+
+    /** Whether {@link #thread} is the one a SATURATION profile keeps apart. */
+    private boolean pinnedThread(Profile profile) {
+        return thread != null && profile.saturation() != null && thread.equals(profile.saturation().thread());
+    }
+
     /** The profile's tree in this view's look-back part and grouping, every frame kept. */
     public StackTreeSnapshot fullTree(Profile profile) {
+        if (pinnedThread(profile)) {
+            StackTreeSnapshot own = profile.saturation().tree();
+            return group(profile) == Group.THREAD ? TreeGroups.under(ThreadNames.groupFrame(thread), own) : own;
+        }
+        if (thread != null) {
+            StackTreeSnapshot one = TreeGroups.only(LookbackTrees.select(lookback, profile.tree(), profile.lookback()),
+                    ThreadNames.groupFrame(thread));
+            return group(profile) == Group.THREAD ? one : ungrouped(one);
+        }
         return fullTree(profile, profile.endpointTree());
     }
 

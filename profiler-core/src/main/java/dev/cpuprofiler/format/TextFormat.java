@@ -49,6 +49,15 @@ final class TextFormat extends FormatBase {
             b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpuPercent()));
         }
         b.append('\n');
+        Profile.Saturation s = p.saturation();
+        if (s != null) {
+            b.append(String.format(Locale.ROOT, "Saturation: thread '%s' used %.1f%% of one core over %d s; ",
+                    s.thread(), s.percentOfCore(), s.window().toSeconds())).append(s.thread().equals(view.thread())
+                            ? "below, its own stacks (thread=all shows every thread's)\n"
+                            : "thread=" + s.thread() + " shows its own stacks\n");
+        } else if (view.thread() != null) {
+            b.append("Thread: ").append(view.thread()).append(", its stacks alone below\n");
+        }
         StackTreeSnapshot tree = view.fullTree(p);
         RootCut cut = RootCut.of(tree);
         b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(),

@@ -152,7 +152,8 @@ class PprofFormatTest {
         timeline.close();
         Profile profile = new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, "jfr-execution", null, List.of(),
                 List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, null, null,
-                tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10), tally.spanTree());
+                tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10), tally.spanTree(),
+                null);
 
         PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.INCLUDE));
 

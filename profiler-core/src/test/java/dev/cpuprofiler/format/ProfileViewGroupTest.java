@@ -98,7 +98,7 @@ class ProfileViewGroupTest {
                 Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(), null, null, null,
                 null, List.of(new EndpointShare("GET /beta", 60, 60, 20L, 30.0), new EndpointShare("GET /alpha", 30, 30,
                         20L, 15.0), new EndpointShare("[no request]", 10, 10, null, null)), byEndpoint.snapshot(), List.of(),
-                null);
+                null, null);
     }
 
     private static void add(StackTree tree, StackTree byEndpoint, String endpoint, long weight, String... frames) {

@@ -21,7 +21,9 @@ import java.util.function.ToDoubleFunction;
  * <li>{@code profiler.cpu.usage} — the latest CPU sample, 0..1 of the effective CPUs</li>
  * <li>{@code profiler.cpu.average} — the baseline the trigger compares, 0..1</li>
  * <li>{@code profiler.cpu.effective.count} — CPUs the ratios are relative to</li>
- * <li>{@code profiler.sessions} — sessions ended, tagged {@code trigger} (cpu, manual) and {@code outcome}
+ * <li>{@code profiler.cpu.thread.max.usage} — the hottest application thread's CPU averaged over the saturation
+ * window, 0..1 of ONE core; 0 when no application thread is active</li>
+ * <li>{@code profiler.sessions} — sessions ended, tagged {@code trigger} (cpu, manual, saturation) and {@code outcome}
  * (completed, failed)</li>
  * <li>{@code profiler.session.active} — 1 while a session records</li>
  * <li>{@code profiler.cooldown.remaining} — seconds left in the cooldown, 0 outside one</li>
@@ -58,6 +60,11 @@ public class CpuProfilerMeterBinder implements MeterBinder {
                 .register(registry);
         gauge(registry, "profiler.cpu.effective.count", s -> s.cpu().effectiveCpuCount())
                 .description("CPUs the process may use (cgroup quota, fractional, or CPU affinity)")
+                .register(registry);
+        gauge(registry, "profiler.cpu.thread.max.usage", s -> s.saturation().percentOfCore() == null ? 0.0
+                : s.saturation().percentOfCore() / 100.0)
+                .description("The hottest application thread's CPU over the saturation window, as a ratio of one core")
+                .baseUnit("ratio")
                 .register(registry);
         gauge(registry, "profiler.session.active", s -> s.session() != null ? 1 : 0)
                 .description("1 while a profiling session is recording, else 0")

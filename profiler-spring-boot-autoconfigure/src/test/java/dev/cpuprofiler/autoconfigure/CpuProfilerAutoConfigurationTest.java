@@ -217,6 +217,10 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(registry.find("profiler.cpu.breakdown").tag("group", "gc").gauge().value()).isNaN();
                     assertThat(registry.find("profiler.sessions").tags("trigger", "cpu", "outcome", "completed")
                             .counter()).isNotNull();
+                    assertThat(registry.find("profiler.sessions").tags("trigger", "saturation", "outcome", "failed")
+                            .counter()).isNotNull();
+                    // Not started here: no thread read yet, so no hottest thread (0, not NaN: nothing is pinned).
+                    assertThat(registry.find("profiler.cpu.thread.max.usage").gauge().value()).isZero();
                     // Look-back is on by default: idle (not even started in this runner, no ApplicationReadyEvent),
                     // its ring holds nothing.
                     assertThat(registry.find("profiler.lookback.memory").gauge().value()).isZero();

@@ -21,7 +21,8 @@ record OptionKey(String key, PropertyDescriptor option, Field field) {
 
     /** Where the option's name is not the key's camel case. */
     private static final Map<String, String> RENAMED = Map.of("retainedBytes", "retained-size",
-            "jfrIncludeSystemInfo", "jfr.include-system-info");
+            "jfrIncludeSystemInfo", "jfr.include-system-info", "saturationEnabled", "saturation.enabled",
+            "saturationThreshold", "saturation.threshold", "saturationWindow", "saturation.window");
 
     static List<OptionKey> all() {
         List<OptionKey> keys = new ArrayList<>();
@@ -39,6 +40,7 @@ record OptionKey(String key, PropertyDescriptor option, Field field) {
         }
         List<Field> order = new ArrayList<>(Arrays.asList(CpuProfilerProperties.Cpu.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Jfr.class.getDeclaredFields()));
+        order.addAll(Arrays.asList(CpuProfilerProperties.Saturation.class.getDeclaredFields()));
         keys.sort(Comparator.comparingInt(k -> order.indexOf(k.field())));
         return keys;
     }
@@ -59,9 +61,10 @@ record OptionKey(String key, PropertyDescriptor option, Field field) {
         }
     }
 
-    /** The binding field: {@code Cpu.<camelCase>}, or {@code Jfr.includeSystemInfo}; null when there is none. */
+    /** The binding: {@code Cpu}'s component of that name, or the nested group's ({@code Jfr}, {@code Saturation}); null when there is none. */
     private static Field field(String key) {
-        Class<?> owner = key.startsWith("jfr.") ? CpuProfilerProperties.Jfr.class : CpuProfilerProperties.Cpu.class;
+        Class<?> owner = key.startsWith("jfr.") ? CpuProfilerProperties.Jfr.class
+                : key.startsWith("saturation.") ? CpuProfilerProperties.Saturation.class : CpuProfilerProperties.Cpu.class;
         String name = camel(key.substring(key.indexOf('.') + 1));
         try {
             return owner.getDeclaredField(name);

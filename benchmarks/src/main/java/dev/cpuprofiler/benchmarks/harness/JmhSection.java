@@ -164,11 +164,11 @@ final class JmhSection {
         md.append('\n').append(Proc.fmt("Render benchmarks: a tree of %d nodes (realistic stacks grouped by 40 "
                 + "threads), rendered in full into a counting sink.\n", renderNodes));
         md.append(Proc.fmt("Thread tracking: one `ThreadCpuTracker` tick (list the threads, read the due ones' CPU "
-                + "time in one bulk call, names of new busy ones) with the real `ManagementThreadCpuReader`, in a JVM "
-                + "running %d threads of its own (%d parked, %d busy at nice 19) besides JMH's; the tracker's clock "
-                + "advances 1 s per tick as in the product. `backOff=product`: idle threads are read at 1, 2, 4, … up "
-                + "to every 32nd tick (the defaults); `off`: every thread every tick.%n", ThreadTrackingBenchmark.THREADS,
-                ThreadTrackingBenchmark.PARKED, ThreadTrackingBenchmark.BUSY));
+                + "time in one bulk call, names of new busy ones, the saturation trigger's pass over the active ones) "
+                + "with the real `ManagementThreadCpuReader`, in a JVM running `threads` threads of its own (%d busy "
+                + "at nice 19, the rest parked) besides JMH's; the tracker's clock advances 1 s per tick as in the "
+                + "product. `backOff=product`: idle threads are read at 1, 2, 4, … up to every 32nd tick (the "
+                + "defaults); `off`: every thread every tick.%n", ThreadTrackingBenchmark.BUSY));
         md.append("Merge: `tree=session` builds a new tree per 300 000-frame batch (a 30 s session of two busy threads "
                 + "at 10 ms), `steady` merges into a tree that already holds every stack; `names=shared` reuses the "
                 + "same Frame objects (hashes cached), `names=fresh` rebuilds each sample's frames with new name "

@@ -27,7 +27,10 @@ import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
+import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import java.util.Optional;
+import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
 import dev.cpuprofiler.internal.trigger.LookbackResume;
 import java.util.concurrent.ThreadFactory;
@@ -66,7 +69,7 @@ final class PipelineAssembly {
         ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
-            tracker = new ThreadCpuTracker(threadReader);
+            tracker = new ThreadCpuTracker(threadReader, StageSettings.threads(options));
             sampler.addListener(tracker);
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
@@ -84,7 +87,7 @@ final class PipelineAssembly {
         b.jfrStackDepth.ensure(options.getMaxStackDepth());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
         EngineLock engineLock = new EngineLock();
-        Lookback lookback = lookback(b, options, diskSpace, engineLock, sampler);
+        Lookback lookback = lookback(b, options, diskSpace, engineLock, sampler, tracker);
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
@@ -95,10 +98,11 @@ final class PipelineAssembly {
                     return () -> sampler.percentSince(reading);
                 }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
                         selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
-                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests);
+                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
+                saturation(tracker), options.getSaturationWindow());
 
-        CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average, sessions,
-                b.clock);
+        CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
+                StageSettings.saturation(options, tracker != null), saturation(tracker), sessions, b.clock);
         policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
                 profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints, requests);
@@ -109,7 +113,7 @@ final class PipelineAssembly {
      * records only while the CPU arms it.
      */
     private static Lookback lookback(DefaultCpuProfiler.Builder b, CpuProfilerOptions options, DiskSpaceGuard diskSpace,
-            EngineLock engineLock, CpuSampler sampler) {
+            EngineLock engineLock, CpuSampler sampler, ThreadCpuTracker tracker) {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return Lookback.off();
         }
@@ -126,10 +130,16 @@ final class PipelineAssembly {
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
+        // After the thread tracker on each tick: it reads the hottest thread the tracker has just read.
         LookbackRecorder recorder = new LookbackRecorder(settings, StageSettings.arming(options), source, engineLock,
-                b.clock);
+                b.clock, tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
         sampler.addListener(recorder);
         return recorder;
+    }
+
+    /** The hottest thread at the latest tick; never one without per-thread CPU. */
+    private static Supplier<Optional<SaturationReading>> saturation(ThreadCpuTracker tracker) {
+        return tracker == null ? Optional::empty : tracker::saturation;
     }
 
     static ThreadFactory named(ThreadFactory factory, String name) {

@@ -6,6 +6,8 @@ import dev.cpuprofiler.internal.baseline.BaselineSettings;
 import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import dev.cpuprofiler.internal.session.SessionSettings;
+import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
 import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.time.Duration;
 
@@ -36,10 +38,21 @@ public final class StageSettings {
                 WATCHDOG_GRACE, o.getStartupGrace());
     }
 
+    /** The saturation trigger: off without per-thread CPU, or with the CPU trigger off. */
+    public static SaturationSettings saturation(CpuProfilerOptions o, boolean threadCpu) {
+        return new SaturationSettings(o.isEnabled() && o.isSaturationEnabled() && threadCpu,
+                o.getSaturationThreshold(), o.getSaturationWindow());
+    }
+
+    public static ThreadTrackerSettings threads(CpuProfilerOptions o) {
+        return ThreadTrackerSettings.of(o.getSaturationWindow(), o.getSaturationThreshold());
+    }
+
     /** When the look-back records: armed by the CPU below the trigger's threshold, held back as the trigger is. */
     public static ArmingSettings arming(CpuProfilerOptions o) {
         return ArmingSettings.of(o.getThreshold(), o.getLookbackArmingRatio(), o.getSamplingInterval(),
-                o.getAverageWindow(), o.getLookback(), o.getStartupGrace());
+                o.getAverageWindow(), o.getLookback(), o.getStartupGrace(),
+                o.isSaturationEnabled() ? o.getSaturationThreshold() : Double.NaN);
     }
 
     /** Look-back for the sessions these options describe: same depth, threads and weight unit. */

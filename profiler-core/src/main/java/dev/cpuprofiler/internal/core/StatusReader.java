@@ -1,5 +1,8 @@
 package dev.cpuprofiler.internal.core;
 
+import dev.cpuprofiler.internal.threads.SaturationReading;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
+
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.ThreadCpu;
@@ -53,7 +56,7 @@ final class StatusReader {
         CpuProfilerStatus.Session session = p.policy().activeSession().map(s -> CpuProfilerStatus.Session.of(s, p.clock())).orElse(null);
         List<Profile> profiles = p.profiles().list();
         return new CpuProfilerStatus(p.policy().state(), cpu, trigger, session,
-                profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), lookback(), disk(),
+                profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
                 history.read());
     }
 
@@ -77,6 +80,15 @@ final class StatusReader {
     private List<ThreadCpu> threads() {
         return p.threads() == null ? List.of() : p.threads().top(TOP_THREADS).stream().map(t -> new ThreadCpu(
                 t.id(), t.name(), Rounding.percent(t.cpuPercent()), t.cpuTime(), t.label())).toList();
+    }
+
+    private CpuProfilerStatus.Saturation saturation() {
+        SaturationSettings s = p.policy().saturationSettings();
+        Optional<SaturationReading> hottest = p.threads() == null ? Optional.empty() : p.threads().saturation();
+        return new CpuProfilerStatus.Saturation(s.enabled(), s.thresholdPercent(), s.window(),
+                hottest.map(SaturationReading::thread).orElse(null),
+                hottest.map(SaturationReading::percentOfCore).orElse(null),
+                hottest.map(SaturationReading::aboveFor).orElse(null));
     }
 
     private CpuProfilerStatus.Lookback lookback() {

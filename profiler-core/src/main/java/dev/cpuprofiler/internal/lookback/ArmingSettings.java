@@ -18,16 +18,19 @@ import java.util.Objects;
  * @param smoothingSamples how many of the latest CPU samples that span holds
  * @param disarmAfter how long the CPU must stay at or below the level before it disarms
  * @param startupGrace how long after start it does not arm
+ * @param threadLevelPercent the percent of ONE core that the hottest thread's recent CPU must exceed to arm it too
+ *     (ratio × the saturation trigger's threshold): a pinned thread arms it while the process's CPU% stays low; NaN
+ *     when the saturation trigger is off
  */
 public record ArmingSettings(boolean always, double thresholdPercent, double ratio, Duration smoothing,
-        int smoothingSamples, Duration disarmAfter, Duration startupGrace) {
+        int smoothingSamples, Duration disarmAfter, Duration startupGrace, double threadLevelPercent) {
 
     /** Over how long the CPU samples are averaged before they are compared with the arming level, at most. */
     public static final Duration SMOOTHING = Duration.ofSeconds(3);
 
     /** Armed from the start, never disarmed, no grace. */
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
-            Duration.ofSeconds(1), Duration.ZERO);
+            Duration.ofSeconds(1), Duration.ZERO, Double.NaN);
 
     public ArmingSettings {
         Objects.requireNonNull(smoothing, "smoothing");
@@ -56,11 +59,17 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
      */
     public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
             Duration averageWindow, Duration window, Duration startupGrace) {
+        return of(thresholdPercent, ratio, cpuSamplingInterval, averageWindow, window, startupGrace, Double.NaN);
+    }
+
+    /** {@link #of}, armed also by a thread whose recent CPU exceeds {@code ratio × saturationThresholdPercent}. */
+    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
+            Duration averageWindow, Duration window, Duration startupGrace, double saturationThresholdPercent) {
         Duration quarter = averageWindow.dividedBy(4);
         Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;
         int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamplingInterval.toNanos()));
         return new ArmingSettings(false, thresholdPercent, ratio, cpuSamplingInterval.multipliedBy(samples), samples,
-                window, startupGrace);
+                window, startupGrace, saturationThresholdPercent * ratio);
     }
 
     /** The CPU% the recent average must exceed to arm. */

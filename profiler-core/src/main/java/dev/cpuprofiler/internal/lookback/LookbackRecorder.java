@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.DoubleSupplier;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +48,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     private final LookbackSettings settings;
     private final ArmingSettings arming;
     private final ArmingSignal signal;
+    private final ArmingSignal threadSignal;
+    private final DoubleSupplier hottestThreadPercent;
     private final LookbackSource source;
     private final EngineLock lock;
     private final Clock clock;
@@ -76,9 +79,20 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
      */
     public LookbackRecorder(LookbackSettings settings, ArmingSettings arming, LookbackSource source, EngineLock lock,
             Clock clock) {
+        this(settings, arming, source, lock, clock, () -> Double.NaN);
+    }
+
+    /**
+     * @param hottestThreadPercent the highest share of one core a thread used at the latest tick (read on each tick,
+     *        after the thread tracker's), for {@link ArmingSettings#threadLevelPercent()}
+     */
+    public LookbackRecorder(LookbackSettings settings, ArmingSettings arming, LookbackSource source, EngineLock lock,
+            Clock clock, DoubleSupplier hottestThreadPercent) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.arming = Objects.requireNonNull(arming, "arming");
         this.signal = new ArmingSignal(arming.smoothingSamples());
+        this.threadSignal = new ArmingSignal(arming.smoothingSamples());
+        this.hottestThreadPercent = Objects.requireNonNull(hottestThreadPercent, "hottestThreadPercent");
         this.source = Objects.requireNonNull(source, "source");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -111,7 +125,10 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     @Override
     public void onSample(long nanoTime, long cpuTimeNanos, double percent) {
         signal.add(percent);
-        if (state == CpuProfilerStatus.LookbackState.IDLE && !arming.always() && !signal.above(arming.levelPercent())) {
+        if (!Double.isNaN(arming.threadLevelPercent())) {
+            threadSignal.add(hottestThreadPercent.getAsDouble());
+        }
+        if (state == CpuProfilerStatus.LookbackState.IDLE && !hot()) {
             return; // calm and idle: nothing to arm, an empty ring to evict; the common case costs no more than this
         }
         tick();
@@ -289,7 +306,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
                 if (closed || !started) {
                     return;
                 }
-                boolean hot = arming.always() || signal.above(arming.levelPercent());
+                boolean hot = hot();
                 if (hot) {
                     lastHot = now;
                 }
@@ -365,10 +382,20 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         state = CpuProfilerStatus.LookbackState.IDLE;
         reason = null;
         Instant now = clock.instant();
-        if ((arming.always() || signal.above(arming.levelPercent())) && armable(now)) {
+        if (hot() && armable(now)) {
             state = CpuProfilerStatus.LookbackState.WAITING;
             tryRecord();
         }
+    }
+
+    /** Whether to be armed: always, or the process's recent CPU% or one thread's is above its arming level. */
+    private boolean hot() {
+        return arming.always() || signal.above(arming.levelPercent()) || threadHot();
+    }
+
+    /** One thread's recent CPU (NaN-safe: off without the saturation trigger) is above its arming level. */
+    private boolean threadHot() {
+        return !Double.isNaN(arming.threadLevelPercent()) && threadSignal.above(arming.threadLevelPercent());
     }
 
     private boolean armable(Instant now) {
@@ -402,7 +429,9 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         }
         return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(recent)
                 + "%, is not above the arming level " + fmt(arming.levelPercent()) + "% (" + fmt(arming.ratio())
-                + " of the " + fmt(arming.thresholdPercent()) + "% threshold)";
+                + " of the " + fmt(arming.thresholdPercent()) + "% threshold)"
+                + (Double.isNaN(arming.threadLevelPercent()) ? "" : ", nor any thread's above "
+                        + fmt(arming.threadLevelPercent()) + "% of one core");
     }
 
     /** Takes the lock and starts the source, or stays waiting. Holds this. */
@@ -431,6 +460,12 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             if (arming.always()) {
                 log.info("Look-back on: keeping the last {} of stack samples ({} every {} ms); it steps aside while "
                         + "a profiling session records", settings.window(), source.description(),
+                        settings.samplingPeriod().toMillis());
+            } else if (threadHot() && !signal.above(arming.levelPercent())) {
+                log.info("Look-back armed: a thread used {}% of one core over the last {}, above {}% ({} of the "
+                        + "saturation threshold); keeping the last {} of stack samples ({} every {} ms)",
+                        fmt(threadSignal.mean()), seconds(arming.smoothing()), fmt(arming.threadLevelPercent()),
+                        fmt(arming.ratio()), settings.window(), source.description(),
                         settings.samplingPeriod().toMillis());
             } else {
                 log.info("Look-back armed: the CPU over the last {}, {}%, is above {}% ({} of the threshold); "

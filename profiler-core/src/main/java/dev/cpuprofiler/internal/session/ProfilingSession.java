@@ -60,11 +60,12 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
+    private final ThreadFocus focus;
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
             Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback,
-            CpuBreakdownProbe.Measurement breakdown, Requests requests) {
+            CpuBreakdownProbe.Measurement breakdown, Requests requests, ThreadFocus focus) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -79,6 +80,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.lookback = lookback;
         this.breakdown = breakdown;
         this.requests = requests;
+        this.focus = focus;
     }
 
     /**
@@ -157,7 +159,7 @@ final class ProfilingSession implements RunningSession, Runnable {
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
                     cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
                     requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
-                    requests.tally().spanTree());
+                    requests.tally().spanTree(), focus == null ? null : focus.saturation());
             store.add(profile);
             log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
                     profile.engineDetail(), profile.duration(), lookback == null ? ""

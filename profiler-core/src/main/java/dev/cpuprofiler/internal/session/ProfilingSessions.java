@@ -13,6 +13,7 @@ import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackHandOver;
 import dev.cpuprofiler.internal.requests.EndpointTally;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
+import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
@@ -57,6 +58,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final Lookback lookback;
     private final CpuBreakdownProbe breakdown;
     private final RequestTimeline requests;
+    private final Supplier<Optional<SaturationReading>> saturation;
+    private final Duration saturationWindow;
     private final AtomicLong sequence = new AtomicLong();
     private volatile ProfilingSession current;
     // A shorter gap between look-back and session is not worth a note: a few samples at most.
@@ -71,11 +74,14 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      *        learns that the session ended resumes it ({@link Lookback#off()} when look-back is off)
      * @param breakdown measures where the CPU went during each session, or null for no breakdown
      * @param requests what requests report while a session records, joined with its samples
+     * @param saturation the thread a SATURATION session is about, at its launch ({@code ThreadCpuTracker#saturation})
+     * @param saturationWindow the span the saturation trigger averages over, for the profile
      */
     public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
-            Lookback lookback, CpuBreakdownProbe breakdown, RequestTimeline requests) {
+            Lookback lookback, CpuBreakdownProbe breakdown, RequestTimeline requests,
+            Supplier<Optional<SaturationReading>> saturation, Duration saturationWindow) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.store = Objects.requireNonNull(store, "store");
@@ -88,6 +94,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.lookback = Objects.requireNonNull(lookback, "lookback");
         this.breakdown = breakdown;
         this.requests = Objects.requireNonNull(requests, "requests");
+        this.saturation = Objects.requireNonNull(saturation, "saturation");
+        this.saturationWindow = Objects.requireNonNull(saturationWindow, "saturationWindow");
     }
 
     @Override
@@ -101,13 +109,17 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
                 + sequence.incrementAndGet();
         StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
         EndpointTally endpoints = new EndpointTally(tree, settings.maxStackDepth(), settings.maxTreeNodes());
+        ThreadFocus focus = trigger == SessionTrigger.SATURATION ? saturation.get().map(pinned -> new ThreadFocus(
+                endpoints, pinned, saturationWindow, settings.maxStackDepth(), settings.maxTreeNodes())).orElse(null)
+                : null;
         SelectedRecording recording;
         // Before the engine: a request that begins while it starts is known by the time its samples come.
         requests.start();
         try {
             recording = selector.start(settings.engine(),
                     new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
-                            diskSpace, settings.includeSystemInfo()), endpoints, requests.virtualThreads());
+                            diskSpace, settings.includeSystemInfo()), focus != null ? focus : endpoints,
+                    requests.virtualThreads());
         } catch (EngineUnavailableException | RuntimeException e) {
             requests.close();
             throw e instanceof EngineUnavailableException ? new SessionStartException(e.getMessage(), e)
@@ -118,13 +130,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
-        LookbackSnapshot lookbackPart = trigger == SessionTrigger.CPU ? handOver.map(LookbackHandOver::snapshot)
+        LookbackSnapshot lookbackPart = trigger.automatic() ? handOver.map(LookbackHandOver::snapshot)
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
-        handOver.filter(h -> trigger != SessionTrigger.CPU).ifPresent(LookbackHandOver::snapshot); // forgets them
+        handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
                 cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, settings.maxEndpoints(),
-                        recording.seesVirtualThreads()));
+                        recording.seesVirtualThreads()), focus);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

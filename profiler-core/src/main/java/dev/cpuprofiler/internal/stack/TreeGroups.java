@@ -29,6 +29,21 @@ public final class TreeGroups {
         return first > 0;
     }
 
+    /** Whether a first-level node has that name. */
+    public static boolean hasGroup(StackTreeSnapshot tree, String groupFrame) {
+        for (int node = tree.size() > 1 ? tree.firstChild(0) : -1; node > 0; node = tree.nextSibling(node)) {
+            if (tree.frame(node).equals(groupFrame)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The samples under the first-level node of that name, that level kept; empty when there is none. */
+    public static StackTreeSnapshot only(StackTreeSnapshot grouped, String groupFrame) {
+        return copy(grouped, 0, null, null, groupFrame);
+    }
+
     /** The samples with the first level left out, paths that then coincide merged. */
     public static StackTreeSnapshot withoutGroups(StackTreeSnapshot grouped) {
         return copy(grouped, 1, null);
@@ -83,11 +98,18 @@ public final class TreeGroups {
 
     /** Each node's self weight re-added along its path, the first {@code drop} levels left out, under {@code top}. */
     private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top) {
-        return copy(source, drop, top, null);
+        return copy(source, drop, top, null, null);
     }
 
     private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top,
             Function<String, String> renameSecond) {
+        return copy(source, drop, top, renameSecond, null);
+    }
+
+
+    /** {@code onlyGroup} non-null: the paths under the first-level node of that name alone. */
+    private static StackTreeSnapshot copy(StackTreeSnapshot source, int drop, Frame top,
+            Function<String, String> renameSecond, String onlyGroup) {
         int n = source.size();
         StackTree tree = new StackTree(Math.max(3, source.maxDepth() + 2), n + n / 16 + 16, false);
         List<Frame> path = new ArrayList<>();
@@ -100,7 +122,7 @@ public final class TreeGroups {
             }
             frames[depth] = name == null ? null : new Frame(name, source.kind(node));
             long self = source.self(node);
-            if (self <= 0) {
+            if (self <= 0 || onlyGroup != null && !frames[1].name().equals(onlyGroup)) {
                 continue;
             }
             path.clear();

@@ -1,9 +1,11 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
 
 import dev.cpuprofiler.internal.cpu.CpuSampleListener;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -57,6 +59,10 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     private final ObjLongConsumer<Tracked> onRead = this::onRead;
     private final LongFunction<Tracked> newTracked = this::newTracked;
     private final List<Tracked> needNames = new ArrayList<>();
+    // The threads read active on this tick: the only ones that can be pinned at a core.
+    private final List<Tracked> readActive = new ArrayList<>();
+    private volatile SaturationReading saturation;
+    private volatile double hottestTickPercent = Double.NaN;
     // The tracker's own tick count: skipped (quiet) ticks do not count, so back-offs are in ticks actually read.
     private long tick;
     private long lastReads;
@@ -112,6 +118,8 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         boolean quietProcess = quiet(now, processCpu, percent);
         if (quietProcess && activeThreads == 0 && tick > 0) {
             quietNow = now;
+            saturation = null; // nothing active: nothing pinned
+            hottestTickPercent = 0;
             return;
         }
         quietNow = 0;
@@ -131,6 +139,52 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             threads.readNames(needNames);
             needNames.clear();
         }
+        saturation(now);
+        readActive.clear();
+    }
+
+    /**
+     * The saturation trigger's view of this tick: among the application threads read active, the one pinned at or
+     * above the threshold over a whole window (the hottest such), else the hottest. Each costs two reads of its
+     * history, so a tick costs this per active thread, and nothing on a quiet tick.
+     */
+    private void saturation(long now) {
+        long window = settings.saturationWindow().toNanos();
+        Tracked best = null;
+        double bestPercent = -1;
+        boolean bestPinned = false;
+        double tickMax = 0;
+        for (Tracked t : readActive) {
+            if (!t.application()) {
+                continue; // the profiler's own, JFR's, the JVM's: never a reason to profile the application
+            }
+            tickMax = Math.max(tickMax, t.lastPercent);
+            long span = t.history.spanOf(window, 0);
+            double percent = span <= 0 ? 0 : 100.0 * t.history.cpuIn(window, 0) / span;
+            boolean pinned = percent >= settings.saturationThresholdPercent() && t.history.covers(window, 0);
+            t.pinnedSince = pinned ? (t.pinnedSince == 0 ? now : t.pinnedSince) : 0;
+            if (pinned && !bestPinned || pinned == bestPinned && percent > bestPercent) {
+                best = t;
+                bestPercent = percent;
+                bestPinned = pinned;
+            }
+        }
+        hottestTickPercent = tickMax;
+        saturation = best == null ? null : new SaturationReading(best.id, best.name, Math.round(bestPercent * 100)
+                / 100.0, bestPinned ? Duration.ofNanos(now - best.pinnedSince) : null);
+    }
+
+    /** The saturation trigger's reading at the latest tick; empty when no application thread was active. */
+    public Optional<SaturationReading> saturation() {
+        return Optional.ofNullable(saturation);
+    }
+
+    /**
+     * The highest share of one core any application thread used between its last two reads, in percent, at the latest tick: what
+     * arms the look-back before a thread has been pinned for a whole window. NaN before the first tick.
+     */
+    public double hottestTickPercent() {
+        return hottestTickPercent;
     }
 
     /**
@@ -164,7 +218,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
 
     /** A newly listed thread, due now. */
     private Tracked newTracked(long id) {
-        return new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.window().toNanos());
+        return new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.keepNanos());
     }
 
     /** One due thread's read: schedules its next one, and asks for its name if it uses CPU. */
@@ -173,6 +227,11 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         t.read(tick, readNanoTime, cpu);
         if (t.active != wasActive) {
             activeThreads += t.active ? 1 : -1;
+        }
+        if (t.active) {
+            readActive.add(t);
+        } else {
+            t.pinnedSince = 0; // idle now: pinned no more
         }
         threads.schedule(t, t.backOff.dueTick());
         if (t.active && (t.name == null || refreshNames)) {
@@ -190,12 +249,12 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         }
         long asOf = quietNow;
         List<Tracked> top = threads.live().stream()
-                .filter(t -> t.cpuInSpan(asOf) > 0)
-                .sorted(Comparator.comparingDouble((Tracked t) -> t.percent(asOf)).reversed())
+                .filter(t -> t.cpuIn(window(), asOf) > 0)
+                .sorted(Comparator.comparingDouble((Tracked t) -> t.percent(window(), asOf)).reversed())
                 .limit(n)
                 .toList();
         threads.readNames(top.stream().filter(t -> t.name == null).toList());
-        return top.stream().map(t -> t.recent(asOf)).toList();
+        return top.stream().map(t -> t.recent(window(), asOf)).toList();
     }
 
     /** One thread's recent CPU use, if it is tracked and was read at least twice. */
@@ -207,7 +266,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         if (t.name == null) {
             threads.readNames(List.of(t));
         }
-        return Optional.of(t.recent(quietNow));
+        return Optional.of(t.recent(window(), quietNow));
     }
 
     /** Ids of the threads whose last read showed CPU use: the ones read every tick. */
@@ -237,41 +296,62 @@ public final class ThreadCpuTracker implements CpuSampleListener {
                 + Arrays.toString(activeThreadIds()) + "]";
     }
 
+    private long window() {
+        return settings.window().toNanos();
+    }
+
     /** One thread's read schedule and recent reads. */
     private static final class Tracked extends WatchedThreads.Entry {
         final ReadBackOff backOff;
         final ReadHistory history;
         boolean active;
+        /** Its share of a core between its last two reads, percent. */
+        double lastPercent;
+        /** Since when (the sampler's clock) it has been pinned at the saturation threshold; 0 when it is not. */
+        long pinnedSince;
+        private String classified;
+        private boolean application;
 
-        Tracked(long id, ReadBackOff backOff, long windowNanos) {
+        /** Whether it is the application's (not the profiler's, JFR's or the JVM's), by its name once read. */
+        boolean application() {
+            if (name != null && !name.equals(classified)) {
+                classified = name;
+                application = ThreadGroupClassifier.classify(name) == CpuBreakdown.Group.APPLICATION;
+            }
+            return name != null && application;
+        }
+
+        Tracked(long id, ReadBackOff backOff, long keepNanos) {
             super(id);
             this.backOff = backOff;
-            this.history = new ReadHistory(windowNanos);
+            this.history = new ReadHistory(keepNanos);
         }
 
         void read(long tick, long now, long cpu) {
             if (history.size() == 0) {
                 backOff.firstRead(tick); // CPU since the thread started, over an unknown span: only a baseline
             } else {
-                active = ReadBackOff.active(cpu - history.lastCpu(), now - history.lastTime());
+                long wall = now - history.lastTime();
+                active = ReadBackOff.active(cpu - history.lastCpu(), wall);
+                lastPercent = wall <= 0 ? 0 : 100.0 * (cpu - history.lastCpu()) / wall;
                 backOff.read(tick, active);
             }
             history.add(now, cpu);
         }
 
         /** CPU in the window; {@code asOf} non-zero: the window ends then, with nothing used since the last read. */
-        long cpuInSpan(long asOf) {
-            return asOf == 0 ? history.cpuInSpan() : history.cpuInWindowUntil(asOf);
+        long cpuIn(long window, long asOf) {
+            return history.cpuIn(window, asOf);
         }
 
-        double percent(long asOf) {
-            long span = asOf == 0 ? history.span() : history.spanUntil(asOf);
-            return span <= 0 ? 0 : (double) cpuInSpan(asOf) / span;
+        double percent(long window, long asOf) {
+            long span = history.spanOf(window, asOf);
+            return span <= 0 ? 0 : (double) cpuIn(window, asOf) / span;
         }
 
-        ThreadCpu recent(long asOf) {
-            return ThreadCpu.of(id, name == null ? "thread-" + id : name, cpuInSpan(asOf),
-                    asOf == 0 ? history.span() : history.spanUntil(asOf));
+        ThreadCpu recent(long window, long asOf) {
+            return ThreadCpu.of(id, name == null ? "thread-" + id : name, cpuIn(window, asOf),
+                    history.spanOf(window, asOf));
         }
     }
 }

@@ -14,11 +14,15 @@ import java.util.Objects;
  *        ({@code getAllThreadIds()}: about 15 µs with 500 threads compiled, but most of an idle tick interpreted)
  * @param nameRefreshTicks how often the names of active threads are read again (threads may rename themselves);
  *        a new thread's name is read once when it is found
+ * @param saturationWindow the span the hottest thread's CPU is averaged over for the saturation trigger
+ * @param saturationThresholdPercent the percent of one core at or above which that average counts as saturated
  */
-public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int listEveryTicks, int nameRefreshTicks) {
+public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int listEveryTicks, int nameRefreshTicks,
+        Duration saturationWindow, double saturationThresholdPercent) {
 
     public ThreadTrackerSettings {
         Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(saturationWindow, "saturationWindow");
         if (window.isNegative() || window.isZero()) {
             throw new IllegalArgumentException("window must be positive: " + window);
         }
@@ -30,9 +34,21 @@ public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int li
 
     /**
      * 10 s window, back-off up to 32 ticks, list threads when the counters change and at least every 10 ticks (an
-     * ended thread that nothing else reveals is gone from the table within 10 s), refresh active names every 60 ticks.
+     * ended thread that nothing else reveals is gone from the table within 10 s), refresh active names every 60 ticks;
+     * saturation as given.
      */
+    public static ThreadTrackerSettings of(Duration saturationWindow, double saturationThresholdPercent) {
+        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 10, 60, saturationWindow,
+                saturationThresholdPercent);
+    }
+
+    /** {@link #of} with the saturation trigger's defaults: 60 s at 90% of a core. */
     public static ThreadTrackerSettings defaults() {
-        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 10, 60);
+        return of(Duration.ofSeconds(60), 90);
+    }
+
+    /** The span a thread's reads are kept for: the longer of the two windows. */
+    long keepNanos() {
+        return Math.max(window.toNanos(), saturationWindow.toNanos());
     }
 }

@@ -6,6 +6,7 @@ import dev.cpuprofiler.CpuProfilerStatus;
 
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.internal.session.SessionLauncher;
+import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
@@ -26,9 +27,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides when to profile. Each {@link #poll()} (every polling interval) compares the baseline with the
- * threshold and starts a CPU-triggered session when the average is strictly above it. A CPU-triggered
- * session that ends, completed or failed, starts a cooldown from its end; on-demand sessions do not.
- * One session at a time ({@link SessionSlot}).
+ * threshold and starts a CPU-triggered session when the average is strictly above it; else, with the saturation
+ * trigger on, a SATURATION session when one application thread has been pinned at or above its threshold of one core
+ * over its window ({@link SaturationReading}), however low the CPU% is. A session the profiler started by itself that
+ * ends, completed or failed, starts a cooldown from its end; on-demand sessions do not. One session at a time
+ * ({@link SessionSlot}).
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at
  * once, a session's outcome always completes (the launcher guarantees it), and as a last resort the
@@ -45,6 +48,8 @@ public final class CpuTriggerPolicy {
     private static final Logger log = LoggerFactory.getLogger(CpuTriggerPolicy.class);
 
     private final TriggerSettings settings;
+    private final SaturationSettings saturationSettings;
+    private final Supplier<Optional<SaturationReading>> saturation;
     private final Supplier<OptionalDouble> average;
     private final SessionLauncher launcher;
     private final Clock clock;
@@ -60,9 +65,22 @@ public final class CpuTriggerPolicy {
     private volatile double lastSeenAverage = Double.NaN;
     private volatile String shutDownReason; // why no session may start any more (the profiler is closing), or null
 
+    /** Without the saturation trigger. */
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
             Clock clock) {
+        this(settings, average, SaturationSettings.OFF, Optional::empty, launcher, clock);
+    }
+
+    /**
+     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); read only when
+     *        {@code saturationSettings} are enabled
+     */
+    public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average,
+            SaturationSettings saturationSettings, Supplier<Optional<SaturationReading>> saturation,
+            SessionLauncher launcher, Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.saturationSettings = Objects.requireNonNull(saturationSettings, "saturationSettings");
+        this.saturation = Objects.requireNonNull(saturation, "saturation");
         this.average = Objects.requireNonNull(average, "average");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -84,23 +102,57 @@ public final class CpuTriggerPolicy {
      */
     public void poll(Executor launches) {
         try {
-            if (decide()) {
-                launchCpuSession(launches);
+            SessionTrigger trigger = decide();
+            if (trigger != null) {
+                launchAutomatic(trigger, launches);
             }
         } catch (RuntimeException e) {
             log.warn("CPU trigger policy check failed; next check in one polling interval", e);
         }
     }
 
-    /** The check itself; true when it reserved a CPU-triggered launch, which the caller must then make. */
-    private boolean decide() {
+    /**
+     * The check itself: the trigger of the launch it reserved, which the caller must then make, or null. The CPU
+     * trigger keeps precedence when both hold.
+     */
+    private SessionTrigger decide() {
         decisions.lock();
         try {
-            return shutDownReason == null && slotFree(clock.instant()) && triggerOn() && cpuAboveThreshold()
-                    && slot.tryReserve();
+            if (shutDownReason != null || !slotFree(clock.instant()) || !triggerOn()) {
+                return null;
+            }
+            SessionTrigger trigger = cpuAboveThreshold() ? SessionTrigger.CPU
+                    : threadSaturated() ? SessionTrigger.SATURATION : null;
+            return trigger != null && slot.tryReserve() ? trigger : null;
         } finally {
             decisions.unlock();
         }
+    }
+
+    /** Whether one thread has been pinned for a whole window. Formats nothing unless it logs: it runs every poll. */
+    private boolean threadSaturated() {
+        if (!saturationSettings.enabled()) {
+            return false;
+        }
+        Optional<SaturationReading> hottest = saturation.get();
+        if (hottest.isEmpty()) {
+            log.debug("Saturation: no application thread was active at the latest tick; not profiling");
+            return false;
+        }
+        SaturationReading r = hottest.get();
+        if (r.saturated()) {
+            log.info("Thread '{}' used {}% of one core over {} (threshold {}%, for {}): starting a "
+                    + "SATURATION-triggered profiling session for {}", r.thread(), String.format("%.1f",
+                    r.percentOfCore()), saturationSettings.window(), String.format("%.1f",
+                    saturationSettings.thresholdPercent()), r.aboveFor(), settings.duration());
+            return true;
+        }
+        if (log.isDebugEnabled()) {
+            log.debug("Saturation: hottest thread '{}' at {}% of one core over {} is not at the threshold {}% for a "
+                    + "whole window: not profiling", r.thread(), String.format("%.1f", r.percentOfCore()),
+                    saturationSettings.window(), String.format("%.1f", saturationSettings.thresholdPercent()));
+        }
+        return false;
     }
 
     /** Whether no session is being launched or recording (an overdue one is ended here first). */
@@ -177,19 +229,19 @@ public final class CpuTriggerPolicy {
         return false;
     }
 
-    /** Hands the reserved CPU-triggered launch to {@code launches}; a launch that cannot be handed over fails. */
-    private void launchCpuSession(Executor launches) {
+    /** Hands the reserved automatic launch to {@code launches}; a launch that cannot be handed over fails. */
+    private void launchAutomatic(SessionTrigger trigger, Executor launches) {
         AtomicBoolean ran = new AtomicBoolean();
         try {
             launches.execute(() -> {
                 ran.set(true);
-                launch(SessionTrigger.CPU, settings.duration());
+                launch(trigger, settings.duration());
             });
         } catch (RuntimeException | OutOfMemoryError e) {
             if (ran.get()) {
                 throw e; // the launch ran (on this thread) and has already ended its reservation
             }
-            launchFailed(SessionTrigger.CPU, e); // no thread to launch on: it fails like a launch that threw
+            launchFailed(trigger, e); // no thread to launch on: it fails like a launch that threw
         }
     }
 
@@ -308,7 +360,7 @@ public final class CpuTriggerPolicy {
         decisions.lock();
         try {
             lastOutcome = outcome;
-            if (trigger == SessionTrigger.CPU) {
+            if (trigger.automatic()) {
                 cooldown.set(now.plus(settings.cooldown()));
             }
             slot.launchFailed();
@@ -326,10 +378,10 @@ public final class CpuTriggerPolicy {
                 return; // already ended (watchdog)
             }
             lastOutcome = outcome;
-            if (s.trigger() == SessionTrigger.CPU) {
+            if (s.trigger().automatic()) {
                 Instant until = outcome.endedAt().plus(settings.cooldown());
                 cooldown.set(until);
-                log.info("CPU-triggered session {} ended {}{}; cooldown until {}", s.id(), outcome.status(),
+                log.info("{}-triggered session {} ended {}{}; cooldown until {}", s.trigger(), s.id(), outcome.status(),
                         outcome.reason() == null ? "" : " (" + outcome.reason() + ")", until);
             } else {
                 log.info("On-demand session {} ended {}{}", s.id(), outcome.status(),
@@ -403,6 +455,10 @@ public final class CpuTriggerPolicy {
 
     public TriggerSettings settings() {
         return settings;
+    }
+
+    public SaturationSettings saturationSettings() {
+        return saturationSettings;
     }
 
     /**

@@ -38,7 +38,9 @@ class CpuProfilerOptionsRangesTest {
             counts("max-tree-nodes", CpuProfilerOptions::setMaxTreeNodes, 100, 10_000_000),
             durations("lookback-sampling-period", CpuProfilerOptions::setLookbackSamplingPeriod,
                     LookbackSettings.MIN_PERIOD, LookbackSettings.MAX_PERIOD),
-            durations("startup-grace", CpuProfilerOptions::setStartupGrace, Duration.ZERO, Duration.ofHours(1)));
+            durations("startup-grace", CpuProfilerOptions::setStartupGrace, Duration.ZERO, Duration.ofHours(1)),
+            new Bounded<>("saturation.threshold", CpuProfilerOptions::setSaturationThreshold, 50.0, 100.0, 49.99,
+                    100.01));
 
     private static Bounded<Duration> durations(String key, BiConsumer<CpuProfilerOptions, Duration> set, Duration min,
             Duration max) {
@@ -55,7 +57,7 @@ class CpuProfilerOptionsRangesTest {
         for (Bounded<?> range : CONSTANT_RANGES) {
             check(range);
         }
-        assertThat(CONSTANT_RANGES).as("the ten constant ranges").hasSize(10);
+        assertThat(CONSTANT_RANGES).as("the eleven constant ranges").hasSize(11);
     }
 
     private static <T> void check(Bounded<T> range) {
@@ -93,6 +95,20 @@ class CpuProfilerOptionsRangesTest {
         options.setSamplingInterval(Duration.ZERO);
         assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
                 e -> assertThat(e.property()).isEqualTo("profiler.cpu.sampling-interval"));
+    }
+
+    @Test
+    void theSaturationWindowLiesBetweenTheSamplingIntervalAndTheRollingHistory() {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setSaturationWindow(Duration.ofMillis(999));
+        assertThatThrownBy(options::validate).hasMessage("Invalid value 'PT0.999S' for profiler.cpu.saturation.window: "
+                + "must be at least profiler.cpu.sampling-interval (PT1S) and at most "
+                + "profiler.cpu.rolling-history-size (PT10M)");
+        options.setSaturationWindow(Duration.ofMinutes(11));
+        assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
+                e -> assertThat(e.property()).isEqualTo("profiler.cpu.saturation.window"));
+        options.setSaturationWindow(Duration.ofMinutes(10));
+        options.validate();
     }
 
     @Test
@@ -150,6 +166,6 @@ class CpuProfilerOptionsRangesTest {
                 assertThat(d.getReadMethod().invoke(copy)).as(d.getName()).isEqualTo(d.getReadMethod().invoke(options));
             }
         }
-        assertThat(changed).as("settings").isEqualTo(27);
+        assertThat(changed).as("settings").isEqualTo(30);
     }
 }

@@ -1,5 +1,8 @@
 package dev.cpuprofiler.internal.testing;
 
+import dev.cpuprofiler.internal.threads.SaturationReading;
+import java.util.Optional;
+
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.core.StageSettings;
@@ -28,6 +31,8 @@ public final class MonitoringSimulation {
     public final CpuTriggerPolicy policy;
     public final List<FakeSession> sessions = new ArrayList<>();
     public final List<Long> launchSeconds = new ArrayList<>();
+    /** The saturation trigger's reading the policy sees (the thread tracker's, in production); null for none. */
+    public volatile SaturationReading saturation;
     private final CpuProfilerOptions options;
     private SessionLauncher launcher;
     private long second;
@@ -41,6 +46,7 @@ public final class MonitoringSimulation {
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
         this.policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
+                StageSettings.saturation(options, true), () -> Optional.ofNullable(saturation),
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }

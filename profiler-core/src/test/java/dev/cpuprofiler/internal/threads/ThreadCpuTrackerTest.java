@@ -39,6 +39,47 @@ class ThreadCpuTrackerTest {
     }
 
     @Test
+    void aThreadPinnedForTheWholeSaturationWindowIsSaturatedAndOneSeenForLessIsNot() {
+        threads.start(1, "event-loop-1");
+        threads.start(2, "half-busy");
+        threads.start(3, "cpuprofiler-session");
+        // 59 ticks: pinned, but not yet read over a whole 60-s window.
+        run(59, 1, t -> {
+            threads.burn(1, SECOND);
+            threads.burn(2, SECOND / 2);
+            threads.burn(3, SECOND);
+        });
+        SaturationReading young = tracker.saturation().orElseThrow();
+        assertThat(young.thread()).isEqualTo("event-loop-1");
+        assertThat(young.percentOfCore()).isEqualTo(100.0);
+        assertThat(young.saturated()).as("seen for less than the window").isFalse();
+        // First read at tick 1 (1 s): its reads span a whole window from tick 61 (61 s) on, so at tick 70 it has
+        // been pinned for 9 s. The profiler's own thread, as busy, never counts.
+        run(11, 1, t -> {
+            threads.burn(1, SECOND);
+            threads.burn(2, SECOND / 2);
+            threads.burn(3, SECOND);
+        });
+        SaturationReading pinned = tracker.saturation().orElseThrow();
+        assertThat(pinned.thread()).isEqualTo("event-loop-1");
+        assertThat(pinned.saturated()).isTrue();
+        assertThat(pinned.aboveFor()).isEqualTo(Duration.ofSeconds(9));
+        assertThat(tracker.hottestTickPercent()).isEqualTo(100.0);
+        // It goes idle: the half-busy thread is the hottest now, and not pinned.
+        run(5, 2, t -> threads.burn(2, SECOND / 2));
+        SaturationReading after = tracker.saturation().orElseThrow();
+        assertThat(after.thread()).isEqualTo("half-busy");
+        assertThat(after.percentOfCore()).isCloseTo(50.0, org.assertj.core.data.Offset.offset(0.5));
+        assertThat(after.saturated()).isFalse();
+        // The whole process quiet: nothing active, nothing to report.
+        now += SECOND;
+        tracker.onSample(now, 0, Double.NaN);
+        tracker.onSample(now + SECOND, 0, 0.0);
+        tracker.onSample(now + 2 * SECOND, 0, 0.0);
+        assertThat(tracker.saturation()).isEmpty();
+    }
+
+    @Test
     void anIdleThreadIsReadAtTicks1_2_4_8AndThenEvery32() {
         threads.start(1, "parked");
         assertThat(run(200, 1, t -> { })).containsExactly(1, 2, 4, 8, 16, 32, 64, 96, 128, 160, 192);

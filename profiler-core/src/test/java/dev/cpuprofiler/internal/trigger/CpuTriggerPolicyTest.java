@@ -1,5 +1,8 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.internal.threads.SaturationReading;
+import java.time.Duration;
+
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
 
@@ -37,6 +40,59 @@ class CpuTriggerPolicyTest {
         assertThat(sim.launchSeconds.get(0)).isLessThanOrEqualTo(bound);
         assertThat(sim.sessions.get(0).trigger()).isEqualTo(SessionTrigger.CPU);
         assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+    }
+
+    /** One thread pinned at 97% of a core for 40 s of a 60-s window, as the tracker would report it. */
+    private static SaturationReading pinned() {
+        return new SaturationReading(42, "event-loop-1", 97.0, Duration.ofSeconds(40));
+    }
+
+    @Test
+    void aPinnedThreadStartsASaturationSessionWhileTheCpuStaysLowAndNotAgainInItsCooldown() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 4);
+        sim.saturation = new SaturationReading(42, "event-loop-1", 60.0, null); // hot, not pinned
+        sim.run(60, s -> 25);
+        assertThat(sim.sessions).isEmpty();
+
+        sim.saturation = pinned();
+        sim.run(10, s -> 25);
+        assertThat(sim.sessions).hasSize(1);
+        assertThat(sim.sessions.get(0).trigger()).isEqualTo(SessionTrigger.SATURATION);
+        assertThat(sim.policy.lastSeenAverage()).isLessThan(30.0);
+
+        sim.lastSession().complete(sim.time.instant());
+        sim.run(600, s -> 25);
+        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.sessions).as("saturation during the cooldown starts nothing").hasSize(1);
+    }
+
+    @Test
+    void theCpuTriggerKeepsPrecedenceWhenBothHold() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        sim.run(29, s -> 85); // no baseline before the first 30-s slot: nothing can trigger yet
+        assertThat(sim.sessions).isEmpty();
+        sim.saturation = pinned(); // from the next poll (30 s) on, both hold
+        sim.run(30, s -> 85);
+        assertThat(sim.sessions).hasSize(1);
+        assertThat(sim.sessions.get(0).trigger()).isEqualTo(SessionTrigger.CPU);
+    }
+
+    @Test
+    void saturationEnabledFalseOrTheCpuTriggerOffStartsNothing() {
+        CpuProfilerOptions off = defaults();
+        off.setSaturationEnabled(false);
+        MonitoringSimulation sim = new MonitoringSimulation(off, 4);
+        sim.saturation = pinned();
+        sim.run(120, s -> 25);
+        assertThat(sim.sessions).isEmpty();
+
+        CpuProfilerOptions triggerOff = defaults();
+        triggerOff.setEnabled(false);
+        MonitoringSimulation disabled = new MonitoringSimulation(triggerOff, 4);
+        disabled.saturation = pinned();
+        disabled.run(120, s -> 25);
+        assertThat(disabled.sessions).isEmpty();
+        assertThat(disabled.policy.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
     }
 
     @Test

@@ -34,7 +34,7 @@ import org.springframework.util.MimeType;
 
 /**
  * {@code /actuator/cpuprofiler}: the status and the latest profile ({@code GET}; a browser gets the
- * {@link StatusPage}), one profile ({@code GET /{id}?format=&lookback=&group=}, {@code latest} for the newest), and
+ * {@link StatusPage}), one profile ({@code GET /{id}?format=&lookback=&group=&thread=}, {@code latest} for the newest), and
  * an on-demand profile ({@code POST}, optional {@code duration}), which needs
  * {@code management.endpoint.cpuprofiler.access=unrestricted}. Refusals say why ({@link Replies}).
  */
@@ -114,7 +114,7 @@ public class CpuProfilerEndpoint {
      */
     @ReadOperation(produces = {V3, V2, "application/json", "text/plain", "text/html", "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
-            @Nullable String group, @Nullable ResponseFormat answer) {
+            @Nullable String group, @Nullable String thread, @Nullable ResponseFormat answer) {
         StatusPage pageFile = StatusPage.SCRIPT_AND_STYLE.get(id);
         if (pageFile != null) {
             return pageFile.response();
@@ -134,13 +134,15 @@ public class CpuProfilerEndpoint {
         if (g == null && group != null && !group.isBlank()) {
             return Replies.error(answer, 400, "Unknown group '" + group + "': use none, thread or endpoint", null);
         }
-        if (f == ProfileFormat.JFR && (view != LookbackView.INCLUDE || g != null)) {
-            return Replies.error(answer, 400, (g == null ? "lookback=" + view.id() : "group=" + g.id()) + " does not "
-                    + "apply to format=jfr: the recording is the session's own as the engine wrote it (never grouped, "
-                    + "the look-back part never in it); leave lookback and group out, or use another format", null);
+        String shaped = view != LookbackView.INCLUDE ? "lookback=" + view.id() : g != null ? "group=" + g.id()
+                : thread != null && !thread.isBlank() ? "thread=" + thread : null;
+        if (f == ProfileFormat.JFR && shaped != null) {
+            return Replies.error(answer, 400, shaped + " does not apply to format=jfr: the recording is the session's "
+                    + "own as the engine wrote it (every thread, never grouped, the look-back part never in it); leave "
+                    + "lookback, group and thread out, or use another format", null);
         }
-        ProfileView shown = ProfileView.of(view, g);
         Profile p = profiler.profile(id).orElse(null);
+        ProfileView shown = p == null ? null : ProfileView.of(view, g).ofThread(thread, p, f);
         Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'" + (profiler.profiles()
                 .isEmpty() ? ": none recorded yet" : "")) : f.missing(p).or(() -> shown.missing(p));
         if (missing.isPresent()) {

@@ -64,10 +64,21 @@
     text('card-state', stateDetail(s));
     text('card-cpu', pct(cpu.latestPercent) + ' of ' + num(cpu.effectiveCpuCount) + ' CPUs');
     text('card-average', pct(cpu.averagePercent) + ' / ' + pct(cpu.thresholdPercent));
+    text('card-saturation', saturation(s.saturation));
     text('card-source', cpu.source + ', ' + num(cpu.effectiveCpuCount) + ' effective CPUs (' + cpu.effectiveCpuOrigin +
       ')' + (cpu.fallbackReason ? '; ' + cpu.fallbackReason : ''));
     text('card-lookback', l ? l.state + (l.reason ? ': ' + l.reason : '') : '\u2013');
     text('updated', time(s.history && s.history.at));
+  }
+
+  // One thread pinned at a core shows as a low CPU% on many CPUs: this card shows it beside the CPU.
+  function saturation(t) {
+    if (!t) { return '\u2013'; }
+    var hottest = t.thread === null ? 'no application thread busy' : t.thread + ' ' + pct(t.percentOfCore) +
+      ' of a core over ' + seconds(t.window);
+    var trigger = !t.enabled ? 'trigger off' : t.aboveFor ? 'at or above ' + pct(t.thresholdPercent) + ' for ' +
+      seconds(t.aboveFor) : 'threshold ' + pct(t.thresholdPercent);
+    return hottest + ' / ' + trigger;
   }
 
   function chart(s) {

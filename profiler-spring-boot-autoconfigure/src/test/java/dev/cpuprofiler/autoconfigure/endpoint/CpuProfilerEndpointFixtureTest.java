@@ -129,7 +129,7 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(lookback.path("samples").asLong()).isZero();
         assertThat(status.path("trigger").path("startupGraceUntil").isNull()).as("not started").isTrue();
 
-        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, null, ResponseFormat.JSON);
         assertThat(latest.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) latest.getBody()).message()).isEqualTo("No profile 'latest': none recorded yet");
     }
@@ -162,7 +162,7 @@ class CpuProfilerEndpointFixtureTest {
     void aProfileAsJsonCarriesEveryFigureOfTheFixture() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("application/json");
@@ -236,7 +236,7 @@ class CpuProfilerEndpointFixtureTest {
     void theLookbackViewsSelectTheSessionsSamplesTheLookbacksOrBoth() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null).getBody());
+        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null, null).getBody());
         assertThat(exclude.path("lookbackView").asString()).isEqualTo("exclude");
         assertThat(exclude.path("tree").path("total").asLong()).isEqualTo(100);
         assertThat(exclude.path("cutPercent").asDouble()).isEqualTo(5.0);
@@ -246,14 +246,14 @@ class CpuProfilerEndpointFixtureTest {
         // The look-back's figures stay in the document whatever the view: they describe the profile.
         assertThat(exclude.path("lookback").path("weight").asLong()).isEqualTo(40);
 
-        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
-        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null)).lines()).containsExactlyInAnyOrder(
+        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
+        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null, null)).lines()).containsExactlyInAnyOrder(
                 RUN + ";" + BURN + " 60", RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15",
                 "[truncated];" + MIX + " 5");
-        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null)).lines()).hasSize(5)
+        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null, null)).lines()).hasSize(5)
                 .contains(RUN + ";" + WARM + " 40");
 
-        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, ResponseFormat.JSON);
+        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, null, ResponseFormat.JSON);
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) bad.getBody()).message())
                 .isEqualTo("Unknown lookback 'sometimes': use include, exclude or only");
@@ -263,18 +263,18 @@ class CpuProfilerEndpointFixtureTest {
     void groupNamesAWayToGroupStacksAndSaysWhenAProfileCannot() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", ResponseFormat.JSON);
+        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", null, ResponseFormat.JSON);
         assertThat(unknown.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) unknown.getBody()).message())
                 .isEqualTo("Unknown group 'request': use none, thread or endpoint");
         // The fixture recorded neither requests nor threads: each grouping says so, as a 404 with the reason.
-        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", ResponseFormat.TEXT);
+        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", null, ResponseFormat.TEXT);
         assertThat(byEndpoint.getStatus()).isEqualTo(404);
         assertThat((String) byEndpoint.getBody()).startsWith("404 Not Found: Profile 'p1' has no endpoints");
-        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", ResponseFormat.JSON);
+        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", null, ResponseFormat.JSON);
         assertThat(((ErrorDescriptor) byThread.getBody()).message()).contains("recorded without threads");
-        assertThat(endpoint.profile("p1", "collapsed", null, "none", null).getStatus()).isEqualTo(200);
-        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", ResponseFormat.JSON);
+        assertThat(endpoint.profile("p1", "collapsed", null, "none", null, null).getStatus()).isEqualTo(200);
+        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", null, ResponseFormat.JSON);
         assertThat(((ErrorDescriptor) jfr.getBody()).message()).startsWith("group=none does not apply to format=jfr");
     }
 
@@ -282,14 +282,14 @@ class CpuProfilerEndpointFixtureTest {
     void aProfileWithoutLookbackHasNoLookbackPartInAnyView() throws Exception {
         StoredProfiles.add(profiler, fixture("manual", SessionTrigger.MANUAL, null));
 
-        JsonNode p = json(endpoint.profile("latest", null, null, null, null).getBody());
+        JsonNode p = json(endpoint.profile("latest", null, null, null, null, null).getBody());
         assertThat(p.path("id").asString()).isEqualTo("manual");
         assertThat(p.path("trigger").asString()).isEqualTo("MANUAL");
         assertThat(p.path("lookback").isNull()).isTrue();
         assertThat(p.path("tree").path("total").asLong()).isEqualTo(100);
-        assertThat(text(endpoint.profile("manual", "text", "only", null, null)))
+        assertThat(text(endpoint.profile("manual", "text", "only", null, null, null)))
                 .contains("Look-back: none in this profile\n");
-        assertThat(text(endpoint.profile("manual", "html", null, null, null)))
+        assertThat(text(endpoint.profile("manual", "html", null, null, null, null)))
                 .contains("CPU profile manual (MANUAL, async-profiler, 100 samples)");
     }
 
@@ -297,7 +297,7 @@ class CpuProfilerEndpointFixtureTest {
     void theTextFormatSummarisesTheProfileBeforeItsTree() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null);
+        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/plain;charset=UTF-8");
@@ -333,7 +333,7 @@ class CpuProfilerEndpointFixtureTest {
     void theHtmlFormatIsASelfContainedFlameGraphTitledWithTheProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/html;charset=UTF-8");
@@ -343,9 +343,9 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, with 20 look-back samples)</h1>")
                 .contains("const cpool = [\n'all',").doesNotContain("src=\"http");
-        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back left out)</h1>");
-        assertThat(text(endpoint.profile("p1", "html", "only", null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "only", null, null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back only)</h1>");
     }
 
@@ -353,13 +353,13 @@ class CpuProfilerEndpointFixtureTest {
     void formatsAreCaseInsensitiveAndUnknownOnesAre400NamingEveryFormat() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.profile("p1", "", null, null, null).getContentType()).hasToString("application/json");
-        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, ResponseFormat.TEXT);
+        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.profile("p1", "", null, null, null, null).getContentType()).hasToString("application/json");
+        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, null, ResponseFormat.TEXT);
         assertThat(pdf.getStatus()).isEqualTo(400);
         assertThat(pdf.getContentType()).hasToString("text/plain;charset=UTF-8");
         assertThat(pdf.getBody()).isEqualTo("400 Bad Request: Unknown format 'pdf': use json, text, collapsed, html, pprof or jfr\n");
-        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, null, ResponseFormat.JSON);
         assertThat(unknown.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
                 .isEqualTo("No profile 'no-such-profile'");
@@ -369,7 +369,7 @@ class CpuProfilerEndpointFixtureTest {
     void jfrIs404WhenTheEngineLeftNoRecordingAnd400WithALookbackView() {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, null, ResponseFormat.JSON);
         assertThat(none.getStatus()).isEqualTo(404);
         ErrorDescriptor error = (ErrorDescriptor) none.getBody();
         assertThat(error.status()).isEqualTo(404);
@@ -378,19 +378,19 @@ class CpuProfilerEndpointFixtureTest {
                 + "handed over no file, or it was not kept (larger than retained-size, or its disk down to "
                 + "min-free-disk-space)");
 
-        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, ResponseFormat.JSON);
+        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, null, ResponseFormat.JSON);
         assertThat(only.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) only.getBody()).message()).startsWith(
                 "lookback=only does not apply to format=jfr");
-        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null).getStatus()).isEqualTo(400);
-        assertThat(endpoint.profile("p1", "jfr", "include", null, null).getStatus()).isEqualTo(404);
+        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null, null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.profile("p1", "jfr", "include", null, null, null).getStatus()).isEqualTo(404);
     }
 
     @Test
     void pprofIsTheGzippedProfileNamedForTheProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null);
+        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null, null);
 
         assertThat(pprof.getStatus()).isEqualTo(200);
         // The web layer turns the marker into Content-Disposition and sends application/octet-stream (HTTP tests).

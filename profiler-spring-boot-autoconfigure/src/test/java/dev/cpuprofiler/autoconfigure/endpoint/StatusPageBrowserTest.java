@@ -92,7 +92,7 @@ class StatusPageBrowserTest {
                 base.lookback(), base.cpuBreakdown(), List.of(new EndpointShare("GET /owners/{id}", 60, 60.0, 240L,
                         2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree(),
                 List.of(new TraceShare("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "GET /owners/{id}", 12,
-                        120.0)), null));
+                        120.0)), null, null));
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
@@ -132,6 +132,8 @@ class StatusPageBrowserTest {
                     .containsPattern("id=\"chart-samples\" [^>]*points=\"[0-9]");
             assertThat(dom).containsPattern("<p id=\"card-average\">[^<]* / 60.0%</p>")
                     .containsPattern("<p id=\"card-source\">[^<]*effective CPUs")
+                    // Beside the CPU: the hottest application thread (a busy one here) and the saturation threshold.
+                    .containsPattern("<p id=\"card-saturation\">[^<]+ [0-9.]+% of a core over [^<]+ / threshold 90.0%</p>")
                     .containsPattern("<span id=\"state\" class=\"badge state-(monitoring|profiling|cooldown)\">");
             assertThat(dom).contains(">" + BUSY + "<");
             assertThat(dom).contains("<td class=\"name\">&lt;img src=x onerror=alert(1)&gt;</td>")

@@ -112,7 +112,7 @@ class OtlpExportTest {
                 plain.notes(), plain.startedAt(), plain.endedAt(), plain.samplingPeriod(), plain.samples(),
                 plain.lostSamples(), plain.cpuPercent(), plain.tree(), null, null, null, null,
                 List.of(new Profile.EndpointShare("GET /orbit", 70, 70, 7L, 100.0)), byEndpoint.snapshot(), List.of(),
-                bySpan.snapshot());
+                bySpan.snapshot(), null);
 
         ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(
                 ProfileFormat.otlp("shop", Map.of()).bytes(p, ProfileView.FULL));

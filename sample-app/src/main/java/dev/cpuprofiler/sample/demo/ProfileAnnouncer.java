@@ -53,7 +53,7 @@ public class ProfileAnnouncer {
     }
 
     void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
-        String what = trigger == SessionTrigger.CPU ? "CPU-triggered" : "On-demand";
+        String what = trigger == SessionTrigger.MANUAL ? "On-demand" : trigger + "-triggered";
         if (outcome.failed() && outcome.reason() != null && outcome.reason().startsWith("cancelled")) {
             log.info("{} profiling session {} was {}", what, session == null ? "(not started)" : session.id(),
                     outcome.reason());

@@ -1,0 +1,134 @@
+package dev.cpuprofiler.autoconfigure.endpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cpuprofiler.CpuProfiler;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.lang.management.ManagementFactory;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The saturation trigger in a real web application over real HTTP: one thread pinned at a core while the process
+ * stays under the 80% CPU threshold (2 CPUs here) is profiled as SATURATION, and the endpoint serves that thread's
+ * stacks: text opens on them, {@code thread=all} has every thread's, a thread the profile does not keep is a 404 and
+ * {@code thread=} with jfr a 400. The saturation threshold is 75% of a core (see {@code SaturationTriggerTest} for the
+ * measured spread of a spinning thread on this busy machine).
+ */
+@SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "management.endpoints.web.exposure.include=cpuprofiler",
+            "profiler.cpu.threshold=80",
+            "profiler.cpu.source=process",
+            "profiler.cpu.engine=jfr-execution",
+            "profiler.cpu.sampling-interval=250ms",
+            "profiler.cpu.rolling-history-interval=500ms",
+            "profiler.cpu.average-window=1s",
+            "profiler.cpu.rolling-history-size=20s",
+            "profiler.cpu.polling-interval=100ms",
+            "profiler.cpu.duration=2s",
+            "profiler.cpu.cooldown=1h",
+            "profiler.cpu.lookback=0",
+            "profiler.cpu.startup-grace=0s",
+            "profiler.cpu.saturation.threshold=75",
+            "profiler.cpu.saturation.window=3s"
+        })
+@DirtiesContext
+class SaturationEndpointTest {
+
+    private static final String PINNED = "saturation-pinned";
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    @Autowired
+    MeterRegistry registry;
+
+    @Test
+    void aPinnedThreadIsProfiledAndItsStacksAreServedFirst() throws Exception {
+        Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a pinned thread is a whole CPU here");
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread pinned = new Thread(() -> {
+            long x = 1;
+            while (running.get()) {
+                x = spinInThePinnedThread(x);
+            }
+        }, PINNED);
+        pinned.setDaemon(true);
+        long started = System.nanoTime();
+        pinned.start();
+        try {
+            Http http = new Http(port);
+            long deadline = started + Duration.ofSeconds(30).toNanos();
+            while (profiler.profiles().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            if (profiler.profiles().isEmpty()) {
+                double share = 100.0 * ManagementFactory.getThreadMXBean().getThreadCpuTime(pinned.getId())
+                        / (System.nanoTime() - started);
+                if (share < 80) {
+                    System.out.printf("SaturationEndpointTest skipped: the machine is too busy, the pinned thread got "
+                            + "%.1f%% of a core%n", share);
+                }
+                Assumptions.assumeTrue(share >= 80, "the machine is too busy: the pinned thread got " + share + "%");
+                throw new AssertionError("no SATURATION profile in 30 s although the thread got " + share + "%");
+            }
+            JsonNode status = http.json("/actuator/cpuprofiler");
+            assertThat(status.path("profiles").get(0).path("trigger").asString()).isEqualTo("SATURATION");
+            assertThat(status.path("saturation").path("thread").asString()).isEqualTo(PINNED);
+            assertThat(status.path("saturation").path("enabled").asBoolean()).isTrue();
+            assertThat(status.path("saturation").path("window").asString()).isEqualTo("PT3S");
+            assertThat(registry.find("profiler.cpu.thread.max.usage").gauge().value()).isGreaterThan(0.75);
+
+            JsonNode json = http.json("/actuator/cpuprofiler/latest");
+            assertThat(json.path("trigger").asString()).isEqualTo("SATURATION");
+            assertThat(json.path("saturation").path("thread").asString()).isEqualTo(PINNED);
+            assertThat(json.path("saturation").path("percentOfCore").asDouble()).isGreaterThanOrEqualTo(75.0);
+            assertThat(json.path("thread").asString(null)).as("json: every thread unless thread= asks").isNull();
+            assertThat(http.json("/actuator/cpuprofiler/latest?thread=" + PINNED).path("thread").asString())
+                    .isEqualTo(PINNED);
+
+            String text = http.get("/actuator/cpuprofiler/latest?format=text").body();
+            assertThat(text).contains("Saturation: thread '" + PINNED + "' used", "below, its own stacks")
+                    .contains("spinInThePinnedThread");
+            String all = http.get("/actuator/cpuprofiler/latest?format=text&thread=all").body();
+            assertThat(all).contains("thread=" + PINNED + " shows its own stacks");
+            String collapsed = http.get("/actuator/cpuprofiler/latest?format=collapsed&thread=" + PINNED).body();
+            assertThat(collapsed.lines()).isNotEmpty().allMatch(l -> l.contains("spinInThePinnedThread"));
+            String html = http.get("/actuator/cpuprofiler/latest?format=html").body();
+            assertThat(html).contains("thread " + PINNED + ", pinned at");
+
+            HttpResponse<String> unknown = http.get("/actuator/cpuprofiler/latest?format=text&thread=nobody");
+            assertThat(unknown.statusCode()).isEqualTo(404);
+            assertThat(unknown.body()).contains("no stacks of thread 'nobody'", "thread=" + PINNED);
+            HttpResponse<String> jfr = http.get("/actuator/cpuprofiler/latest?format=jfr&thread=" + PINNED);
+            assertThat(jfr.statusCode()).isEqualTo(400);
+            assertThat(jfr.body()).contains("thread=" + PINNED + " does not apply to format=jfr");
+            HttpResponse<String> byEndpoint = http.get("/actuator/cpuprofiler/latest?group=endpoint&thread="
+                    + PINNED);
+            assertThat(byEndpoint.statusCode()).isEqualTo(404);
+            assertThat(byEndpoint.body()).contains("thread and group=endpoint do not go together");
+        } finally {
+            running.set(false);
+            pinned.join(10_000);
+        }
+    }
+
+    static long spinInThePinnedThread(long x) {
+        for (int i = 0; i < 5_000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        return x;
+    }
+}
