@@ -34,6 +34,8 @@ public final class CpuProfilerOptions implements Cloneable {
      * 0.7-1.0% of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure); 30 s still hold 600 samples.
      */
     public static final Duration DEFAULT_LOOKBACK_SAMPLING_PERIOD = Duration.ofMillis(50);
+    /** {@code saturation.window} unset: this, or {@code rolling-history-size} when that is shorter. */
+    public static final Duration DEFAULT_SATURATION_WINDOW = Duration.ofMinutes(1);
 
     private boolean enabled = true;
     private double threshold = 80.0;
@@ -64,7 +66,7 @@ public final class CpuProfilerOptions implements Cloneable {
     private boolean jfrIncludeSystemInfo;
     private boolean saturationEnabled = true;
     private double saturationThreshold = 90.0;
-    private Duration saturationWindow = Duration.ofSeconds(60);
+    private Duration saturationWindow;
 
     /** An independent copy, so a running profiler never sees later changes (every field is an immutable value). */
     public CpuProfilerOptions copy() {
@@ -116,8 +118,10 @@ public final class CpuProfilerOptions implements Cloneable {
                 || minFreeDiskSpace == AUTO_FREE_DISK_SPACE, "must be at least 0B (0 turns the check off); leave it "
                         + "unset for 5% of each filesystem, between 64MB and 512MB");
         between("saturation.threshold", saturationThreshold, 50.0, 100.0);
-        between("saturation.window", saturationWindow, "sampling-interval", samplingInterval, "rolling-history-size",
-                rollingHistorySize);
+        if (saturationWindow != null) {
+            between("saturation.window", saturationWindow, "sampling-interval", samplingInterval,
+                    "rolling-history-size", rollingHistorySize);
+        }
         return this;
     }
 
@@ -374,8 +378,18 @@ public final class CpuProfilerOptions implements Cloneable {
         this.saturationThreshold = saturationThreshold;
     }
 
+    /** The saturation window as set; null for {@link #effectiveSaturationWindow()}'s default. */
     public Duration getSaturationWindow() {
         return saturationWindow;
+    }
+
+    /** The saturation window in use: as set, else {@link #DEFAULT_SATURATION_WINDOW} within the rolling history. */
+    public Duration effectiveSaturationWindow() {
+        if (saturationWindow != null) {
+            return saturationWindow;
+        }
+        return rollingHistorySize != null && rollingHistorySize.compareTo(DEFAULT_SATURATION_WINDOW) < 0
+                ? rollingHistorySize : DEFAULT_SATURATION_WINDOW;
     }
 
     public void setSaturationWindow(Duration saturationWindow) {

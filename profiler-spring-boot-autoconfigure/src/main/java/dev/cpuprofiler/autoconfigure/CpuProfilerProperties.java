@@ -186,10 +186,11 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     while the process's CPU% stays under the threshold. Off with profiler.cpu.enabled=false too.
      * @param threshold Percent of ONE core that a thread's CPU, averaged over the window, must reach. Must be between
      *     50 and 100.
-     * @param window Span a thread's CPU is averaged over; a thread younger than it does not count. Must be at least
-     *     profiler.cpu.sampling-interval and at most profiler.cpu.rolling-history-size. A bare number means seconds.
+     * @param window Span a thread's CPU is averaged over; a thread younger than it does not count. Unset: 1m, or
+     *     profiler.cpu.rolling-history-size when that is shorter. Must be at least profiler.cpu.sampling-interval and
+     *     at most profiler.cpu.rolling-history-size. A bare number means seconds.
      */
     public record Saturation(@DefaultValue("true") boolean enabled, @DefaultValue("90") double threshold,
-            @DefaultValue("1m") @DurationUnit(ChronoUnit.SECONDS) Duration window) {
+            @DurationUnit(ChronoUnit.SECONDS) Duration window) {
     }
 }

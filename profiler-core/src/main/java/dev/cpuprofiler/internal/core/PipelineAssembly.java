@@ -99,7 +99,7 @@ final class PipelineAssembly {
                 }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
                         selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
-                saturation(tracker), options.getSaturationWindow());
+                saturation(tracker), options.effectiveSaturationWindow());
 
         CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
                 StageSettings.saturation(options, tracker != null), saturation(tracker), sessions, b.clock);

@@ -41,11 +41,11 @@ public final class StageSettings {
     /** The saturation trigger: off without per-thread CPU, or with the CPU trigger off. */
     public static SaturationSettings saturation(CpuProfilerOptions o, boolean threadCpu) {
         return new SaturationSettings(o.isEnabled() && o.isSaturationEnabled() && threadCpu,
-                o.getSaturationThreshold(), o.getSaturationWindow());
+                o.getSaturationThreshold(), o.effectiveSaturationWindow());
     }
 
     public static ThreadTrackerSettings threads(CpuProfilerOptions o) {
-        return ThreadTrackerSettings.of(o.getSaturationWindow(), o.getSaturationThreshold());
+        return ThreadTrackerSettings.of(o.effectiveSaturationWindow(), o.getSaturationThreshold());
     }
 
     /** When the look-back records: armed by the CPU below the trigger's threshold, held back as the trigger is. */

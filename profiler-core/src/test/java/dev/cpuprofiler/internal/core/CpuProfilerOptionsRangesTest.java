@@ -109,6 +109,14 @@ class CpuProfilerOptionsRangesTest {
                 e -> assertThat(e.property()).isEqualTo("profiler.cpu.saturation.window"));
         options.setSaturationWindow(Duration.ofMinutes(10));
         options.validate();
+        // Unset: a minute, or the whole rolling history when that is shorter (a short history never fails start-up).
+        options.setSaturationWindow(null);
+        assertThat(options.validate().effectiveSaturationWindow()).isEqualTo(Duration.ofMinutes(1));
+        options.setSamplingInterval(Duration.ofMillis(20));
+        options.setRollingHistoryInterval(Duration.ofMillis(200));
+        options.setAverageWindow(Duration.ofMillis(200));
+        options.setRollingHistorySize(Duration.ofSeconds(2));
+        assertThat(options.validate().effectiveSaturationWindow()).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test
@@ -152,7 +160,8 @@ class CpuProfilerOptionsRangesTest {
             Class<?> type = d.getPropertyType();
             Object other = type == boolean.class ? !(Boolean) value : type == double.class ? 0.42
                     : type == int.class ? (Integer) value + 1 : type == long.class ? (Long) value + 7
-                    : type == Duration.class ? ((Duration) value).plusMillis(3) : type == Path.class ? Path.of("/x")
+                    : type == Duration.class ? (value == null ? Duration.ofSeconds(7) : ((Duration) value).plusMillis(3))
+                    : type == Path.class ? Path.of("/x")
                     : type.isEnum() ? type.getEnumConstants()[1]
                     : type == String.class ? "https://tempo.example/trace/{traceId}" : null;
             assertThat(other).as(d.getName()).isNotNull().isNotEqualTo(value);
