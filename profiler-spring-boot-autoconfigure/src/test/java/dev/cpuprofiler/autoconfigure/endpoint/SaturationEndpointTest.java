@@ -39,7 +39,7 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.lookback=0",
             "profiler.cpu.startup-grace=0s",
             "profiler.cpu.saturation.threshold=75",
-            "profiler.cpu.saturation.window=3s"
+            "profiler.cpu.saturation.window=2s"
         })
 @DirtiesContext
 class SaturationEndpointTest {
@@ -88,7 +88,7 @@ class SaturationEndpointTest {
             assertThat(status.path("profiles").get(0).path("trigger").asString()).isEqualTo("SATURATION");
             assertThat(status.path("saturation").path("thread").asString()).isEqualTo(PINNED);
             assertThat(status.path("saturation").path("enabled").asBoolean()).isTrue();
-            assertThat(status.path("saturation").path("window").asString()).isEqualTo("PT3S");
+            assertThat(status.path("saturation").path("window").asString()).isEqualTo("PT2S");
             assertThat(registry.find("profiler.cpu.thread.max.usage").gauge().value()).isGreaterThan(0.75);
 
             JsonNode json = http.json("/actuator/cpuprofiler/latest");
