@@ -24,7 +24,11 @@ public enum EngineChoice {
         return id;
     }
 
-    /** Parses {@code jfr-cpu-time}, {@code JFR_CPU_TIME} and the like. */
+    /**
+     * Parses {@code jfr-cpu-time}, {@code JFR_CPU_TIME} and the like.
+     *
+     * @throws IllegalArgumentException for any other value, listing the ids
+     */
     public static EngineChoice fromId(String value) {
         String normalized = value.trim().toLowerCase(Locale.ROOT).replace('_', '-');
         for (EngineChoice choice : values()) {
@@ -32,6 +36,7 @@ public enum EngineChoice {
                 return choice;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + value + "'");
+        throw new IllegalArgumentException("unknown engine '" + value + "': use auto, jfr-cpu-time, async-profiler or "
+                + "jfr-execution");
     }
 }

@@ -6,6 +6,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
@@ -20,6 +21,13 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = "profiler.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(CpuProfilerProperties.class)
 public class CpuProfilerAutoConfiguration {
+
+    /** {@code profiler.cpu.engine} by README's names; an unknown one fails naming the property and those names. */
+    @Bean
+    @ConfigurationPropertiesBinding
+    static EngineChoiceConverter cpuProfilerEngineChoiceConverter() {
+        return new EngineChoiceConverter();
+    }
 
     @Bean
     @ConditionalOnMissingBean

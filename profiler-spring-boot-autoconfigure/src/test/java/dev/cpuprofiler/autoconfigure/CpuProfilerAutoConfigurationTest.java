@@ -14,6 +14,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
@@ -26,6 +29,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+@ExtendWith(OutputCaptureExtension.class)
 class CpuProfilerAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -49,6 +53,16 @@ class CpuProfilerAutoConfigurationTest {
             // Nothing starts before the application is ready (start() starts its threads before it returns).
             assertThat(own.alive("cpuprofiler-")).isEmpty();
         }));
+    }
+
+    @Test
+    void profilerEnabledFalseLogsOneInfoLine(CapturedOutput output) {
+        runner.withConfiguration(AutoConfigurations.of(CpuProfilerOffAutoConfiguration.class))
+                .withPropertyValues("profiler.enabled=false").run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut().lines().filter(l -> l.contains("cpuprofiler is off (profiler.enabled=false)")))
+                .singleElement().asString().contains("INFO");
+        runner.withConfiguration(AutoConfigurations.of(CpuProfilerOffAutoConfiguration.class))
+                .run(context -> assertThat(context).doesNotHaveBean("cpuProfilerOffNotice"));
     }
 
     @Test
@@ -173,8 +187,16 @@ class CpuProfilerAutoConfigurationTest {
         runner.withPropertyValues("profiler.cpu.average-window=20m").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("profiler.cpu.average-window")
                 .hasMessageContaining("rolling-history-size"));
+        // README's spellings, not the enum's (ASYNC_PROFILER), with the property; the spelling README uses binds.
         runner.withPropertyValues("profiler.cpu.engine=perf").run(context -> assertThat(context).hasFailed()
-                .getFailure().hasStackTraceContaining("profiler.cpu.engine"));
+                .getFailure().hasStackTraceContaining("profiler.cpu.engine")
+                .rootCause().hasMessage("unknown engine 'perf': use auto, jfr-cpu-time, async-profiler or "
+                        + "jfr-execution"));
+        runner.withPropertyValues("profiler.cpu.engine=async-profiler").run(context -> assertThat(context
+                .getBean(CpuProfilerOptions.class).getEngine()).isEqualTo(EngineChoice.ASYNC_PROFILER));
+        runner.withPropertyValues("profiler.cpu.saturation.threshold=40").run(context -> assertThat(context)
+                .hasFailed().getFailure().rootCause().hasMessageContaining("profiler.cpu.saturation.threshold")
+                .hasMessageContaining("between 50.0 and 100.0"));
         runner.withPropertyValues("profiler.cpu.lookback=500ms").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("profiler.cpu.lookback")
                 .hasMessageContaining("must be 0 (off) or between PT1S and PT10M"));

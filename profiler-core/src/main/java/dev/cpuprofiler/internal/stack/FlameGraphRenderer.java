@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
  * A self-contained HTML flame graph (canvas and inline script, nothing loaded from the network), drawn by
  * async-profiler's own converter ({@code tools.profiler:jfr-converter}, {@link FlameGraph}): each node with self
  * weight is fed to it as one stack, with async-profiler's frame types, so its colours and its "inlined" details apply.
+ * It opens as an icicle, root at the top: the answer (the root and the widest frames) is in view whatever the depth.
  *
  * <p>The converter's template links to async-profiler's home page ({@code <a href='https://github.com/...'>}) and
  * marks its inline SVG icons with the SVG namespace URI. Neither is loaded, but an offline page should not point
@@ -79,6 +80,10 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
         Arguments args = new Arguments();
         args.title = escapeHtml(title);
         args.minwidth = minWidthPercent;
+        // An icicle: the root on top. Upright, a graph of 150-frame stacks put the root 2,400 px down, below the fold,
+        // and a reader saw only thin spikes; the root and the widest frames are now in view at any depth (the page's
+        // Invert button, or I, still turns it upright).
+        args.inverted = true;
         FlameGraph flameGraph = new FlameGraph(args);
         CallStack stack = new CallStack();
         int stackDepth = 0;

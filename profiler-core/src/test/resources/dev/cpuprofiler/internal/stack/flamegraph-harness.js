@@ -1,6 +1,7 @@
 // Runs a flame graph page's script under Node with a fake canvas that records what is drawn, and clicks its way
 // to the deepest level: node flamegraph-harness.js page.html devicePixelRatio
-// Each step hovers the top row inside the canvas (the deepest level in view; the root is at the bottom) and clicks
+// Each step hovers the row of the deepest level in view (the bottom row of an icicle, which the page opens as; the top
+// row of an upright graph) and clicks
 // the frame found there, as a user would, until the deepest level is in view or a click shows nothing new. Prints one JSON line: the canvas's backing height, its height in rows, whether every frame
 // was drawn inside the canvas, the clicks it took and whether the deepest level was reached, and its frame's title.
 'use strict';
@@ -46,7 +47,7 @@ vm.createContext(sandbox);
 for (const script of scripts) {
     vm.runInContext(script, sandbox);
 }
-vm.runInContext('globalThis.page = { levels, canvasHeight };', sandbox);
+vm.runInContext('globalThis.page = { levels, canvasHeight, inverted };', sandbox);
 const page = sandbox.page;
 const deepest = page.levels.length - 1;
 const levelOf = new Map();
@@ -63,7 +64,8 @@ for (;;) {
     if (visible.length === 0) {
         break;
     }
-    sandbox.event = { offsetX: 600, offsetY: Math.min(...visible) + 8, altKey: false, ctrlKey: false };
+    const deepestRow = page.inverted ? Math.max(...visible) : Math.min(...visible);
+    sandbox.event = { offsetX: 600, offsetY: deepestRow + 8, altKey: false, ctrlKey: false };
     canvas.onmousemove();
     const previous = title;
     title = element('hl').firstChild.textContent;

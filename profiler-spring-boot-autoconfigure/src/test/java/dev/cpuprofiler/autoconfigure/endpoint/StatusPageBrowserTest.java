@@ -67,7 +67,7 @@ class StatusPageBrowserTest {
 
     @Test
     void theRenderedPageShowsChartThreadsAndProfiles() throws Exception {
-        Optional<String> browser = browser();
+        Optional<String> browser = Chromium.browser();
         if (browser.isEmpty()) {
             System.out.println("StatusPageBrowserTest skipped: no chromium, chromium-browser or google-chrome on PATH");
         }
@@ -124,7 +124,7 @@ class StatusPageBrowserTest {
 
             // Virtual time lets the page's first draw and its 5-second refresh run before the DOM is dumped: all
             // that is checked below was drawn by the script from the JSON status (the page itself holds no data).
-            String dom = run(browser.get(), "--dump-dom", "--virtual-time-budget=8000", url);
+            String dom = Chromium.run(browser.get(), "--dump-dom", "--virtual-time-budget=8000", url);
             assertThat(dom).containsPattern("<body data-refreshes=\"[1-9]");
             assertThat(dom).contains("<svg id=\"cpu-chart\"").contains("threshold 60%")
                     // threshold 60%: y = 10 + 186 × 0.4
@@ -164,12 +164,12 @@ class StatusPageBrowserTest {
             Files.createDirectories(target);
             Path screenshot = target.resolve("cpuprofiler-status.png").toAbsolutePath();
             Files.deleteIfExists(screenshot);
-            run(browser.get(), "--screenshot=" + screenshot, "--window-size=1280,900", url);
+            Chromium.run(browser.get(), "--screenshot=" + screenshot, "--window-size=1280,900", url);
             assertThat(screenshot).exists();
             assertThat(Files.size(screenshot)).isGreaterThan(10_000);
             System.out.println("StatusPageBrowserTest: screenshot at " + screenshot);
             // The whole page at once, for the README (docs/status-page.png).
-            run(browser.get(), "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
+            Chromium.run(browser.get(), "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
                     "--window-size=1280,1400", url);
         } finally {
             busy.set(false);
@@ -177,41 +177,5 @@ class StatusPageBrowserTest {
                 t.join();
             }
         }
-    }
-
-    /** Runs headless Chromium on the URL; returns what it prints (the DOM for --dump-dom). */
-    private static String run(String browser, String what, String... more) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(browser, "--headless", "--disable-gpu", "--no-sandbox",
-                "--disable-dev-shm-usage", "--hide-scrollbars", "--no-first-run", "--user-data-dir="
-                        + Files.createTempDirectory("cpuprofiler-chromium"), what));
-        command.addAll(List.of(more));
-        Path out = Files.createTempFile("cpuprofiler-chromium", ".out");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        if (!p.waitFor(90, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("Chromium did not finish within 90 s: " + command);
-        }
-        assertThat(p.exitValue()).as("exit status of " + command).isZero();
-        String output = Files.readString(out, StandardCharsets.UTF_8);
-        Files.deleteIfExists(out);
-        return output;
-    }
-
-    /** The first of chromium, chromium-browser, google-chrome on PATH. */
-    private static Optional<String> browser() {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-            for (String dir : path.split(File.pathSeparator)) {
-                Path candidate = Path.of(dir, name);
-                if (Files.isExecutable(candidate)) {
-                    return Optional.of(candidate.toString());
-                }
-            }
-        }
-        return Optional.empty();
     }
 }
