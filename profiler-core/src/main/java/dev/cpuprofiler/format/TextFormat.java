@@ -60,8 +60,14 @@ final class TextFormat extends FormatBase {
         }
         StackTreeSnapshot tree = view.fullTree(p);
         RootCut cut = RootCut.of(tree);
-        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%n", tree.totalSamples(),
-                cut.samples(), cut.percent(), cut.samples() > 0 ? " (their callers are unknown: see the notes)" : ""));
+        // The session's samples, as the JSON, the log and the flame graph's title count them; what the view below
+        // holds besides (the look-back's weighed samples) or instead (one thread's) is said apart.
+        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%s%n", p.samples(),
+                cut.samples(), cut.percent(), cut.samples() > 0 ? " (their callers are unknown: see the notes)" : "",
+                tree.totalSamples() == p.samples() ? "" : view.thread() != null ? "; " + tree.totalSamples()
+                        + " of them below (thread " + view.thread() + ")" : view.lookback() == LookbackView.ONLY
+                        ? "; the tree below holds the look-back's alone, weighing " + tree.totalSamples()
+                        : "; the tree below weighs " + tree.totalSamples() + ", the look-back's samples included"));
         List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
         if (!hot.isEmpty()) {
             b.append("Hot methods (self time; total = samples through it):\n");

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  * stay readable (indenting every frame would push names hundreds of columns right; that style is available too).
  *
  * <pre>
- * Samples: 2895 (truncated: 0 samples, 0 frames)
+ * Tree weight: 2895 (truncated: 0 samples, 0 frames)
  *  2895 100.00%  all
  *  2895 100.00%  java.lang.Thread.run
  *  2895 100.00%  app.Worker.loop
@@ -65,7 +65,8 @@ public final class TextTreeRenderer implements StackTreeRenderer {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
         long all = tree.totalSamples();
         int width = Math.max(5, Long.toString(all).length());
-        w.append("Samples: ").append(Long.toString(all))
+        // The tree's weight, not "samples": with a look-back part it also counts the look-back's weighed samples.
+        w.append("Tree weight: ").append(Long.toString(all))
                 .append(" (truncated: ").append(Long.toString(tree.truncatedSamples())).append(" samples, ")
                 .append(Long.toString(tree.truncatedFrames())).append(" frames)");
         if (minPercent > 0) {

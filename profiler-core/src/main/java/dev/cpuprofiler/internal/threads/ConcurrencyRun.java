@@ -207,6 +207,11 @@ final class ConcurrencyRun {
                 threads(), seen);
     }
 
+    /**
+     * Each thread's CPU as a percent of one core over the whole profile, however long it lived in it: a thread that
+     * burned 38 ms in a 30-s profile shows 0.1%, not a share of its short life, so the figures add up to the
+     * utilization and compare with the CPU breakdown.
+     */
     private List<ThreadCpu> threads() {
         List<Watched> used = new ArrayList<>(ended);
         for (Watched w : watched.live()) {
@@ -216,7 +221,7 @@ final class ConcurrencyRun {
         }
         return used.stream()
                 .map(w -> ThreadCpu.of(w.id, w.name == null ? "thread-" + w.id : w.name, w.total,
-                        (w.gone ? w.lastNanos : lastNanos) - w.fromNanos))
+                        lastNanos - startNanos))
                 .sorted(Comparator.comparing(ThreadCpu::cpuTime).reversed())
                 .toList();
     }
@@ -228,7 +233,6 @@ final class ConcurrencyRun {
     /** One thread during the profile. */
     private static final class Watched extends WatchedThreads.Entry {
         final ReadBackOff backOff;
-        final long fromNanos;
         long lastCpu;
         long lastTick;
         long lastNanos;
@@ -240,7 +244,6 @@ final class ConcurrencyRun {
             this.lastCpu = baselineCpu;
             this.lastTick = baselineTick;
             this.lastNanos = baselineNanos;
-            this.fromNanos = baselineNanos;
         }
     }
 }

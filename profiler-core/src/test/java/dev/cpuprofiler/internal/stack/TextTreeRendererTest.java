@@ -27,7 +27,7 @@ class TextTreeRendererTest {
     @Test
     void indentsAtBranchesAndClosesEachBranch() {
         assertThat(new TextTreeRenderer().renderToString(sample())).isEqualTo("""
-                Samples: 2895 (truncated: 0 samples, 0 frames)
+                Tree weight: 2895 (truncated: 0 samples, 0 frames)
                  2895 100.00%  all
                  2895 100.00%  java.lang.Thread.run
                  2895 100.00%  app.Worker.loop
@@ -80,7 +80,7 @@ class TextTreeRendererTest {
         tree.accept(Stacks.of("a.A.a;a.B.b;a.C.c;a.D.d;a.E.e"), null, 2);
 
         assertThat(new TextTreeRenderer().renderToString(tree.snapshot()))
-                .startsWith("Samples: 2 (truncated: 2 samples, 2 frames)\n")
+                .startsWith("Tree weight: 2 (truncated: 2 samples, 2 frames)\n")
                 .contains("[truncated]");
     }
 }

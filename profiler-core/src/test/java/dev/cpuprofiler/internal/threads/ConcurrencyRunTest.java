@@ -171,6 +171,10 @@ class ConcurrencyRunTest {
         ConcurrencyReport report = finish();
         assertThat(report.threads()).extracting(ThreadCpu::name).containsExactly("short-lived");
         assertThat(report.threads().get(0).cpuTime()).isEqualTo(Duration.ofNanos(4 * TICK));
+        // Of one core over the whole profile (4 of 12 ticks), not of its own short life (which would say 100%).
+        assertThat(report.threads().get(0).cpuPercent()).isCloseTo(100.0 * 4 / 12, org.assertj.core.data.Offset
+                .offset(0.01));
+        assertThat(report.threads().get(0).label()).isEqualTo(ThreadCpu.Label.MIXED);
         assertThat(report.threadsSeen()).isEqualTo(2);
     }
 

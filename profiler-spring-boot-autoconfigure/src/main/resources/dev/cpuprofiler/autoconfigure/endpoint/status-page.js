@@ -174,11 +174,13 @@
       return;
     }
     item('Profile', p.id + ' (' + p.trigger + ', ' + p.engine + ')');
-    item('CPU while recording', pct(p.cpuPercent));
+    item('CPU while recording', pct(p.cpuPercent) + ': the whole process (or container), GC, JIT and the profiler ' +
+      'included, of the effective CPUs');
     var hot = p.hotMethods && p.hotMethods[0];
     item('Hot method', hot ? hot.method + ' (' + pct(hot.selfPercent) + ' self)' : '\u2013');
     if (p.concurrency) {
-      item('Utilization', pct(p.concurrency.utilization * 100) + ' of ' + num(p.concurrency.effectiveCpus) + ' CPUs');
+      item('Utilization', pct(p.concurrency.utilization * 100) + ' of ' + num(p.concurrency.effectiveCpus) +
+        ' CPUs: the Java threads alone (no GC or JIT thread), from their own CPU time');
       item('Bottleneck', pct(p.concurrency.bottleneck * 100) + ' of the time at least one thread ran');
     }
   }

@@ -327,6 +327,14 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(tree).contains("100.00%  all").contains(" 80.00%  " + BURN).contains(" 20.00%  " + MIX)
                 .contains(" 15.00%  " + READ).doesNotContain(WARM);
         assertThat(text.indexOf("Hot methods")).isLessThan(text.indexOf("100.00%  all"));
+
+        // One sample count in every format: the session's 100; the look-back's weight is said apart.
+        String included = text(endpoint.profile("latest", "text", null, null, null, null));
+        assertThat(included).contains("Samples: 100, ").contains("the tree below weighs ")
+                .contains(", the look-back's samples included\n").doesNotContainPattern("Samples: (?!100,)");
+        assertThat(json(endpoint.profile("latest", "json", null, null, null, null).getBody()).path("samples")
+                .asLong()).isEqualTo(100);
+        assertThat(text(endpoint.profile("latest", "html", null, null, null, null))).contains("100 samples");
     }
 
     @Test

@@ -155,6 +155,8 @@ class StatusPageBrowserTest {
                     .contains("<td class=\"name\"><a href=\"https://tempo.example/trace/4bf92f3577b34da6a3ce929d0e0e4736\""
                             + " rel=\"noreferrer\">4bf92f3577b34da6a3ce929d0e0e4736</a></td><td class=\"name\">GET "
                             + "/owners/{id}</td><td class=\"num\">12</td><td class=\"num\">120 ms</td>");
+            // Two CPU figures, each saying what it measures.
+            assertThat(dom).contains("of the effective CPUs</dd>").contains("the Java threads alone (no GC or JIT");
             assertThat(dom).contains("app.Burner.burn").contains("<dt>Utilization</dt>")
                     .contains("<dt>Bottleneck</dt>");
             assertThat(dom).contains("<p id=\"start-form\" class=\"row\">").contains("<button id=\"start\"")
