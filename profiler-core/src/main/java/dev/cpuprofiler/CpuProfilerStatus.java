@@ -59,10 +59,14 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param averagePercent the baseline the policy compares, null before the first rolling interval completes
      * @param thresholdPercent the trigger threshold
      * @param fallbackReason why the process source is used although a cgroup was wanted, or null
+     * @param highestAveragePercent the highest average over the kept history (how close the CPU came to the
+     *        threshold), null before the first rolling interval completes
+     * @param keptHistory the span of history that highest average is taken from (up to rolling-history-size)
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Cpu(String source, String cgroupPath, double effectiveCpuCount, String effectiveCpuOrigin,
-            Double latestPercent, Double averagePercent, double thresholdPercent, String fallbackReason) {
+            Double latestPercent, Double averagePercent, double thresholdPercent, String fallbackReason,
+            Double highestAveragePercent, Duration keptHistory) {
     }
 
     /**

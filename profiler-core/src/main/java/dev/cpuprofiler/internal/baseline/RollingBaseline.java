@@ -126,6 +126,44 @@ public final class RollingBaseline implements CpuSampleListener {
         return filled == 0 ? OptionalDouble.empty() : OptionalDouble.of(lastAverage);
     }
 
+    /**
+     * The highest average-window average over the kept history (what {@link #average()} was at its highest, slot
+     * boundaries as they fell): how close the CPU came to the threshold. Empty until the first interval completes.
+     */
+    public synchronized OptionalDouble highestAverage() {
+        if (filled == 0) {
+            return OptionalDouble.empty();
+        }
+        int n = Math.min(windowSlots, filled);
+        long cpu = 0;
+        long wall = 0;
+        double highest = 0;
+        for (int i = filled; i >= 1; i--) { // oldest first, a window of n slots sliding to the newest
+            int idx = Math.floorMod(next - i, slotEnd.length);
+            cpu += slotCpu[idx];
+            wall += slotWall[idx];
+            int leaving = filled - i - n; // the slot n places back leaves the window
+            if (leaving >= 0) {
+                int out = Math.floorMod(next - filled + leaving, slotEnd.length);
+                cpu -= slotCpu[out];
+                wall -= slotWall[out];
+            }
+            if (filled - i + 1 >= n) {
+                highest = Math.max(highest, percent(cpu, wall));
+            }
+        }
+        return OptionalDouble.of(highest);
+    }
+
+    /** The span of history kept now: the completed slots' wall time. */
+    public synchronized Duration keptHistory() {
+        long wall = 0;
+        for (int i = 1; i <= filled; i++) {
+            wall += slotWall[Math.floorMod(next - i, slotEnd.length)];
+        }
+        return Duration.ofNanos(wall);
+    }
+
     /** The completed slots, oldest first. */
     public synchronized List<BaselineSlot> history() {
         List<BaselineSlot> out = new ArrayList<>(filled);

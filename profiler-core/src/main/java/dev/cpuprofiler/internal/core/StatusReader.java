@@ -44,11 +44,13 @@ final class StatusReader {
         CpuProfilerOptions options = p.options();
         double latest = p.sampler().latestPercent();
         OptionalDouble avg = p.baseline().average();
+        OptionalDouble highest = p.baseline().highestAverage();
         CpuProfilerStatus.Cpu cpu = new CpuProfilerStatus.Cpu(p.cpuSource().source().kind().id(), p.cpuSource().cgroupPath(),
                 p.cpuSource().effectiveCpus().count(), p.cpuSource().effectiveCpus().origin(),
                 Double.isNaN(latest) ? null : Rounding.percent(latest),
                 avg.isPresent() ? Rounding.percent(avg.getAsDouble()) : null,
-                options.getThreshold(), p.cpuSource().fallbackReason());
+                options.getThreshold(), p.cpuSource().fallbackReason(), highest.isPresent()
+                        ? Rounding.percent(highest.getAsDouble()) : null, p.baseline().keptHistory());
         Instant graceUntil = p.policy().graceUntil().orElse(null);
         CpuProfilerStatus.Trigger trigger = new CpuProfilerStatus.Trigger(options.isEnabled(), options.getCooldown(),
                 p.policy().cooldownUntil().orElse(null), p.policy().cooldownRemaining().orElse(null), graceUntil,

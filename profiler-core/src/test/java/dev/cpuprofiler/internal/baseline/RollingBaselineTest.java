@@ -41,6 +41,28 @@ class RollingBaselineTest {
     }
 
     @Test
+    void theHighestAverageOfTheKeptHistorySaysHowCloseTheCpuCame() {
+        // 10-min history, 30-s slots, a 60-s average window (two slots).
+        RollingBaseline baseline = new RollingBaseline(Duration.ofMinutes(10), Duration.ofSeconds(30),
+                Duration.ofSeconds(60), Duration.ofSeconds(1), twoCpus);
+        Feed feed = new Feed(baseline);
+        assertThat(baseline.highestAverage()).isEmpty();
+        feed.seconds(30, 20);
+        assertThat(baseline.highestAverage()).hasValue(20.0); // fewer slots than the window: the one average
+        feed.seconds(30, 60);
+        feed.seconds(30, 50);
+        feed.seconds(60, 10);
+        // Windows of two slots: (20,60)=40, (60,50)=55, (50,10)=30, (10,10)=10; now 10.
+        assertThat(baseline.highestAverage().getAsDouble()).isCloseTo(55.0, offset(1e-6));
+        assertThat(baseline.average().getAsDouble()).isCloseTo(10.0, offset(1e-6));
+        assertThat(baseline.keptHistory()).isEqualTo(Duration.ofSeconds(150));
+        // Ten minutes later the 55% has left the kept history.
+        feed.seconds(600, 10);
+        assertThat(baseline.highestAverage().getAsDouble()).isCloseTo(10.0, offset(1e-6));
+        assertThat(baseline.keptHistory()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
     void reportsNothingBeforeTheFirstIntervalCompletes() {
         Feed feed = new Feed(defaults());
         feed.seconds(29, 100);

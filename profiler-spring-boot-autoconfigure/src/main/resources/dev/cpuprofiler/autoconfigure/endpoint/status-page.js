@@ -64,6 +64,9 @@
     text('card-state', stateDetail(s));
     text('card-cpu', pct(cpu.latestPercent) + ' of ' + num(cpu.effectiveCpuCount) + ' CPUs');
     text('card-average', pct(cpu.averagePercent) + ' / ' + pct(cpu.thresholdPercent));
+    // How close it came: under the threshold, a user sees how far the app is from firing.
+    text('card-highest', cpu.highestAveragePercent === null ? '' : 'highest in the last ' +
+      seconds(cpu.keptHistory) + ': ' + pct(cpu.highestAveragePercent) + ' of ' + pct(cpu.thresholdPercent));
     text('card-saturation', saturation(s.saturation));
     text('card-source', cpu.source + ', ' + num(cpu.effectiveCpuCount) + ' effective CPUs (' + cpu.effectiveCpuOrigin +
       ')' + (cpu.fallbackReason ? '; ' + cpu.fallbackReason : ''));

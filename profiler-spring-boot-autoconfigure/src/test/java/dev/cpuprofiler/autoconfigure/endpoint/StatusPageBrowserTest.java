@@ -131,6 +131,7 @@ class StatusPageBrowserTest {
                     .containsPattern("id=\"chart-threshold\"[^>]* y1=\"84.4\" y2=\"84.4\"")
                     .containsPattern("id=\"chart-samples\" [^>]*points=\"[0-9]");
             assertThat(dom).containsPattern("<p id=\"card-average\">[^<]* / 60.0%</p>")
+                    .containsPattern("<p id=\"card-highest\" class=\"muted\">highest in the last [^<]+: [0-9.]+% of 60.0%</p>")
                     .containsPattern("<p id=\"card-source\">[^<]*effective CPUs")
                     // Beside the CPU: the hottest application thread (a busy one here) and the saturation threshold.
                     .containsPattern("<p id=\"card-saturation\">[^<]+ [0-9.]+% of a core over [^<]+ / threshold 90.0%</p>")
