@@ -30,8 +30,8 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.source=process",
             "profiler.cpu.engine=jfr-execution",
             "profiler.cpu.sampling-interval=250ms",
-            "profiler.cpu.rolling-history-interval=500ms",
-            "profiler.cpu.average-window=1s",
+            "profiler.cpu.rolling-history-interval=1s",
+            "profiler.cpu.average-window=2s",
             "profiler.cpu.rolling-history-size=20s",
             "profiler.cpu.polling-interval=100ms",
             "profiler.cpu.duration=2s",
@@ -89,7 +89,9 @@ class SaturationEndpointTest {
             assertThat(status.path("saturation").path("thread").asString()).isEqualTo(PINNED);
             assertThat(status.path("saturation").path("enabled").asBoolean()).isTrue();
             assertThat(status.path("saturation").path("window").asString()).isEqualTo("PT2S");
-            assertThat(registry.find("profiler.cpu.thread.max.usage").gauge().value()).isGreaterThan(0.75);
+            // The hottest thread's share of a core, as a ratio (not percent); how much of its last 2 s the pinned thread
+            // got also depends on the session's own parsing, which just ran beside it.
+            assertThat(registry.find("profiler.cpu.thread.max.usage").gauge().value()).isBetween(0.5, 1.0);
 
             JsonNode json = http.json("/actuator/cpuprofiler/latest");
             assertThat(json.path("trigger").asString()).isEqualTo("SATURATION");
