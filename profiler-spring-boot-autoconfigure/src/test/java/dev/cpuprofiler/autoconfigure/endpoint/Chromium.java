@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 
 /** Headless Chromium for the tests that look at pages as a browser draws them. */
 final class Chromium {
@@ -35,6 +36,16 @@ final class Chromium {
         String output = Files.readString(out, StandardCharsets.UTF_8);
         Files.deleteIfExists(out);
         return output;
+    }
+
+    /** The browser, or the test skipped with the reason printed (under its name) where none is installed. */
+    static String browserOrSkip(String test) {
+        Optional<String> browser = browser();
+        if (browser.isEmpty()) {
+            System.out.println(test + " skipped: no chromium, chromium-browser or google-chrome on PATH");
+        }
+        Assumptions.assumeTrue(browser.isPresent(), "no chromium, chromium-browser or google-chrome on PATH");
+        return browser.get();
     }
 
     /** The first of chromium, chromium-browser, google-chrome on PATH. */

@@ -19,9 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import javax.imageio.ImageIO;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,11 +37,7 @@ class FlameGraphBrowserTest {
 
     @Test
     void aDeepProfilesRootIsInViewWhenThePageOpens() throws Exception {
-        Optional<String> browser = Chromium.browser();
-        if (browser.isEmpty()) {
-            System.out.println("FlameGraphBrowserTest skipped: no chromium, chromium-browser or google-chrome on PATH");
-        }
-        Assumptions.assumeTrue(browser.isPresent(), "no chromium, chromium-browser or google-chrome on PATH");
+        String browser = Chromium.browserOrSkip("FlameGraphBrowserTest");
 
         // Three branches under one root, each drawn in its own colour (Java, native, kernel frames): below the root no
         // row is one colour for more than half its width; only the root's row is.
@@ -65,7 +59,7 @@ class FlameGraphBrowserTest {
         Files.write(html, ProfileFormat.HTML.bytes(profile, ProfileView.of(LookbackView.INCLUDE)));
         Path png = Files.createDirectories(Path.of("target")).resolve("flame-graph-deep.png").toAbsolutePath();
         // No --window-size: Chromium's default viewport, as a reader's first look.
-        Chromium.run(browser.get(), "--screenshot=" + png, "--virtual-time-budget=3000", html.toUri().toString());
+        Chromium.run(browser, "--screenshot=" + png, "--virtual-time-budget=3000", html.toUri().toString());
 
         BufferedImage image = ImageIO.read(png.toFile());
         int rootRow = widestUniformRow(image);

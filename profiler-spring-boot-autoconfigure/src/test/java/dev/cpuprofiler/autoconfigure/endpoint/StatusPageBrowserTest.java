@@ -21,10 +21,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -67,11 +65,7 @@ class StatusPageBrowserTest {
 
     @Test
     void theRenderedPageShowsChartThreadsAndProfiles() throws Exception {
-        Optional<String> browser = Chromium.browser();
-        if (browser.isEmpty()) {
-            System.out.println("StatusPageBrowserTest skipped: no chromium, chromium-browser or google-chrome on PATH");
-        }
-        Assumptions.assumeTrue(browser.isPresent(), "no chromium, chromium-browser or google-chrome on PATH");
+        String browser = Chromium.browserOrSkip("StatusPageBrowserTest");
 
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), BUSY, 40);
@@ -124,7 +118,7 @@ class StatusPageBrowserTest {
 
             // Virtual time lets the page's first draw and its 5-second refresh run before the DOM is dumped: all
             // that is checked below was drawn by the script from the JSON status (the page itself holds no data).
-            String dom = Chromium.run(browser.get(), "--dump-dom", "--virtual-time-budget=8000", url);
+            String dom = Chromium.run(browser, "--dump-dom", "--virtual-time-budget=8000", url);
             assertThat(dom).containsPattern("<body data-refreshes=\"[1-9]");
             assertThat(dom).contains("<svg id=\"cpu-chart\"").contains("threshold 60%")
                     // threshold 60%: y = 10 + 186 × 0.4
@@ -167,12 +161,12 @@ class StatusPageBrowserTest {
             Files.createDirectories(target);
             Path screenshot = target.resolve("cpuprofiler-status.png").toAbsolutePath();
             Files.deleteIfExists(screenshot);
-            Chromium.run(browser.get(), "--screenshot=" + screenshot, "--window-size=1280,900", url);
+            Chromium.run(browser, "--screenshot=" + screenshot, "--window-size=1280,900", url);
             assertThat(screenshot).exists();
             assertThat(Files.size(screenshot)).isGreaterThan(10_000);
             System.out.println("StatusPageBrowserTest: screenshot at " + screenshot);
             // The whole page at once, for the README (docs/status-page.png).
-            Chromium.run(browser.get(), "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
+            Chromium.run(browser, "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
                     "--window-size=1280,1400", url);
         } finally {
             busy.set(false);
