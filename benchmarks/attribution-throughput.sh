@@ -19,23 +19,7 @@
 # realistic.maxWarmUpSeconds=60  realistic.clients=4.
 # Results: printed, and written to realistic-app/target/realistic/attribution-<jdk>-<time>.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-
-if [[ -n "${JAVA_HOME:-}" ]]; then JAVA="$JAVA_HOME/bin/java"; else JAVA="$(command -v java)"; fi
-[[ -x "$JAVA" ]] || { echo "attribution-throughput.sh: java not found (a JDK 17+ is needed)"; exit 2; }
-command -v mvn >/dev/null || { echo "attribution-throughput.sh: mvn not found"; exit 2; }
-
-# The reactor (-am), never ~/.m2's copies of the starter: the app must get this worktree's starter. Nothing installed.
-echo "[attribution-throughput.sh] building realistic-app and what it depends on (no tests)"
-mvn -B -q -ntp -pl realistic-app -am test-compile
-
-APP=realistic-app/target
-exec "$JAVA" -cp "$APP/test-classes:$APP/classes:$(cat "$APP/test-classpath.txt")" \
-  -Drealistic.classesDirectory="$APP/classes" \
-  -Drealistic.runtimeClasspathFile="$APP/runtime-classpath.txt" \
-  -Drealistic.agentJar="$APP/agent/async-profiler.jar" \
-  -Drealistic.workDirectory="$APP/realistic" \
-  -Drealistic.warmUpSeconds=60 \
-  -Dattribution.testClassesDirectory="$APP/test-classes" \
-  ${ATTRIBUTION_OPTS:-} \
-  dev.cpuprofiler.realistic.AttributionThroughputBenchmark
+# realistic.sh's build and launch, with this benchmark's main class and options.
+REALISTIC_MAIN=dev.cpuprofiler.realistic.AttributionThroughputBenchmark \
+  REALISTIC_OPTS="-Dattribution.testClassesDirectory=realistic-app/target/test-classes ${ATTRIBUTION_OPTS:-}" \
+  exec "$(dirname "$0")/realistic.sh"

@@ -15,6 +15,7 @@
 # the shop's JIT keeps compiling for about a minute on 2 CPUs)
 # realistic.windowSeconds=15  realistic.clients=4.
 # Results: printed, and written to realistic-app/target/realistic/realistic-<jdk>-<time>.md.
+# $REALISTIC_MAIN runs another benchmark of realistic-app's test classes the same way (attribution-throughput.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,4 +35,4 @@ exec "$JAVA" -cp "$APP/test-classes:$APP/classes:$(cat "$APP/test-classpath.txt"
   -Drealistic.workDirectory="$APP/realistic" \
   -Drealistic.warmUpSeconds=60 \
   ${REALISTIC_OPTS:-} \
-  dev.cpuprofiler.realistic.RealisticBenchmark
+  "${REALISTIC_MAIN:-dev.cpuprofiler.realistic.RealisticBenchmark}"
