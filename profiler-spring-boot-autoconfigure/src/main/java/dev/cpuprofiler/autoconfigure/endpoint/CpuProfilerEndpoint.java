@@ -121,18 +121,15 @@ public class CpuProfilerEndpoint {
         }
         ProfileFormat f = format == null || format.isBlank() ? ProfileFormat.JSON
                 : ProfileFormat.of(format).orElse(null);
-        if (f == null) {
-            return Replies.error(answer, 400, "Unknown format '" + format + "': use " + formatNames(), null);
-        }
         LookbackView view = lookback == null || lookback.isBlank() ? LookbackView.INCLUDE
                 : LookbackView.of(lookback).orElse(null);
-        if (view == null) {
-            return Replies.error(answer, 400, "Unknown lookback '" + lookback + "': use include, exclude or only",
-                    null);
-        }
         Group g = group == null || group.isBlank() ? null : Group.of(group).orElse(null);
-        if (g == null && group != null && !group.isBlank()) {
-            return Replies.error(answer, 400, "Unknown group '" + group + "': use none, thread or endpoint", null);
+        String unknown = f == null ? "format '" + format + "': use " + formatNames()
+                : view == null ? "lookback '" + lookback + "': use include, exclude or only"
+                : g == null && group != null && !group.isBlank() ? "group '" + group + "': use none, thread or endpoint"
+                : null;
+        if (unknown != null) {
+            return Replies.error(answer, 400, "Unknown " + unknown, null);
         }
         String shaped = view != LookbackView.INCLUDE ? "lookback=" + view.id() : g != null ? "group=" + g.id()
                 : thread != null && !thread.isBlank() ? "thread=" + thread : null;

@@ -7,6 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.http.HttpStatus;
 import org.springframework.util.MimeType;
 
 /**
@@ -56,16 +57,10 @@ final class Replies {
                 : new ErrorDescriptor(status, reason(status), message, running);
     }
 
-    /** The reason phrase of the statuses the endpoint answers with. */
+    /** The reason phrase of the status: "Too Many Requests". */
     static String reason(int status) {
-        return switch (status) {
-            case 200 -> "OK";
-            case 400 -> "Bad Request";
-            case 404 -> "Not Found";
-            case 429 -> "Too Many Requests";
-            case 503 -> "Service Unavailable";
-            default -> "Error";
-        };
+        HttpStatus known = HttpStatus.resolve(status);
+        return known == null ? "Error" : known.getReasonPhrase();
     }
 
     /** One {@code name: value} line per field of the session, as in its JSON. */
