@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.fixtures.Chromium;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.Frame;

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.fixtures.Chromium;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
