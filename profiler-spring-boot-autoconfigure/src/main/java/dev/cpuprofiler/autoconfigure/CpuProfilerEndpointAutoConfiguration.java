@@ -5,6 +5,8 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerBarePostAdvisor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointWebFilter;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerMvcAdvice;
+import dev.cpuprofiler.autoconfigure.security.PageCsrfToken;
+import dev.cpuprofiler.autoconfigure.security.PageCsrfTokenWebFilter;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -83,6 +85,14 @@ public class CpuProfilerEndpointAutoConfiguration {
         CpuProfilerEndpointWebFilter cpuProfilerEndpointWebFilter(ObjectProvider<CpuProfiler> cpuProfiler,
                 ObjectProvider<PathMappedEndpoints> endpoints) {
             return new CpuProfilerEndpointWebFilter(cpuProfiler, endpoints);
+        }
+
+        /** Spring Security's CSRF token for the status page's button; Spring MVC's advice above reads it itself. */
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnClass(name = PageCsrfToken.REACTIVE_ATTRIBUTE)
+        PageCsrfTokenWebFilter cpuProfilerPageCsrfTokenWebFilter() {
+            return new PageCsrfTokenWebFilter();
         }
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointWebFilter;
+import dev.cpuprofiler.autoconfigure.security.PageCsrfTokenWebFilter;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
@@ -25,6 +27,7 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
@@ -53,6 +56,20 @@ class CpuProfilerAutoConfigurationTest {
             // Nothing starts before the application is ready (start() starts its threads before it returns).
             assertThat(own.alive("cpuprofiler-")).isEmpty();
         }));
+    }
+
+    @Test
+    void aReactiveAppGetsThePageCsrfTokenFilterOnlyWithSpringSecurityOnTheClassPath() {
+        ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(CpuProfilerAutoConfiguration.class,
+                        CpuProfilerEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
+                        WebEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=cpuprofiler");
+        reactive.run(context -> assertThat(context).hasSingleBean(CpuProfilerEndpointWebFilter.class)
+                .hasSingleBean(PageCsrfTokenWebFilter.class));
+        reactive.withClassLoader(new FilteredClassLoader("org.springframework.security."))
+                .run(context -> assertThat(context).hasSingleBean(CpuProfilerEndpointWebFilter.class)
+                        .doesNotHaveBean(PageCsrfTokenWebFilter.class));
     }
 
     @Test

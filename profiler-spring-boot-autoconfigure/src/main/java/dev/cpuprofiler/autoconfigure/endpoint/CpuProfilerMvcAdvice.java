@@ -1,6 +1,7 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.autoconfigure.security.PageCsrfToken;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -25,7 +26,8 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
  * Spring MVC's part, as {@link CpuProfilerEndpointWebFilter} is WebFlux's: just before one of the endpoint's answers
- * is written, its request, status and headers to {@link EndpointHeaders}; and for a {@code POST} whose JSON body
+ * is written, its request, status and headers to {@link EndpointHeaders} (and Spring Security's CSRF token to
+ * {@link PageCsrfToken} when the status page asks); and for a {@code POST} whose JSON body
  * Spring MVC cannot read (before Actuator calls the endpoint), 400 with the parser's reason ({@link MalformedBody})
  * instead of a bare one, ahead of Spring MVC's own resolvers. A {@code @ControllerAdvice}, which a management server
  * on its own port finds in the parent context too; dependencies are looked up lazily, so component-scanning this
@@ -65,6 +67,9 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
                 }
                 headers.apply(r.getMethod(), path.toString(), servletResponse.getServletResponse().getStatus(),
                         response.getHeaders());
+                if (r.getHeader(PageCsrfToken.ASK) != null) {
+                    PageCsrfToken.copy(r.getAttribute(PageCsrfToken.SERVLET_ATTRIBUTE), response.getHeaders());
+                }
             }
         }
         return body;

@@ -6,6 +6,9 @@
   var W = 960, H = 220, LEFT = 40, RIGHT = 10, TOP = 10, BOTTOM = 24, MIN_SPAN = 60;
   var SVG = 'http://www.w3.org/2000/svg';
   var timer = null, refreshes = 0, durationSet = false;
+  // Spring Security's CSRF token, when the application has one: each status answer brings it (asked for with the
+  // CpuProfiler-Csrf header) as the header name and the value the POST must send back.
+  var csrf = null;
 
   function $(id) { return document.getElementById(id); }
   function text(id, value) { var e = $(id); if (e) { e.textContent = value; } }
@@ -247,9 +250,16 @@
   }
 
   function refresh() {
-    fetch('cpuprofiler', { headers: { Accept: 'application/json' }, cache: 'no-store' })
+    // X-Requested-With: behind Spring Security, an expired login answers 401 without a browser's password prompt.
+    fetch('cpuprofiler', { headers: { Accept: 'application/json', 'CpuProfiler-Csrf': 'ask',
+      'X-Requested-With': 'XMLHttpRequest' }, cache: 'no-store' })
       .then(function (r) {
-        if (!r.ok) { throw new Error('status answered ' + r.status); }
+        if (!r.ok) {
+          throw new Error('status answered ' + r.status + (r.status === 401 || r.status === 403
+            ? ' (not logged in, or no longer: reload the page to log in)' : ''));
+        }
+        var name = r.headers.get('CpuProfiler-Csrf-Header');
+        csrf = name ? { name: name, token: r.headers.get('CpuProfiler-Csrf-Token') } : null;
         return r.json();
       })
       .then(function (s) {
@@ -274,13 +284,21 @@
     var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
     start.disabled = true;
     text('start-result', 'Starting\u2026');
-    fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: { Accept: 'application/json' } })
+    var headers = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+    if (csrf) { headers[csrf.name] = csrf.token; }
+    fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: headers })
       .then(function (r) {
-        return r.json().then(function (body) { return { status: r.status, body: body }; });
+        // Spring Security's refusals have no JSON body.
+        return r.text().then(function (t) {
+          var body = {};
+          try { body = JSON.parse(t); } catch (e) { /* not JSON */ }
+          return { status: r.status, body: body };
+        });
       })
       .then(function (r) {
         text('start-result', r.status === 200 ? 'Started ' + r.body.id + ' for ' + seconds(r.body.duration) + '.'
-          : r.status + ': ' + (r.body.message || r.body.error || 'refused'));
+          : r.status + ': ' + (r.body.message || r.body.error || (r.status === 403 ? 'forbidden: you may not '
+            + 'start a profile, or the page is older than your login (reload it)' : 'refused')));
         refresh();
       })
       .catch(function (e) {

@@ -1,0 +1,38 @@
+package dev.cpuprofiler.autoconfigure.security;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.security.web.csrf.CsrfToken;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Spring Security's CSRF token for the status page's script, which asks for it on its status requests ({@link #ASK})
+ * and sends it back with its {@code POST}: the header the token repository reads ({@link #HEADER}) and the token as
+ * the request's handler rendered it ({@link #TOKEN}; the default XOR handler unmasks it on the way back). Read from the
+ * attribute Spring Security's CSRF filter sets, so the session and the cookie repositories work alike; only when
+ * asked, so a client polling the status never makes the repository create a session.
+ */
+public final class PageCsrfToken {
+
+    public static final String ASK = "CpuProfiler-Csrf";
+    public static final String HEADER = "CpuProfiler-Csrf-Header";
+    public static final String TOKEN = "CpuProfiler-Csrf-Token";
+    /** Where Spring MVC's and WebFlux's CSRF filters keep the token: the name of their token type. */
+    public static final String SERVLET_ATTRIBUTE = "org.springframework.security.web.csrf.CsrfToken";
+    public static final String REACTIVE_ATTRIBUTE = "org.springframework.security.web.server.csrf.CsrfToken";
+    private static final boolean SECURITY = ClassUtils.isPresent(SERVLET_ATTRIBUTE, PageCsrfToken.class.getClassLoader());
+
+    private PageCsrfToken() {
+    }
+
+    /** Copies a servlet or a reactive {@code CsrfToken} into the answer's headers; anything else is left out. */
+    public static void copy(@Nullable Object token, HttpHeaders headers) {
+        if (SECURITY && token instanceof CsrfToken servlet) {
+            headers.set(HEADER, servlet.getHeaderName());
+            headers.set(TOKEN, servlet.getToken());
+        } else if (SECURITY && token instanceof org.springframework.security.web.server.csrf.CsrfToken reactive) {
+            headers.set(HEADER, reactive.getHeaderName());
+            headers.set(TOKEN, reactive.getToken());
+        }
+    }
+}
