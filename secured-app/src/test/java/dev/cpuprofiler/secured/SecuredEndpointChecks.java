@@ -1,0 +1,152 @@
+package dev.cpuprofiler.secured;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.fixtures.Chromium;
+import java.net.CookieManager;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Objects;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What an operator sees of the endpoint behind README's Spring Security recipe, CSRF protection on: an anonymous
+ * client gets 401 (a browser the login page), a user without the role 403, {@code curl -u} with the role the JSON; a
+ * {@code POST} without the CSRF token is refused, and the status page's button, which sends the token the status
+ * answers carry, starts a profile: over HTTP as the page's script does it, and in headless Chromium after a login
+ * through Spring Security's form. Each subclass is one application: Spring MVC or WebFlux, with the session or the
+ * cookie token repository.
+ */
+abstract class SecuredEndpointChecks {
+
+    static final String OPERATOR = "operator:operator-password";
+    static final String VIEWER = "viewer:viewer-password";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    CpuProfiler profiler;
+
+    /** Which application this is, for messages and the screenshot's name: "mvc-session". */
+    abstract String name();
+
+    @Test
+    void anAnonymousClientGets401AndABrowserTheLoginPage() throws Exception {
+        int profiles = profiler.profiles().size();
+        HttpResponse<String> json = send(HttpClient.newHttpClient(), get("/actuator/cpuprofiler", null)
+                .header("Accept", "application/json"));
+        assertThat(json.statusCode()).as("anonymous JSON").isEqualTo(401);
+        HttpResponse<String> page = send(HttpClient.newHttpClient(), get("/actuator/cpuprofiler", null)
+                .header("Accept", "text/html"));
+        assertThat(page.statusCode()).as("anonymous browser").isEqualTo(302);
+        assertThat(page.headers().firstValue("Location")).hasValueSatisfying(l -> assertThat(l).endsWith("/login"));
+        HttpResponse<String> post = send(HttpClient.newHttpClient(), post("/actuator/cpuprofiler?duration=1s", null));
+        assertThat(post.statusCode()).as("anonymous POST").isIn(401, 403);
+        assertThat(profiler.activeSession()).as("nothing started").isEmpty();
+        assertThat(profiler.profiles()).as("nothing recorded").hasSize(profiles);
+    }
+
+    @Test
+    void curlWithTheRoleReadsTheJsonAndAUserWithoutItIsForbidden() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> status = send(http, get("/actuator/cpuprofiler", OPERATOR)
+                .header("Accept", "application/json"));
+        assertThat(status.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(status.body()).path("state").asString()).isNotEmpty();
+        assertThat(status.headers().firstValue("CpuProfiler-Csrf-Token")).as("no token unless the page asks")
+                .isEmpty();
+        assertThat(send(http, get("/actuator/cpuprofiler", VIEWER).header("Accept", "application/json"))
+                .statusCode()).as("viewer reads").isEqualTo(403);
+        // Spring MVC checks the CSRF token before the credentials (401), WebFlux after them (403): refused either way.
+        assertThat(send(http, post("/actuator/cpuprofiler?duration=1s", VIEWER)).statusCode()).as("viewer starts")
+                .isIn(401, 403);
+    }
+
+    @Test
+    void aPostWithoutTheCsrfTokenIsRefusedAndWithThePagesTokenStartsAProfile() throws Exception {
+        awaitNoSession();
+        HttpClient http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+        HttpResponse<String> refused = send(http, post("/actuator/cpuprofiler?duration=1s", OPERATOR));
+        assertThat(refused.statusCode()).as("POST without the CSRF token: CSRF protection is on").isIn(401, 403);
+        assertThat(profiler.activeSession()).isEmpty();
+
+        // What the page's script does: ask for the token with the status, send it back with the POST.
+        HttpResponse<String> status = send(http, get("/actuator/cpuprofiler", OPERATOR)
+                .header("Accept", "application/json").header("CpuProfiler-Csrf", "ask"));
+        assertThat(status.statusCode()).isEqualTo(200);
+        String header = status.headers().firstValue("CpuProfiler-Csrf-Header").orElseThrow();
+        String token = status.headers().firstValue("CpuProfiler-Csrf-Token").orElseThrow();
+        HttpResponse<String> started = send(http, post("/actuator/cpuprofiler?duration=1s", OPERATOR)
+                .header(header, token));
+        assertThat(started.statusCode()).as("%s: %s", name(), started.body()).isEqualTo(200);
+        String id = JSON.readTree(started.body()).path("id").asString();
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.profile(id).isPresent());
+    }
+
+    @Test
+    void inChromiumTheOperatorLogsInPressesTheButtonAndSeesTheProfile() throws Exception {
+        String chromium = Chromium.browserOrSkip("SecuredEndpointChecks (" + name() + ")");
+        awaitNoSession();
+        String pageUrl = "http://localhost:" + port + "/actuator/cpuprofiler";
+        try (DevToolsPage page = DevToolsPage.open(chromium)) {
+            page.navigate(pageUrl);
+            assertThat(page.evaluate("location.pathname")).as("an anonymous browser is sent to log in")
+                    .isEqualTo("/login");
+            page.evaluate("document.getElementById('username').value = 'operator';"
+                    + "document.getElementById('password').value = 'operator-password';"
+                    + "document.getElementById('username').form.submit(); true");
+            page.waitFor("the login to finish", "location.pathname", p -> !"/login".equals(p), Duration.ofSeconds(30));
+            page.navigate(pageUrl);
+            page.waitFor("the page's first drawing", "Number(document.body.getAttribute('data-refreshes'))",
+                    n -> n instanceof Number r && r.intValue() >= 1, Duration.ofSeconds(30));
+            assertThat(page.evaluate("document.getElementById('start-form').hidden")).as("the button is offered")
+                    .isEqualTo(false);
+            page.evaluate("document.getElementById('duration').value = '1';"
+                    + "document.getElementById('start').click(); true");
+            String result = Objects.toString(page.waitFor("the button's answer",
+                    "document.getElementById('start-result').textContent",
+                    t -> t instanceof String s && !s.isEmpty() && !s.startsWith("Starting"), Duration.ofSeconds(30)));
+            assertThat(result).as("%s: what the page says after the button", name()).startsWith("Started ");
+            String id = result.substring("Started ".length(), result.indexOf(" for "));
+            page.waitFor("the profile in the page's list", "!!document.querySelector('#profiles a[href=\"cpuprofiler/"
+                    + id + "?format=html\"]')", Boolean.TRUE::equals, Duration.ofSeconds(30));
+            assertThat(profiler.profile(id)).as("recorded").isPresent();
+            page.screenshot(Path.of("target", "secured-" + name() + ".png"));
+        }
+    }
+
+    private void awaitNoSession() {
+        await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession().isEmpty());
+    }
+
+    private HttpRequest.Builder get(String path, String user) {
+        return authorized(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET(), user);
+    }
+
+    private HttpRequest.Builder post(String path, String user) {
+        return authorized(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .POST(HttpRequest.BodyPublishers.noBody()).header("Accept", "application/json"), user);
+    }
+
+    private static HttpRequest.Builder authorized(HttpRequest.Builder request, String user) {
+        return user == null ? request : request.header("Authorization", "Basic "
+                + Base64.getEncoder().encodeToString(user.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static HttpResponse<String> send(HttpClient http, HttpRequest.Builder request) throws Exception {
+        return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

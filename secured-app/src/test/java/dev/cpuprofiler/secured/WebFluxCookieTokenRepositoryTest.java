@@ -1,0 +1,20 @@
+package dev.cpuprofiler.secured;
+
+import dev.cpuprofiler.secured.webflux.SecuredWebFluxApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+
+/** README's WebFlux recipe with Spring Security's cookie CSRF token repository. */
+@SpringBootTest(classes = SecuredWebFluxApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.main.web-application-type=reactive",
+            "secured.csrf-token-repository=cookie"
+        })
+@DirtiesContext
+class WebFluxCookieTokenRepositoryTest extends SecuredEndpointChecks {
+
+    @Override
+    String name() {
+        return "webflux-cookie";
+    }
+}

@@ -1,0 +1,20 @@
+package dev.cpuprofiler.secured;
+
+import dev.cpuprofiler.secured.webflux.SecuredWebFluxApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+
+/** README's WebFlux recipe with Spring Security's session CSRF token repository (the default). */
+@SpringBootTest(classes = SecuredWebFluxApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.main.web-application-type=reactive",
+            "secured.csrf-token-repository=session"
+        })
+@DirtiesContext
+class WebFluxSessionTokenRepositoryTest extends SecuredEndpointChecks {
+
+    @Override
+    String name() {
+        return "webflux-session";
+    }
+}
