@@ -13,8 +13,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The starter as a user installs it (the dependency, no JVM flag, every profiler.cpu.* at its default but the CPU
  * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 10 s after
- * 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25) and on JDK 25
- * (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded it, no
+ * 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25) and, in
+ * {@link RealisticProfileOnJdk25Test} (a class of its own, so that the build's two test JVMs share the runs), on
+ * JDK 25 (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded it, no
  * stack is cut, no idle wait is blamed for CPU, the Java CPU sits under {@code DispatcherServlet.doDispatch}, the
  * hottest method is the one the shop is built around, and {@code cpuBreakdown} adds up (see {@link ProfileFigures}
  * for the figures' exact definitions).
@@ -28,7 +29,7 @@ import tools.jackson.databind.JsonNode;
  */
 class RealisticProfileTest {
 
-    private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
     private static final Duration WARM_UP = Duration.ofSeconds(10);
     private static final Duration WINDOW = Duration.ofSeconds(10);
     static final String HOT_METHOD = "dev.cpuprofiler.realistic.pricing.DemandForecaster.sumOfSquaredErrors";
@@ -39,20 +40,7 @@ class RealisticProfileTest {
         check(System.getProperty("java.home"));
     }
 
-    @Test
-    @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void defaultInstallOnJdk25() throws Exception {
-        Assumptions.assumeTrue(Runtime.version().feature() < 25, "skipped: the test JVM is JDK 25+ already, "
-                + "defaultInstallOnThisJdk covers it");
-        Assumptions.assumeTrue(Files.isExecutable(JDK25.resolve("bin/java")), () -> {
-            String why = "skipped: no JDK 25 at " + JDK25 + " (the jfr-cpu-time engine needs it)";
-            System.out.println("RealisticProfileTest " + why);
-            return why;
-        });
-        check(JDK25.toString());
-    }
-
-    private static void check(String javaHome) throws Exception {
+    static void check(String javaHome) throws Exception {
         RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties()
                 .with(javaHome, WARM_UP, WARM_UP, WINDOW));
         String engine = RealisticRun.Settings.property("realistic.engine", "");

@@ -1,0 +1,52 @@
+package dev.cpuprofiler.realistic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** No secrets served by the JFR engines: jfr-execution here, and JDK 25's default, jfr-cpu-time. */
+class NoSecretsServedByJfrEnginesTest extends NoSecretsServedChecks {
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void jfrExecution() throws Exception {
+        Outcome o = run("jfr-execution", System.getProperty("java.home"), "jfr-execution", "pprof", List.of())
+                .assertNoSecrets();
+        assertThat(o.engine()).isEqualTo("jfr-execution");
+        assertThat(o.jfrStatus()).as("format=jfr of a jfr-execution profile: kept, as nothing else recorded")
+                .isEqualTo(200);
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void jdk25DefaultNextToTheApplicationsOwnJfr() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(JDK25.resolve("bin/java")), () -> {
+            String why = "skipped: no JDK 25 at " + JDK25 + " (the jfr-cpu-time engine needs it)";
+            System.out.println("NoSecretsServedTest " + why);
+            return why;
+        });
+        Path dir = workDirectory("jdk25");
+        Path own = dir.resolve("application-own.jfr");
+        Files.deleteIfExists(own);
+        Outcome o = run("jdk25", JDK25.toString(), null, "jfr",
+                List.of("-XX:StartFlightRecording:settings=default,dumponexit=true,filename=" + own)).assertNoSecrets();
+        assertThat(o.engine()).isEqualTo("jfr-cpu-time");
+        assertThat(o.jfrStatus()).as("format=jfr: filtered to the profile's own events, so still served")
+                .isEqualTo(200);
+        assertThat(o.notes()).as("the profile says its recording was filtered").contains("filtered out");
+        // The control: the application's own recording holds the password, and the search finds it there.
+        if (Files.isRegularFile(own) && Files.size(own) > 0) {
+            assertThat(findings(Files.readAllBytes(own))).as("the search, on the application's own recording")
+                    .anyMatch(f -> f.contains("system property"));
+        } else {
+            System.out.println("NoSecretsServedTest: the application's own recording was not dumped on exit; "
+                    + "the positive control did not run");
+        }
+    }
+}

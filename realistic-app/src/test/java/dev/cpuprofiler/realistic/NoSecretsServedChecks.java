@@ -1,0 +1,328 @@
+package dev.cpuprofiler.realistic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedObject;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What the endpoint serves and what the exporter pushes hold stacks and figures, never the application's
+ * configuration. The shop is started from outside, as an operator starts a service, with a secret in a system
+ * property ({@code -Dcheck.password=…}), in a program argument ({@code --check.secret=…}) and in an environment
+ * variable ({@code SECRET_TOKEN=…}). Its CPU trigger fires under HTTP load with the look-back armed, so the profile
+ * has both parts; every profile format (with each look-back view), the status JSON, the status page, the files in
+ * {@code output-directory} and every request pushed to a Pyroscope (and, where its jar is present, an OTLP
+ * collector) stand-in are searched for the three values: as bytes, gunzipped, and, for JFR files, in every string
+ * field of every event. Run on the JDK running the tests with the default engine (async-profiler before JDK 25) and
+ * with jfr-execution, and on JDK 25 (jfr-cpu-time) next to the application's own {@code -XX:StartFlightRecording},
+ * whose {@code default.jfc} records the system properties, the arguments and the environment: the profile's JFR
+ * must be filtered down to its own events, and the application's own recording, read with the same search, must
+ * show the password (the search can find what it looks for). Two classes run the four applications, so that the
+ * build's two test JVMs share them: {@link NoSecretsServedTest} (the default engine, and the opt-in) and
+ * {@link NoSecretsServedByJfrEnginesTest} (jfr-execution, and JDK 25's jfr-cpu-time).
+ */
+abstract class NoSecretsServedChecks {
+
+    private static final Duration GRACE = Duration.ofSeconds(4);
+    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** JFR events that carry configuration: none may be in a recording we serve while the opt-in is off. */
+    private static final Set<String> CONFIGURATION_EVENTS = Set.of("jdk.InitialSystemProperty", "jdk.JVMInformation",
+            "jdk.InitialEnvironmentVariable", "jdk.SystemProcess", "jdk.OSInformation", "jdk.NativeLibrary",
+            "jdk.InitialSecurityProperty");
+
+    private static final Map<String, String> SECRETS = new LinkedHashMap<>();
+    private static HttpServer collector;
+    private static final List<Pushed> pushed = new CopyOnWriteArrayList<>();
+
+    /** One request the exporter sent. */
+    record Pushed(String method, String uri, String headers, byte[] body) {
+    }
+
+    @BeforeAll
+    static void secretsAndCollector() throws IOException {
+        SecureRandom random = new SecureRandom();
+        for (String name : List.of("system property", "program argument", "environment variable")) {
+            byte[] bytes = new byte[12];
+            random.nextBytes(bytes);
+            SECRETS.put(name, "s3cr3t" + HexFormat.of().formatHex(bytes));
+        }
+        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            pushed.add(new Pushed(exchange.getRequestMethod(), exchange.getRequestURI().toString(),
+                    exchange.getRequestHeaders().toString(), body));
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        collector.start();
+    }
+
+    @AfterAll
+    static void stopCollector() {
+        if (collector != null) {
+            collector.stop(0);
+        }
+    }
+
+    /** What one run served, and where the secrets were in it. */
+    record Outcome(String engine, int jfrStatus, String notes, List<String> findings) {
+
+        Outcome assertNoSecrets() {
+            assertThat(findings).as("secrets in what the %s profile's app served and pushed", engine).isEmpty();
+            return this;
+        }
+    }
+
+    Outcome run(String name, String javaHome, String engine, String pushFormat, List<String> extraJvmArgs,
+            String... extraArgs) throws Exception {
+        RealisticRun.Settings settings = RealisticRun.Settings.fromSystemProperties();
+        Path dir = workDirectory(name);
+        Path out = dir.resolve("profiles");
+        deleteTree(out);
+        List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
+        jvmArgs.add("-Dcheck.password=" + SECRETS.get("system property"));
+        // C1 only: the shop starts in about two thirds of the time, and how fast its code runs is not what is judged.
+        jvmArgs.add("-XX:TieredStopAtLevel=1");
+        String classpath = settings.classpath(false);
+        String base = "http://127.0.0.1:" + collector.getAddress().getPort();
+        List<String> args = new ArrayList<>(List.of("--check.secret=" + SECRETS.get("program argument"),
+                // Calm until the grace ends; then the load below arms the look-back at once (above 3%) and raises
+                // the 5-s average above 30% some seconds later: a CPU-triggered profile with both parts.
+                "--profiler.cpu.enabled=true", "--profiler.cpu.threshold=30",
+                "--profiler.cpu.lookback-arming-ratio=0.1", "--profiler.cpu.startup-grace=" + GRACE.toSeconds() + "s",
+                "--profiler.cpu.rolling-history-interval=1s", "--profiler.cpu.rolling-history-size=30s",
+                "--profiler.cpu.average-window=5s", "--profiler.cpu.polling-interval=1s",
+                "--profiler.cpu.duration=3s", "--profiler.cpu.lookback=20s",
+                "--profiler.cpu.output-directory=" + out,
+                "--profiler.cpu.export.pyroscope.url=" + base + "/pyroscope",
+                "--profiler.cpu.export.pyroscope.format=" + pushFormat,
+                "--profiler.cpu.export.otlp.endpoint=" + base + "/otlp"));
+        if (engine != null) {
+            args.add("--profiler.cpu.engine=" + engine);
+        }
+        args.addAll(List.of(extraArgs));
+        pushed.clear();
+        List<Served> served = new ArrayList<>();
+        String profileId;
+        JsonNode profile;
+        int jfrStatus;
+        try (ChildApp app = ChildApp.start(name, javaHome, classpath, dir, jvmArgs, args,
+                Map.of("SECRET_TOKEN", SECRETS.get("environment variable")))) {
+            long started = System.nanoTime();
+            app.awaitReady(Duration.ofSeconds(120));
+            long ready = System.nanoTime();
+            awaitGraceOver(app, GRACE.plusSeconds(30));
+            try (LoadDriver load = new LoadDriver(app.port, 2, Duration.ofSeconds(120), 5_000_000)) {
+                profileId = awaitProfile(app, Duration.ofSeconds(90));
+                awaitPushes(2, Duration.ofSeconds(30)); // Pyroscope and OTLP
+            }
+            System.out.printf("NoSecretsServedTest %s: ready after %.1f s, profile and pushes %.1f s later%n", name,
+                    (ready - started) / 1e9, (System.nanoTime() - ready) / 1e9);
+            HttpClient http = HttpClient.newHttpClient();
+            served.add(get(http, app, "/actuator/cpuprofiler", "application/json"));
+            served.add(get(http, app, "/actuator/cpuprofiler", "text/html"));
+            for (String format : List.of("json", "text", "collapsed", "html", "pprof", "jfr")) {
+                served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format, "*/*"));
+                if (!format.equals("jfr")) {
+                    for (String view : List.of("only", "exclude")) {
+                        served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format
+                                + "&lookback=" + view, "*/*"));
+                    }
+                }
+            }
+            profile = JSON.readTree(new String(served.get(2).body, StandardCharsets.UTF_8));
+            jfrStatus = served.stream().filter(s -> s.what.contains("format=jfr ")).findFirst().orElseThrow().status;
+            System.out.println("NoSecretsServedTest " + name + ": profile " + profileId + " by "
+                    + profile.path("engine").asString() + ", look-back " + profile.path("lookback").path("samples")
+                    + " samples, format=jfr " + jfrStatus + ", notes " + profile.path("notes"));
+        }
+        for (Served s : served) {
+            assertThat(s.status).as(s.what).isIn(200, 404);
+        }
+        assertThat(profile.path("trigger").asString()).isEqualTo("CPU");
+        assertThat(profile.path("jfrFile").isNull() || profile.path("jfrFile").asString().equals(profileId + ".jfr"))
+                .as("jfrFile names the download, not where the file lies on the server: %s", profile.path("jfrFile"))
+                .isTrue();
+        assertThat(profile.path("lookback").path("samples").asLong())
+                .as("the profile's look-back part, searched too (%s)", profile.path("lookback")).isPositive();
+        List<String> findings = new ArrayList<>();
+        for (Served s : served) {
+            findings(s.body).forEach(f -> findings.add(s.what + ": " + f));
+        }
+        try (Stream<Path> files = Files.walk(out)) {
+            List<Path> list = files.filter(Files::isRegularFile).toList();
+            assertThat(list).as("files in output-directory").isNotEmpty();
+            for (Path f : list) {
+                findings(Files.readAllBytes(f)).forEach(x -> findings.add(f.getFileName() + ": " + x));
+            }
+        }
+        assertThat(pushed).as("requests pushed").isNotEmpty();
+        for (Pushed p : pushed) {
+            byte[] all = (p.method + " " + p.uri + "\n" + p.headers + "\n").getBytes(StandardCharsets.UTF_8);
+            findings(all).forEach(x -> findings.add("push " + p.uri + " (request line and headers): " + x));
+            findings(p.body).forEach(x -> findings.add("push " + p.uri + " (body): " + x));
+        }
+        return new Outcome(profile.path("engine").asString(), jfrStatus, profile.path("notes").toString(), findings);
+    }
+
+    /** What one GET answered. */
+    record Served(String what, int status, byte[] body) {
+    }
+
+    private static Served get(HttpClient http, ChildApp app, String path, String accept)
+            throws IOException, InterruptedException {
+        HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(app.uri(path)).header("Accept", accept)
+                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        return new Served(path + " (Accept " + accept + ")", r.statusCode(), r.body());
+    }
+
+    private static String awaitProfile(ChildApp app, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> status = app.get("/actuator/cpuprofiler");
+            JsonNode latest = JSON.readTree(status.body()).path("latestProfile");
+            if (!latest.isMissingNode() && !latest.isNull()) {
+                return latest.path("id").asString();
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("no CPU-triggered profile within " + timeout + ":\n" + app.logTail(40));
+    }
+
+    private static void awaitGraceOver(ChildApp app, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode trigger = JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("trigger");
+            if (trigger.path("startupGraceRemaining").isNull() || trigger.path("startupGraceRemaining").isMissingNode()) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("the start-up grace did not end within " + timeout);
+    }
+
+    private static void awaitPushes(int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (pushed.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+    }
+
+    /** Where the secrets are in these bytes: as they are, gunzipped, and in a JFR file's every string. */
+    static List<String> findings(byte[] bytes) throws IOException {
+        List<String> found = new ArrayList<>();
+        String text = new String(bytes, StandardCharsets.ISO_8859_1);
+        SECRETS.forEach((name, value) -> {
+            if (text.contains(value)) {
+                found.add("the " + name);
+            }
+        });
+        if (bytes.length > 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(bytes))) {
+                findings(in.readAllBytes()).forEach(f -> found.add("gunzipped: " + f));
+            }
+        }
+        if (bytes.length > 4 && text.startsWith("FLR\0")) {
+            found.addAll(jfrFindings(bytes));
+        }
+        return found;
+    }
+
+    private static List<String> jfrFindings(byte[] bytes) throws IOException {
+        Path file = Files.createTempFile("secrets", ".jfr");
+        try {
+            Files.write(file, bytes);
+            List<String> found = new ArrayList<>();
+            Set<String> configuration = new TreeSet<>();
+            try (RecordingFile recording = new RecordingFile(file)) {
+                while (recording.hasMoreEvents()) {
+                    RecordedEvent event = recording.readEvent();
+                    String type = event.getEventType().getName();
+                    if (CONFIGURATION_EVENTS.contains(type)) {
+                        configuration.add(type);
+                    }
+                    StringBuilder strings = new StringBuilder();
+                    collectStrings(event, strings, 0);
+                    SECRETS.forEach((name, value) -> {
+                        if (strings.indexOf(value) >= 0) {
+                            found.add("the " + name + " in a " + type + " event");
+                        }
+                    });
+                }
+            }
+            if (!configuration.isEmpty()) {
+                found.add("configuration events " + configuration);
+            }
+            return found;
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static void collectStrings(RecordedObject object, StringBuilder out, int depth) {
+        if (depth > 8) {
+            return;
+        }
+        for (var field : object.getFields()) {
+            Object value = object.getValue(field.getName());
+            if (value instanceof String s) {
+                out.append(s).append('\n');
+            } else if (value instanceof RecordedObject nested) {
+                collectStrings(nested, out, depth + 1);
+            } else if (value instanceof List<?> list) {
+                for (Object item : list) {
+                    if (item instanceof RecordedObject nested) {
+                        collectStrings(nested, out, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    static Path workDirectory(String name) throws IOException {
+        Path dir = Path.of(RealisticRun.Settings.property("realistic.workDirectory", "target/realistic"))
+                .toAbsolutePath().resolve("secrets").resolve(name);
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted((a, b) -> b.compareTo(a)).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package dev.cpuprofiler.realistic;
+
+import java.nio.file.Files;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link RealisticProfileTest}'s check on JDK 25, whose default engine is jfr-cpu-time. */
+class RealisticProfileOnJdk25Test {
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void defaultInstallOnJdk25() throws Exception {
+        Assumptions.assumeTrue(Runtime.version().feature() < 25, "skipped: the test JVM is JDK 25+ already, "
+                + "defaultInstallOnThisJdk covers it");
+        Assumptions.assumeTrue(Files.isExecutable(RealisticProfileTest.JDK25.resolve("bin/java")), () -> {
+            String why = "skipped: no JDK 25 at " + RealisticProfileTest.JDK25 + " (the jfr-cpu-time engine needs it)";
+            System.out.println("RealisticProfileOnJdk25Test " + why);
+            return why;
+        });
+        RealisticProfileTest.check(RealisticProfileTest.JDK25.toString());
+    }
+}
