@@ -1,6 +1,8 @@
 package dev.cpuprofiler.autoconfigure.security;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.util.ClassUtils;
@@ -20,19 +22,31 @@ public final class PageCsrfToken {
     /** Where Spring MVC's and WebFlux's CSRF filters keep the token: the name of their token type. */
     public static final String SERVLET_ATTRIBUTE = "org.springframework.security.web.csrf.CsrfToken";
     public static final String REACTIVE_ATTRIBUTE = "org.springframework.security.web.server.csrf.CsrfToken";
+    private static final Logger log = LoggerFactory.getLogger(PageCsrfToken.class);
     private static final boolean SECURITY = ClassUtils.isPresent(SERVLET_ATTRIBUTE, PageCsrfToken.class.getClassLoader());
 
     private PageCsrfToken() {
     }
 
-    /** Copies a servlet or a reactive {@code CsrfToken} into the answer's headers; anything else is left out. */
+    /**
+     * Copies a servlet or a reactive {@code CsrfToken} into the answer's headers; anything else is left out, and so
+     * is a token the repository fails to load: the status is answered all the same, and the page's {@code POST}
+     * without a token gets Spring Security's refusal, which the page shows.
+     */
     public static void copy(@Nullable Object token, HttpHeaders headers) {
-        if (SECURITY && token instanceof CsrfToken servlet) {
-            headers.set(HEADER, servlet.getHeaderName());
-            headers.set(TOKEN, servlet.getToken());
-        } else if (SECURITY && token instanceof org.springframework.security.web.server.csrf.CsrfToken reactive) {
-            headers.set(HEADER, reactive.getHeaderName());
-            headers.set(TOKEN, reactive.getToken());
+        try {
+            if (SECURITY && token instanceof CsrfToken servlet) {
+                set(servlet.getHeaderName(), servlet.getToken(), headers);
+            } else if (SECURITY && token instanceof org.springframework.security.web.server.csrf.CsrfToken reactive) {
+                set(reactive.getHeaderName(), reactive.getToken(), headers);
+            }
+        } catch (RuntimeException e) {
+            log.debug("No CSRF token for the status page's answer: {}", e.toString());
         }
+    }
+
+    private static void set(String header, String token, HttpHeaders headers) {
+        headers.set(HEADER, header);
+        headers.set(TOKEN, token);
     }
 }

@@ -25,6 +25,7 @@ public class PageCsrfTokenWebFilter implements WebFilter, Ordered {
         Mono<?> token = exchange.getRequest().getHeaders().getFirst(PageCsrfToken.ASK) == null ? null
                 : exchange.getAttribute(PageCsrfToken.REACTIVE_ATTRIBUTE);
         return token == null ? chain.filter(exchange) : token
-                .doOnNext(t -> PageCsrfToken.copy(t, exchange.getResponse().getHeaders())).then(chain.filter(exchange));
+                .doOnNext(t -> PageCsrfToken.copy(t, exchange.getResponse().getHeaders())).onErrorComplete()
+                .then(chain.filter(exchange));
     }
 }
