@@ -249,9 +249,10 @@
     profiles(s);
   }
 
+  // Draws the page from a fresh status; the promise ends when it is drawn or the failure is shown.
   function refresh() {
     // X-Requested-With: behind Spring Security, an expired login answers 401 without a browser's password prompt.
-    fetch('cpuprofiler', { headers: { Accept: 'application/json', 'CpuProfiler-Csrf': 'ask',
+    return fetch('cpuprofiler', { headers: { Accept: 'application/json', 'CpuProfiler-Csrf': 'ask',
       'X-Requested-With': 'XMLHttpRequest' }, cache: 'no-store' })
       .then(function (r) {
         if (!r.ok) {
@@ -279,26 +280,36 @@
     timer = setTimeout(refresh, ms);
   }
 
-  var start = $('start');
-  start.addEventListener('click', function () {
-    var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
-    start.disabled = true;
-    text('start-result', 'Starting\u2026');
+  // The on-demand POST, with Spring Security's CSRF token when there is one. A 403 with a token may mean the token
+  // is older than the one Spring Security holds now (the cookie repository's, after another tab or a new login made
+  // one): the status is fetched again, which brings the current token, and the POST is sent once more.
+  function startProfile(secs, retried) {
     var headers = { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
     if (csrf) { headers[csrf.name] = csrf.token; }
-    fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: headers })
+    return fetch('cpuprofiler?duration=' + secs + 's', { method: 'POST', headers: headers })
       .then(function (r) {
+        if (r.status === 403 && csrf && !retried) {
+          return refresh().then(function () { return startProfile(secs, true); });
+        }
         // Spring Security's refusals have no JSON body.
         return r.text().then(function (t) {
           var body = {};
           try { body = JSON.parse(t); } catch (e) { /* not JSON */ }
           return { status: r.status, body: body };
         });
-      })
+      });
+  }
+
+  var start = $('start');
+  start.addEventListener('click', function () {
+    var secs = Math.max(1, Math.min(3600, parseInt($('duration').value, 10) || 30));
+    start.disabled = true;
+    text('start-result', 'Starting\u2026');
+    startProfile(secs, false)
       .then(function (r) {
         text('start-result', r.status === 200 ? 'Started ' + r.body.id + ' for ' + seconds(r.body.duration) + '.'
-          : r.status + ': ' + (r.body.message || r.body.error || (r.status === 403 ? 'forbidden: you may not '
-            + 'start a profile, or the page is older than your login (reload it)' : 'refused')));
+          : r.status + ': ' + (r.body.message || (r.status === 403 ? 'forbidden: you may not start a profile, '
+            + 'or your login has ended (reload the page)' : r.body.error || 'refused')));
         refresh();
       })
       .catch(function (e) {
