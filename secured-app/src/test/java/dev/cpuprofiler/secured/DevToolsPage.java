@@ -86,7 +86,8 @@ final class DevToolsPage implements AutoCloseable {
     }
 
     private static URI listeningOn(Process browser) throws IOException {
-        BufferedReader err = new BufferedReader(new InputStreamReader(browser.getErrorStream(), StandardCharsets.UTF_8));
+        BufferedReader err = new BufferedReader(new InputStreamReader(browser.getErrorStream(),
+                StandardCharsets.UTF_8));
         StringBuilder said = new StringBuilder();
         for (String line; (line = err.readLine()) != null; ) {
             Matcher m = LISTENING.matcher(line);
@@ -116,11 +117,15 @@ final class DevToolsPage implements AutoCloseable {
         return answer.path("result");
     }
 
-    /** Goes to the URL and waits until the page (after any redirects) has loaded. */
+    /**
+     * Goes to the URL and waits until the new document (after any redirects) has loaded: the old one is marked first,
+     * so that its own {@code readyState} is never taken for the new one's.
+     */
     void navigate(String url) throws Exception {
+        evaluate("window.cpuprofilerLeftBehind = true");
         send("Page.navigate", Map.of("url", url));
-        Thread.sleep(200);
-        waitFor("the page at " + url + " to load", "document.readyState === 'complete'", Boolean.TRUE::equals,
+        waitFor("the page at " + url + " to load",
+                "!window.cpuprofilerLeftBehind && document.readyState === 'complete'", Boolean.TRUE::equals,
                 Duration.ofSeconds(30));
     }
 

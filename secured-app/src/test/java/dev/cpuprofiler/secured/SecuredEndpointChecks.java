@@ -25,9 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * client gets 401 (a browser the login page), a user without the role 403, {@code curl -u} with the role the JSON; a
  * {@code POST} without the CSRF token is refused, and the status page's button, which sends the token the status
  * answers carry, starts a profile: over HTTP as the page's script does it, and in headless Chromium after a login
- * through Spring Security's form (with the cookie repository, also after the cookie's token changed behind the page's
- * back, which the page heals by fetching the token again). Each subclass is one application: Spring MVC or WebFlux, with the session or the
- * cookie token repository.
+ * through Spring Security's form (with the cookie repository, also after the cookie's token changed behind the
+ * page's back, which the page heals by fetching the token again). Each subclass is one application: Spring MVC or
+ * WebFlux, with the session or the cookie token repository.
  */
 abstract class SecuredEndpointChecks {
 

@@ -23,7 +23,8 @@ public final class PageCsrfToken {
     public static final String SERVLET_ATTRIBUTE = "org.springframework.security.web.csrf.CsrfToken";
     public static final String REACTIVE_ATTRIBUTE = "org.springframework.security.web.server.csrf.CsrfToken";
     private static final Logger log = LoggerFactory.getLogger(PageCsrfToken.class);
-    private static final boolean SECURITY = ClassUtils.isPresent(SERVLET_ATTRIBUTE, PageCsrfToken.class.getClassLoader());
+    private static final boolean SECURITY = ClassUtils.isPresent(SERVLET_ATTRIBUTE,
+            PageCsrfToken.class.getClassLoader());
 
     private PageCsrfToken() {
     }
