@@ -1,12 +1,17 @@
 package dev.cpuprofiler.realistic;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Files;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link RealisticProfileTest}'s check on JDK 25, whose default engine is jfr-cpu-time. */
+/**
+ * {@link RealisticProfileTest}'s check on JDK 25: the default install records with jfr-cpu-time there, and the
+ * profile passes the same judgement as on the build's JDK.
+ */
 class RealisticProfileOnJdk25Test {
 
     @Test
@@ -19,6 +24,8 @@ class RealisticProfileOnJdk25Test {
             System.out.println("RealisticProfileOnJdk25Test " + why);
             return why;
         });
-        RealisticProfileTest.check(RealisticProfileTest.JDK25.toString());
+        String jdk25 = RealisticProfileTest.JDK25.toString();
+        assertThat(RealisticProfileTest.check(jdk25).engine()).as("the profile's engine on JDK 25")
+                .isEqualTo(RealisticProfileTest.expectedEngine(jdk25));
     }
 }
