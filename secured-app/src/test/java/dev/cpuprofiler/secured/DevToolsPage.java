@@ -1,5 +1,6 @@
 package dev.cpuprofiler.secured;
 
+import dev.cpuprofiler.fixtures.Chromium;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -53,9 +55,9 @@ final class DevToolsPage implements AutoCloseable {
     /** Starts the browser and connects to its one page. */
     static DevToolsPage open(String chromium) throws Exception {
         Path profile = Files.createTempDirectory("cpuprofiler-devtools");
-        Process browser = new ProcessBuilder(chromium, "--headless", "--disable-gpu", "--no-sandbox",
-                "--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + profile, "--window-size=1280,1000",
-                "--remote-debugging-port=0", "about:blank").redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = Chromium.headless(chromium, profile);
+        command.addAll(List.of("--window-size=1280,1000", "--remote-debugging-port=0", "about:blank"));
+        Process browser = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             URI browserSocket = listeningOn(browser);
             HttpClient http = HttpClient.newHttpClient();
