@@ -11,9 +11,4 @@ import org.springframework.test.annotation.DirtiesContext;
         })
 @DirtiesContext
 class MvcCookieTokenRepositoryTest extends SecuredEndpointChecks {
-
-    @Override
-    String name() {
-        return "mvc-cookie";
-    }
 }

@@ -17,7 +17,10 @@ import java.util.Base64;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.web.context.reactive.ReactiveWebApplicationContext;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -41,8 +44,17 @@ abstract class SecuredEndpointChecks {
     @Autowired
     CpuProfiler profiler;
 
+    @Autowired
+    ApplicationContext context;
+
+    /** The CSRF token repository this application was started with: {@code session} or {@code cookie}. */
+    @Value("${secured.csrf-token-repository}")
+    String tokenRepository;
+
     /** Which application this is, for messages and the screenshot's name: "mvc-session". */
-    abstract String name();
+    String name() {
+        return (context instanceof ReactiveWebApplicationContext ? "webflux" : "mvc") + "-" + tokenRepository;
+    }
 
     @Test
     void anAnonymousClientGets401AndABrowserTheLoginPage() throws Exception {
@@ -115,7 +127,7 @@ abstract class SecuredEndpointChecks {
                     n -> n instanceof Number r && r.intValue() >= 1, Duration.ofSeconds(30));
             assertThat(page.evaluate("document.getElementById('start-form').hidden")).as("the button is offered")
                     .isEqualTo(false);
-            if (name().endsWith("-cookie")) {
+            if (tokenRepository.equals("cookie")) {
                 // Another tab (or a new login) has made Spring Security hold a newer token than the one the page got
                 // with its last status: the POST is refused, and the page fetches the token again and retries.
                 page.evaluate("document.cookie = 'XSRF-TOKEN=a-token-made-in-another-tab; path=/'; true");

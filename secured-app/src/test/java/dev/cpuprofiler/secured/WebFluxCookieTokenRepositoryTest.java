@@ -12,9 +12,4 @@ import org.springframework.test.annotation.DirtiesContext;
         })
 @DirtiesContext
 class WebFluxCookieTokenRepositoryTest extends SecuredEndpointChecks {
-
-    @Override
-    String name() {
-        return "webflux-cookie";
-    }
 }
