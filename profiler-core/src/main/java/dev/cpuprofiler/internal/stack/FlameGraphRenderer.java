@@ -25,7 +25,8 @@ import java.nio.charset.StandardCharsets;
  * marks its inline SVG icons with the SVG namespace URI. Neither is loaded, but an offline page should not point
  * outside: the link becomes plain text (the credit stays), the namespace attributes (ignored by HTML parsers for
  * inline SVG) are dropped, and a {@code Content-Security-Policy} meta tag ({@code default-src 'none'}) makes the
- * browser refuse any request the page might still try.
+ * browser refuse any request the page might still try. No frame name, nor two neighbouring ones, can end the page's
+ * script or add markup to it ({@link #namesAsScriptText}); the title is HTML-escaped.
  *
  * <p>Deep stacks (up to the 8192 frames max-stack-depth allows): the page's frame data is flat, one call per frame
  * with its level, so its script nests nothing; the converter writes it recursively, so a deep tree is written on a
@@ -37,6 +38,9 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
     private static final String CSP = "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
             + "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">";
     private static final String CHARSET_META = "<meta charset='utf-8'>";
+    /** Where the converter's page holds the frame names ({@link #namesAsScriptText}). */
+    private static final String NAMES_START = "\nconst cpool = [\n";
+    private static final String NAMES_END = "\n];\nunpack(cpool);\n";
 
     /** Trees up to this deep are drawn on the caller's thread; deeper ones on a thread with a stack to match. */
     static final int INLINE_DEPTH = 256;
@@ -72,7 +76,7 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
     @Override
     public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
         String html = tree.maxDepth() <= INLINE_DEPTH ? draw(tree) : drawOnDeepStack(tree);
-        out.write(offline(html, tree.maxDepth() + 1).getBytes(StandardCharsets.UTF_8));
+        out.write(namesAsScriptText(offline(html, tree.maxDepth() + 1)).getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 
@@ -92,7 +96,8 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
             for (; stackDepth >= depth; stackDepth--) {
                 stack.pop();
             }
-            stack.push(scriptSafe(tree.frame(node)), frameType(tree.kind(node)));
+            // A control character (a newline in a thread's name) would end the page's JavaScript string: a space.
+            stack.push(FrameNames.sanitize(tree.frame(node)), frameType(tree.kind(node)));
             stackDepth++;
             long self = tree.self(node);
             if (self > 0) {
@@ -218,16 +223,25 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
     }
 
     /**
-     * Frame names end up in a JavaScript string inside a {@code <script>} element; the converter escapes quotes and
-     * backslashes, but {@code </script>} or {@code <!--} in a (thread) name would still end the script. Such a
-     * {@code <} becomes a full-width one; control characters, which would break the string, become spaces.
+     * The converter writes the frame names into the page's script as {@code const cpool = ['all', '...', ...];},
+     * sorted, each in a single-quoted JavaScript string in which it escapes only {@code \} and {@code '}. Each name after
+     * the first starts with one character that codes the length it shares with the name before ({@code length + ' '},
+     * at most 95: {@code ' '} to DEL, 0x7f), so two neighbours can spell markup neither holds: sharing 28
+     * characters codes as {@code <}, and {@code <} then the next name's {@code /script>} ends the script. The HTML
+     * parser ends a script only at a {@code <} ({@code </script}, or {@code <!--} with {@code <script} keeping it open
+     * past its end), so every {@code <} of the names, the codes included, becomes {@code \x3c}: the same character to
+     * the script, which draws the names as they are, and no tag to the parser. Every {@code <} there is inside a string
+     * (the converter's escapes are {@code \\} and {@code \'}, never a backslash before a {@code <}). A page without the
+     * array where the converter writes it is refused rather than sent unchecked.
      */
-    static String scriptSafe(String name) {
-        String s = FrameNames.sanitize(name);
-        if (s.contains("</") || s.contains("<!")) {
-            s = s.replace("</", "\uFF1C/").replace("<!", "\uFF1C!");
+    static String namesAsScriptText(String html) {
+        int start = html.indexOf(NAMES_START);
+        // The array's last line; names hold no line break (sanitized), so none ends it early.
+        int end = start < 0 ? -1 : html.indexOf(NAMES_END, start);
+        if (end < 0) {
+            throw new IllegalStateException("no frame-name array where the converter writes it");
         }
-        return s;
+        return html.substring(0, start) + html.substring(start, end).replace("<", "\\x3c") + html.substring(end);
     }
 
     static String escapeHtml(String s) {

@@ -177,7 +177,7 @@ class DeepStacksTest {
             Matcher levels = Pattern.compile("const levels = Array\\((\\d+)\\);").matcher(html);
             assertThat(levels.find()).isTrue();
             assertThat(Integer.parseInt(levels.group(1))).isEqualTo(depth + 1);
-            List<String> cpool = cpool(html);
+            List<String> cpool = FlameGraphPage.names(html);
             int level = 0;
             int frames = 0;
             String[] at = new String[depth + 2];
@@ -203,20 +203,6 @@ class DeepStacksTest {
             assertThat(deepestPaths).containsExactlyInAnyOrder(names(deep.a()), names(deep.aMid()),
                     names(deep.b()), names(deep.c()));
         });
-    }
-
-    /** The page's frame names, unpacked as its script does. */
-    private static List<String> cpool(String html) {
-        String data = html.substring(html.indexOf("const cpool = [") + "const cpool = [".length());
-        data = data.substring(0, data.indexOf("];"));
-        List<String> names = new ArrayList<>();
-        for (String line : data.strip().split("\n")) {
-            String packed = line.substring(line.indexOf('\'') + 1, line.lastIndexOf('\''))
-                    .replace("\\'", "'").replace("\\\\", "\\");
-            names.add(names.isEmpty() ? packed
-                    : names.get(names.size() - 1).substring(0, packed.charAt(0) - ' ') + packed.substring(1));
-        }
-        return names;
     }
 
     @ParameterizedTest(name = "{0} frames")

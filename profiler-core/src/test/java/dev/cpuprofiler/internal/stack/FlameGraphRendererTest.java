@@ -7,11 +7,24 @@ import dev.cpuprofiler.StackTreeSnapshot;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class FlameGraphRendererTest {
+
+    /**
+     * What follows the characters a name shares with its neighbour, each starting with a different character, so that,
+     * sorted, every one follows a name sharing exactly those characters (the first, {@code " x"}, sorts before the
+     * others). The page codes the shared length as one character just before these: {@code <} for 28.
+     */
+    private static final List<String> RESTS = List.of(" x", "!--<script>", "'),alert(10)//",
+            "/script><svg onload=alert(7)>", "</script><svg onload=alert(9)>", "\\",
+            "script><img src=x onerror=alert(8)>", "x<!--<script>");
 
     private static StackTreeSnapshot sample() {
         StackTree tree = new StackTree(64, 1000, true);
@@ -50,6 +63,76 @@ class FlameGraphRendererTest {
 
         assertThat(html).doesNotContain("alert(1)</script>").doesNotContain("</script><script>");
         assertThat(html.split("(?i)</script>", -1)).hasSize(3);  // the template's two script elements only
+        assertThat(FlameGraphPage.names(html)).contains("[evil</script><script>alert(1)</script>]");
+    }
+
+    @Test
+    void noNamesNeighbouringInAnyWayCanAddMarkupToThePage() {
+        // The '<' of the converter's template, title included: the names add none.
+        long templateTags = tagOpenings(new FlameGraphRenderer().renderToString(sample()));
+        Set<Character> lengthCodes = new TreeSet<>();
+        Set<String> codedMarkup = new TreeSet<>();
+        for (int sharing = 0; sharing <= 95; sharing++) {
+            String shared = "P".repeat(sharing);
+            StackTreeSnapshot tree = namesEverywhere(RESTS.stream().map(rest -> shared + rest).toList());
+
+            String html = new FlameGraphRenderer().renderToString(tree);
+
+            String what = "names sharing " + sharing + " characters";
+            String page = html.toLowerCase(Locale.ROOT);
+            assertThat(page.split("</script", -1).length - 1).as(what + ": script ends (the template's two)")
+                    .isEqualTo(2);
+            assertThat(Stream.of("<!--", "<svg onload", "<img", "<script><").filter(page::contains))
+                    .as(what + ": markup of the names'").isEmpty();
+            assertThat(tagOpenings(html)).as(what + ": '<' in the page, all the template's").isEqualTo(templateTags);
+            Set<String> drawn = new TreeSet<>(List.of("all"));
+            for (int node = 1; node < tree.size(); node++) {
+                drawn.add(tree.frame(node));
+            }
+            List<String> names = FlameGraphPage.names(html);
+            assertThat(new TreeSet<>(names)).as(what + ": the names the page draws").isEqualTo(drawn);
+            List<String> packed = FlameGraphPage.packedNames(html);
+            for (int i = 1; i < packed.size(); i++) {
+                lengthCodes.add(packed.get(i).charAt(0));
+                for (String markup : List.of("</script>", "<!--<script>", "<script><img")) {
+                    if (packed.get(i).startsWith(markup)) {
+                        codedMarkup.add(place(names.get(i)) + " " + markup);
+                    }
+                }
+            }
+        }
+        // The pages held the hazard: markup spelled by a length code and the rest of a name, at each place.
+        assertThat(codedMarkup).hasSize(12).contains("thread group </script>", "method <!--<script>",
+                "endpoint group <script><img", "span </script>");
+        assertThat(lengthCodes).as("every shared length the page codes, 0 to 95").hasSize(96)
+                .contains(' ', '<', '\\', '\'', (char) 0x7f);
+    }
+
+    /**
+     * Each name as a thread's group frame, a (native: a Java frame's '/' becomes '.') method frame, an endpoint's
+     * group frame and a span's frame: within each place the names are neighbours in the page.
+     */
+    private static StackTreeSnapshot namesEverywhere(List<String> names) {
+        Frame run = Frame.java("app.Main.run");
+        StackTree threads = new StackTree(64, 10_000, true);
+        StackTree requests = new StackTree(64, 10_000, false);
+        for (String name : names) {
+            threads.accept(List.of(run), name, 1);
+            requests.accept(List.of(run, new Frame(name, FrameKind.NATIVE)), null, 1);
+            requests.accept(List.of(new Frame("[GET /" + name + "]", FrameKind.UNKNOWN), run), null, 1);
+            requests.accept(List.of(new Frame("[GET /y]", FrameKind.UNKNOWN),
+                    new Frame(TreeGroups.spanFrame(name, "00f067aa0ba902b7"), FrameKind.UNKNOWN), run), null, 1);
+        }
+        return TreeGroups.merged(threads.snapshot(), requests.snapshot());
+    }
+
+    private static String place(String name) {
+        return name.startsWith("[trace ") ? "span" : name.startsWith("[GET /") ? "endpoint group"
+                : name.startsWith("[") ? "thread group" : "method";
+    }
+
+    private static long tagOpenings(String html) {
+        return html.chars().filter(c -> c == '<').count();
     }
 
     @Test

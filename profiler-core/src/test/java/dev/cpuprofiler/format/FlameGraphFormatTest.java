@@ -1,0 +1,46 @@
+package dev.cpuprofiler.format;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.stack.StackTree;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The flame graph page ({@code format=html}) of a profile recorded by thread, of every thread or of one. */
+class FlameGraphFormatTest {
+
+    /** Sorted, the page codes this one's neighbour as sharing 28 characters with it: '<', then "/script>...". */
+    private static final String HOSTILE = "P".repeat(27) + "/script><svg onload=alert(7)>";
+
+    @Test
+    void threadNamesInTheTitleAndTheGraphAddNoMarkup() {
+        StackTree tree = new StackTree(64, 1000, true);
+        tree.accept(List.of(Frame.java("app.Main.run")), "P".repeat(27) + "-x", 40);
+        tree.accept(List.of(Frame.java("app.Main.run")), HOSTILE, 60);
+        Profile p = new Profile("p1", SessionTrigger.MANUAL, "jfr-execution", null, List.of(), List.of(),
+                Instant.EPOCH, Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(),
+                null, null, null, null);
+
+        String all = html(p, ProfileView.of(LookbackView.INCLUDE));
+        String one = html(p, ProfileView.of(LookbackView.INCLUDE).ofThread(HOSTILE));
+
+        assertThat(all).contains("100 samples)</h1>");
+        assertThat(one).contains(": thread " + "P".repeat(27) + "/script&gt;&lt;svg onload=alert(7)&gt;</h1>");
+        for (String page : List.of(all, one)) {
+            assertThat(page.split("</script", -1).length - 1).as("script ends: the template's two").isEqualTo(2);
+            assertThat(page).doesNotContain("<svg onload");
+        }
+    }
+
+    private static String html(Profile p, ProfileView view) {
+        assertThat(view.missing(p)).isEmpty();
+        return new String(Written.bytes(ProfileFormat.HTML, p, view), StandardCharsets.UTF_8);
+    }
+}
