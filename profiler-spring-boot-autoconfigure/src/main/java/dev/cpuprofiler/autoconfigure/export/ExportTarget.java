@@ -10,7 +10,7 @@ public interface ExportTarget {
     String id();
 
     /**
-     * The request that pushes this profile, sent as is on every attempt.
+     * The request that pushes this profile, sent as is on every attempt; a redirect is not followed.
      *
      * @throws UnsendableProfileException when this profile cannot be sent here (no body in the chosen format);
      *         not retried

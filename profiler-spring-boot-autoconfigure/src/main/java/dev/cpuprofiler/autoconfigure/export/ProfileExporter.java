@@ -4,6 +4,8 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StoredProfileListener;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -218,7 +220,8 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
                     record(target, profile, ExportResult.SUCCESS, status, null);
                     return;
                 }
-                why = "HTTP " + status + answer(response.body());
+                why = "HTTP " + status + (status >= 300 && status < 400 ? redirect(request, response)
+                        : answer(response.body()));
                 if (!ExportRetry.retryable(status)) {
                     record(target, profile, ExportResult.FAILURE, status, why);
                     return;
@@ -242,6 +245,24 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
                 throw e;
             }
         }
+    }
+
+    /**
+     * Where a 3xx pointed, which is not followed: the credentials, the tenant and the profile go only to the
+     * configured URL. Without the location's user, query and fragment, which may carry the other host's secrets.
+     */
+    private static String redirect(HttpRequest request, HttpResponse<?> response) {
+        String to = response.headers().firstValue("Location").map(value -> {
+            try {
+                URI uri = request.uri().resolve(new URI(value.trim()));
+                String shown = new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+                        .toString();
+                return shown.length() > MAX_MESSAGE ? shown.substring(0, MAX_MESSAGE) + "..." : shown;
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                return "an unreadable location";
+            }
+        }).orElse("no location");
+        return ": a redirect to " + to + ", not followed (set the URL the target really answers at)";
     }
 
     private static String answer(byte[] body) {

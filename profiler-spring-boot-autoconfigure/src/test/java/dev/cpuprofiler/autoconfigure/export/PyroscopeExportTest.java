@@ -152,6 +152,41 @@ class PyroscopeExportTest {
     }
 
     @Test
+    void aRedirectIsAFailureAndNothingReachesTheHostItPointsTo() throws Exception {
+        try (RecordingServer elsewhere = new RecordingServer()) {
+            server.answer(302, "", Map.of("Location", elsewhere.url() + "/elsewhere/ingest?token=s3cret"));
+            server.answer(307, "", Map.of("Location", elsewhere.url() + "/ingest"));
+            runner.withPropertyValues("profiler.cpu.export.pyroscope.bearer-token=t0k",
+                    "profiler.cpu.export.pyroscope.tenant-id=team-a").run(context -> {
+                        SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+                        CpuProfiler profiler = context.getBean(CpuProfiler.class);
+                        CpuProfilerEndpoint endpoint = context.getBean(CpuProfilerEndpoint.class);
+
+                        StoredProfiles.add(profiler, ExportFixtures.profile());
+                        await().atMost(HANG).until(() -> outcomes(registry) == 1);
+                        ExportDescriptor export = endpoint.status().export();
+                        assertThat(export.result()).isEqualTo("failure");
+                        assertThat(export.httpStatus()).isEqualTo(302);
+                        // Where it points, without the query (which may carry a secret of the other host's).
+                        assertThat(export.message()).contains("HTTP 302")
+                                .contains(elsewhere.url() + "/elsewhere/ingest").doesNotContain("s3cret");
+
+                        // 307 would re-send the body too: neither is followed.
+                        StoredProfiles.add(profiler, ExportFixtures.profile());
+                        await().atMost(HANG).until(() -> outcomes(registry) == 2);
+                        export = endpoint.status().export();
+                        assertThat(export.httpStatus()).isEqualTo(307);
+                        assertThat(export.message()).contains("HTTP 307").contains(elsewhere.url() + "/ingest");
+
+                        assertThat(count(registry, "pyroscope", "retry")).as("a redirect is not retried").isZero();
+                        assertThat(server.requests()).hasSize(2);
+                        assertThat(elsewhere.requests()).as("no header, credential or body goes to the other host")
+                                .isEmpty();
+                    });
+        }
+    }
+
+    @Test
     void aFullQueueDropsProfilesWithoutBlockingAndCountsThem() {
         server.holdRequests();
         runner.withPropertyValues("profiler.cpu.export.queue-capacity=2").run(context -> {
@@ -246,6 +281,11 @@ class PyroscopeExportTest {
                 assertThat(((InvalidOptionException) cause).property()).isEqualTo(bad.get(1));
             });
         }
+    }
+
+    /** Profiles that reached their end at the target: delivered or failed. */
+    private static double outcomes(SimpleMeterRegistry registry) {
+        return count(registry, "pyroscope", "success") + count(registry, "pyroscope", "failure");
     }
 
     private static SimpleMeterRegistry meters(ExportMeterBinder binder) {
