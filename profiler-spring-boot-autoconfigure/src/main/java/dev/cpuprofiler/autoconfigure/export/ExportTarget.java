@@ -10,7 +10,8 @@ public interface ExportTarget {
     String id();
 
     /**
-     * The request that pushes this profile, sent as is on every attempt; a redirect is not followed.
+     * The request that pushes this profile, sent as is on every attempt. Its {@link HttpRequest#timeout() time-out}
+     * bounds the whole attempt, the answer's body included; a redirect is not followed.
      *
      * @throws UnsendableProfileException when this profile cannot be sent here (no body in the chosen format);
      *         not retried

@@ -9,14 +9,19 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -214,7 +219,7 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
             String why;
             Optional<String> retryAfter = Optional.empty();
             try {
-                HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> response = send(request);
                 status = response.statusCode();
                 if (status >= 200 && status < 300) {
                     record(target, profile, ExportResult.SUCCESS, status, null);
@@ -244,6 +249,35 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
                 record(target, profile, ExportResult.FAILURE, status, why + " (not retried: shutting down)");
                 throw e;
             }
+        }
+    }
+
+    /**
+     * One attempt: the answer's status, headers and at most {@link BoundedBody#LIMIT} bytes of its body, all within
+     * the request's time-out (HttpClient's own stops at the status line), never following a redirect.
+     */
+    private HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request, BoundedBody.handler());
+        Optional<Duration> timeout = request.timeout();
+        try {
+            return timeout.isPresent() ? answer.get(timeout.get().toNanos(), TimeUnit.NANOSECONDS) : answer.get();
+        } catch (TimeoutException e) {
+            throw new HttpTimeoutException("timed out: no whole answer within " + timeout.get().toMillis() + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        } finally {
+            // Done: no effect. Timed out or interrupted (closing): aborts the exchange and closes its connection.
+            answer.cancel(true);
         }
     }
 

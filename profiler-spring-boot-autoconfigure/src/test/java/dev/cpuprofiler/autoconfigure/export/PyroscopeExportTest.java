@@ -187,6 +187,38 @@ class PyroscopeExportTest {
     }
 
     @Test
+    void aHugeAnswerIsNotReadWhole() {
+        long huge = 64L << 20;
+        server.answerStreaming(400, huge);
+        runner.run(context -> {
+            SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
+            await().atMost(HANG).until(() -> outcomes(registry) == 1);
+            ExportDescriptor export = context.getBean(CpuProfilerEndpoint.class).status().export();
+            assertThat(export.httpStatus()).isEqualTo(400);
+            assertThat(export.message()).startsWith("HTTP 400: xxx").hasSizeLessThan(400);
+            // The exporter read the first bytes and hung up: the server wrote what the sockets' buffers took, and
+            // then failed, long before the end of the answer.
+            await().atMost(HANG).until(() -> server.answered() == 1);
+            assertThat(server.written()).as("bytes the server got to write of %s", huge).isLessThan(huge / 4);
+        });
+    }
+
+    @Test
+    void anAnswerThatNeverEndsTimesOut() {
+        server.answerStalling(200);
+        runner.withPropertyValues("profiler.cpu.export.timeout=1s").run(context -> {
+            SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
+            // The status and the first bytes came at once; the time-out bounds the rest of the answer too.
+            await().atMost(HANG).until(() -> count(registry, "pyroscope", "retry") >= 1);
+            assertThat(count(registry, "pyroscope", "success")).isZero();
+            assertThat(context.getBean(ProfileExporter.class).last().orElseThrow().message())
+                    .containsIgnoringCase("timed out");
+        });
+    }
+
+    @Test
     void aFullQueueDropsProfilesWithoutBlockingAndCountsThem() {
         server.holdRequests();
         runner.withPropertyValues("profiler.cpu.export.queue-capacity=2").run(context -> {
