@@ -2,6 +2,7 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.Profile;
 import java.net.http.HttpRequest;
+import java.util.Optional;
 
 /** Somewhere a stored profile is pushed over HTTP: Pyroscope or an OTLP collector. */
 public interface ExportTarget {
@@ -17,4 +18,12 @@ public interface ExportTarget {
      *         not retried
      */
     HttpRequest request(Profile profile) throws UnsendableProfileException;
+
+    /**
+     * What credentials this target sends would travel unencrypted, and where (plain http to a host other than this
+     * machine), logged at WARN once when the exporter starts; empty when none would. Never the credentials' values.
+     */
+    default Optional<String> unencryptedCredentials() {
+        return Optional.empty();
+    }
 }

@@ -114,6 +114,10 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
         thread.start();
         profiler.addStoredProfileListener(this);
         log.info("Exporting CPU profiles to {}", targets());
+        for (ExportTarget target : targets) {
+            target.unencryptedCredentials().ifPresent(why -> log.warn("Exporting CPU profiles to {}: {}", target.id(),
+                    why));
+        }
     }
 
     @Override
