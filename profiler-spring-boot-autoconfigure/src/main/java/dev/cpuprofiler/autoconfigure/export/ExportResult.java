@@ -8,7 +8,10 @@ public enum ExportResult {
     SUCCESS,
     /** An attempt failed in a way worth trying again (429, 5xx, an I/O error or time-out); another follows. */
     RETRY,
-    /** The profile was not delivered: refused (4xx other than 429), retries used up, or nothing to send. */
+    /**
+     * The profile was not delivered: refused (4xx other than 429), redirected (3xx, never followed), retries used up,
+     * or nothing to send.
+     */
     FAILURE,
     /** The queue was full, or the exporter closing, and the profile was never tried. */
     DROPPED;

@@ -11,7 +11,7 @@ import java.util.Optional;
  * When to try a push again: 429, 5xx and I/O errors (a target restarting, overloaded or briefly unreachable) are
  * retried a bounded number of times with exponential backoff, or after the target's {@code Retry-After} when it sends
  * one; both capped, so a stuck target cannot hold the queue for long. Any other 4xx is our request's fault: retrying
- * cannot help.
+ * cannot help. Nor can it for a 3xx: redirects are never followed, the configured URL is wrong.
  */
 final class ExportRetry {
 

@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * OTLP/HTTP profiles (experimental, like the signal itself): {@code POST {endpoint}/v1development/profiles} with a
@@ -35,6 +36,11 @@ public final class OtlpTarget implements ExportTarget {
     @Override
     public String id() {
         return "otlp";
+    }
+
+    @Override
+    public Optional<String> unencryptedCredentials() {
+        return UnencryptedCredentials.of(uri, headers.keySet());
     }
 
     @Override

@@ -4,17 +4,24 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StoredProfileListener;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -107,6 +114,10 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
         thread.start();
         profiler.addStoredProfileListener(this);
         log.info("Exporting CPU profiles to {}", targets());
+        for (ExportTarget target : targets) {
+            target.unencryptedCredentials().ifPresent(why -> log.warn("Exporting CPU profiles to {}: {}", target.id(),
+                    why));
+        }
     }
 
     @Override
@@ -212,13 +223,14 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
             String why;
             Optional<String> retryAfter = Optional.empty();
             try {
-                HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> response = send(request);
                 status = response.statusCode();
                 if (status >= 200 && status < 300) {
                     record(target, profile, ExportResult.SUCCESS, status, null);
                     return;
                 }
-                why = "HTTP " + status + answer(response.body());
+                why = "HTTP " + status + (status >= 300 && status < 400 ? redirect(request, response)
+                        : answer(response.body()));
                 if (!ExportRetry.retryable(status)) {
                     record(target, profile, ExportResult.FAILURE, status, why);
                     return;
@@ -242,6 +254,53 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
                 throw e;
             }
         }
+    }
+
+    /**
+     * One attempt: the answer's status, headers and at most {@link BoundedBody#LIMIT} bytes of its body, all within
+     * the request's time-out (HttpClient's own stops at the status line), never following a redirect.
+     */
+    private HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request, BoundedBody.handler());
+        Optional<Duration> timeout = request.timeout();
+        try {
+            return timeout.isPresent() ? answer.get(timeout.get().toNanos(), TimeUnit.NANOSECONDS) : answer.get();
+        } catch (TimeoutException e) {
+            throw new HttpTimeoutException("timed out: no whole answer within " + timeout.get().toMillis() + " ms");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        } finally {
+            // Done: no effect. Timed out or interrupted (closing): aborts the exchange and closes its connection.
+            answer.cancel(true);
+        }
+    }
+
+    /**
+     * Where a 3xx pointed, which is not followed: the credentials, the tenant and the profile go only to the
+     * configured URL. Without the location's user, query and fragment, which may carry the other host's secrets.
+     */
+    private static String redirect(HttpRequest request, HttpResponse<?> response) {
+        String to = response.headers().firstValue("Location").map(value -> {
+            try {
+                URI uri = request.uri().resolve(new URI(value.trim()));
+                String shown = new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null)
+                        .toString();
+                return shown.length() > MAX_MESSAGE ? shown.substring(0, MAX_MESSAGE) + "..." : shown;
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                return "an unreadable location";
+            }
+        }).orElse("no location");
+        return ": a redirect to " + to + ", not followed (set the URL the target really answers at)";
     }
 
     private static String answer(byte[] body) {

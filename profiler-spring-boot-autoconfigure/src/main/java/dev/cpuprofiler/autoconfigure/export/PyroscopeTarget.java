@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
@@ -69,6 +70,11 @@ public final class PyroscopeTarget implements ExportTarget {
     @Override
     public String id() {
         return "pyroscope";
+    }
+
+    @Override
+    public Optional<String> unencryptedCredentials() {
+        return UnencryptedCredentials.of(ingest, headers.keySet());
     }
 
     @Override

@@ -36,6 +36,8 @@ class ExportRetryTest {
 
     @Test
     void retriesOnly429AndServerErrors() {
+        assertThat(ExportRetry.retryable(302)).as("a redirect is not followed, nor retried").isFalse();
+        assertThat(ExportRetry.retryable(307)).isFalse();
         assertThat(ExportRetry.retryable(429)).isTrue();
         assertThat(ExportRetry.retryable(503)).isTrue();
         assertThat(ExportRetry.retryable(500)).isTrue();

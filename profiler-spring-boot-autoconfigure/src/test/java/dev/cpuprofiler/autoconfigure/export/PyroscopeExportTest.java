@@ -152,6 +152,73 @@ class PyroscopeExportTest {
     }
 
     @Test
+    void aRedirectIsAFailureAndNothingReachesTheHostItPointsTo() throws Exception {
+        try (RecordingServer elsewhere = new RecordingServer()) {
+            server.answer(302, "", Map.of("Location", elsewhere.url() + "/elsewhere/ingest?token=s3cret"));
+            server.answer(307, "", Map.of("Location", elsewhere.url() + "/ingest"));
+            runner.withPropertyValues("profiler.cpu.export.pyroscope.bearer-token=t0k",
+                    "profiler.cpu.export.pyroscope.tenant-id=team-a").run(context -> {
+                        SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+                        CpuProfiler profiler = context.getBean(CpuProfiler.class);
+                        CpuProfilerEndpoint endpoint = context.getBean(CpuProfilerEndpoint.class);
+
+                        StoredProfiles.add(profiler, ExportFixtures.profile());
+                        await().atMost(HANG).until(() -> outcomes(registry) == 1);
+                        ExportDescriptor export = endpoint.status().export();
+                        assertThat(export.result()).isEqualTo("failure");
+                        assertThat(export.httpStatus()).isEqualTo(302);
+                        // Where it points, without the query (which may carry a secret of the other host's).
+                        assertThat(export.message()).contains("HTTP 302")
+                                .contains(elsewhere.url() + "/elsewhere/ingest").doesNotContain("s3cret");
+
+                        // 307 would re-send the body too: neither is followed.
+                        StoredProfiles.add(profiler, ExportFixtures.profile());
+                        await().atMost(HANG).until(() -> outcomes(registry) == 2);
+                        export = endpoint.status().export();
+                        assertThat(export.httpStatus()).isEqualTo(307);
+                        assertThat(export.message()).contains("HTTP 307").contains(elsewhere.url() + "/ingest");
+
+                        assertThat(count(registry, "pyroscope", "retry")).as("a redirect is not retried").isZero();
+                        assertThat(server.requests()).hasSize(2);
+                        assertThat(elsewhere.requests()).as("no header, credential or body goes to the other host")
+                                .isEmpty();
+                    });
+        }
+    }
+
+    @Test
+    void aHugeAnswerIsNotReadWhole() {
+        long huge = 64L << 20;
+        server.answerStreaming(400, huge);
+        runner.run(context -> {
+            SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
+            await().atMost(HANG).until(() -> outcomes(registry) == 1);
+            ExportDescriptor export = context.getBean(CpuProfilerEndpoint.class).status().export();
+            assertThat(export.httpStatus()).isEqualTo(400);
+            assertThat(export.message()).startsWith("HTTP 400: xxx").hasSizeLessThan(400);
+            // The exporter read the first bytes and hung up: the server wrote what the sockets' buffers took, and
+            // then failed, long before the end of the answer.
+            await().atMost(HANG).until(() -> server.answered() == 1);
+            assertThat(server.written()).as("bytes the server got to write of %s", huge).isLessThan(huge / 4);
+        });
+    }
+
+    @Test
+    void anAnswerThatNeverEndsTimesOut() {
+        server.answerStalling(200);
+        runner.withPropertyValues("profiler.cpu.export.timeout=1s").run(context -> {
+            SimpleMeterRegistry registry = meters(context.getBean(ExportMeterBinder.class));
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile());
+            // The status and the first bytes came at once; the time-out bounds the rest of the answer too.
+            await().atMost(HANG).until(() -> count(registry, "pyroscope", "retry") >= 1);
+            assertThat(count(registry, "pyroscope", "success")).isZero();
+            assertThat(context.getBean(ProfileExporter.class).last().orElseThrow().message())
+                    .containsIgnoringCase("timed out");
+        });
+    }
+
+    @Test
     void aFullQueueDropsProfilesWithoutBlockingAndCountsThem() {
         server.holdRequests();
         runner.withPropertyValues("profiler.cpu.export.queue-capacity=2").run(context -> {
@@ -246,6 +313,11 @@ class PyroscopeExportTest {
                 assertThat(((InvalidOptionException) cause).property()).isEqualTo(bad.get(1));
             });
         }
+    }
+
+    /** Profiles that reached their end at the target: delivered or failed. */
+    private static double outcomes(SimpleMeterRegistry registry) {
+        return count(registry, "pyroscope", "success") + count(registry, "pyroscope", "failure");
     }
 
     private static SimpleMeterRegistry meters(ExportMeterBinder binder) {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,10 +17,13 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A local HTTP server on an ephemeral loopback port that records every request and answers with scripted statuses
- * (200 once the script is used up); it can hold requests until released, to stand for a slow target.
+ * (200 once the script is used up); it can hold requests until released, to stand for a slow target, and stream a
+ * long answer or stall in the middle of one, counting the answer's bytes it managed to write.
  */
 final class RecordingServer implements AutoCloseable {
 
@@ -36,13 +40,24 @@ final class RecordingServer implements AutoCloseable {
         }
     }
 
-    record Answer(int status, String body, Map<String, String> headers) {
+    /** @param length as {@code sendResponseHeaders} takes it: -1 no body, 0 chunked, else the body's length */
+    record Answer(int status, Map<String, String> headers, long length, Body body) {
     }
+
+    /** Writes an answer's body. */
+    interface Body {
+        void write(OutputStream out) throws IOException, InterruptedException;
+    }
+
+    private static final int CHUNK = 64 * 1024;
 
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Deque<Answer> script = new ArrayDeque<>();
     private volatile CountDownLatch hold = new CountDownLatch(0);
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final AtomicLong written = new AtomicLong();
+    private final AtomicInteger answered = new AtomicInteger();
 
     RecordingServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -57,13 +72,19 @@ final class RecordingServer implements AutoCloseable {
             }
             Answer answer;
             synchronized (script) {
-                answer = script.isEmpty() ? new Answer(200, "", Map.of()) : script.removeFirst();
+                answer = script.isEmpty() ? text(200, "", Map.of()) : script.removeFirst();
             }
             answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-            byte[] out = answer.body().getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(answer.status(), out.length == 0 ? -1 : out.length);
+            exchange.sendResponseHeaders(answer.status(), answer.length());
             try (OutputStream os = exchange.getResponseBody()) {
-                os.write(out);
+                answer.body().write(os);
+            } catch (IOException e) {
+                // The client hung up before the end of the answer: what it read is counted in written().
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                exchange.close();
+                answered.incrementAndGet();
             }
         });
         server.start();
@@ -75,10 +96,53 @@ final class RecordingServer implements AutoCloseable {
 
     /** The next answers, in order. */
     RecordingServer answer(int status, String body, Map<String, String> headers) {
+        return answer(text(status, body, headers));
+    }
+
+    /** An answer whose body is {@code size} bytes of 'x', streamed in chunks, unless the client hangs up first. */
+    RecordingServer answerStreaming(int status, long size) {
+        return answer(new Answer(status, Map.of(), size, out -> {
+            byte[] chunk = new byte[CHUNK];
+            Arrays.fill(chunk, (byte) 'x');
+            for (long left = size; left > 0; left -= CHUNK) {
+                int n = (int) Math.min(CHUNK, left);
+                out.write(chunk, 0, n);
+                written.addAndGet(n);
+            }
+        }));
+    }
+
+    /** An answer that sends its status, headers and a first chunk of body, then nothing until the server closes. */
+    RecordingServer answerStalling(int status) {
+        return answer(new Answer(status, Map.of(), 0, out -> {
+            byte[] first = "the beginning of an answer that never ends".getBytes(StandardCharsets.UTF_8);
+            out.write(first);
+            out.flush();
+            written.addAndGet(first.length);
+            closed.await(30, TimeUnit.SECONDS);
+        }));
+    }
+
+    private RecordingServer answer(Answer answer) {
         synchronized (script) {
-            script.addLast(new Answer(status, body, headers));
+            script.addLast(answer);
         }
         return this;
+    }
+
+    private static Answer text(int status, String body, Map<String, String> headers) {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        return new Answer(status, headers, bytes.length == 0 ? -1 : bytes.length, out -> out.write(bytes));
+    }
+
+    /** The bytes of answer bodies written to clients so far (what they were sent, not what they read). */
+    long written() {
+        return written.get();
+    }
+
+    /** Answers ended so far, whole or cut short by the client. */
+    int answered() {
+        return answered.get();
     }
 
     /** Holds every request until {@link #release()}. */
@@ -97,6 +161,7 @@ final class RecordingServer implements AutoCloseable {
     @Override
     public void close() {
         release();
+        closed.countDown();
         server.stop(0);
     }
 }
