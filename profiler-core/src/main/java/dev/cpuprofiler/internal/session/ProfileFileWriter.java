@@ -163,11 +163,16 @@ public final class ProfileFileWriter {
     private static void publish(Path from, Path to) throws IOException {
         try {
             Files.createLink(to, from);
-            Files.delete(from);
         } catch (FileAlreadyExistsException e) {
             throw e;
         } catch (UnsupportedOperationException | FileSystemException e) {
             Files.move(from, to);
+            return;
+        }
+        try {
+            Files.delete(from);
+        } catch (IOException e) {
+            log.debug("Cannot delete {} once it is {}: {}", from, to, e.toString());
         }
     }
 
