@@ -2,8 +2,9 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
 import java.util.Optional;
 
 /**
@@ -23,7 +24,7 @@ final class JfrFormat extends FormatBase {
                     + ") handed over no file, or it was not kept (larger than retained-size, or its disk down to "
                     + "min-free-disk-space)");
         }
-        return Files.isRegularFile(p.jfrFile()) ? Optional.empty()
+        return RecordingFile.readable(p.jfrFile()) ? Optional.empty()
                 : Optional.of("Profile '" + p.id() + "' has no JFR recording any more");
     }
 
@@ -33,6 +34,8 @@ final class JfrFormat extends FormatBase {
         if (p.jfrFile() == null) {
             throw new IOException(missing(p).orElseThrow());
         }
-        Files.copy(p.jfrFile(), out);
+        try (InputStream in = Channels.newInputStream(RecordingFile.open(p.jfrFile()))) {
+            in.transferTo(out);
+        }
     }
 }

@@ -55,13 +55,18 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     jfr-execution.
      * @param stackSamplingPeriod Interval between stack samples while a profile records. Must be between 1ms and
      *     1s. A bare number means milliseconds.
-     * @param retainedProfiles How many recent profiles stay in memory. Must be between 1 and 1000.
+     * @param retainedProfiles How many recent profiles of each kind stay in memory: CPU-triggered and saturation
+     *     profiles, and on-demand ones, apart, so on-demand profiles never push out an incident's. Must be between 1
+     *     and 1000.
      * @param retainedSize Most memory the retained profiles may take together, counting the recordings kept on disk
-     *     for format=jfr; the oldest are dropped first. Must be at least 1MB. A bare number means megabytes.
+     *     for format=jfr; on-demand profiles are dropped first, then the oldest. Must be at least 1MB. A bare number
+     *     means megabytes.
      * @param outputDirectory Directory where each profile is also written (collapsed stacks, HTML flame graph, and
-     *     the .jfr recording when a JFR engine recorded it), readable by the owner only. Unset: memory only.
-     * @param outputRetention How many profiles the output directory keeps; older ones are deleted. Must be between
-     *     1 and 100000.
+     *     the .jfr recording when a JFR engine recorded it), readable by the owner only. An existing directory must be
+     *     owned by the user the application runs as and writable by it alone, or start-up fails. Instances may share
+     *     it: each deletes only the files it wrote. Unset: memory only.
+     * @param outputRetention How many profiles of each kind (as retained-profiles) this instance keeps in the output
+     *     directory; older ones it wrote are deleted. Must be between 1 and 100000.
      * @param maxStackDepth Deepest stack kept in a profile's tree; deeper stacks are cut and counted. Every engine
      *     records this deep: async-profiler's jstackdepth, and JFR's own stack depth (at most 2048), which the profiler
      *     raises when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it).

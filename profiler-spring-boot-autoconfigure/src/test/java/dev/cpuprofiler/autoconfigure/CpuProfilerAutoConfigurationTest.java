@@ -11,11 +11,18 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.InvalidOptionException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -24,6 +31,7 @@ import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfi
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -219,6 +227,22 @@ class CpuProfilerAutoConfigurationTest {
                 .hasMessageContaining("must be 0 (off) or between PT1S and PT10M"));
         runner.withPropertyValues("profiler.cpu.lookback-sampling-period=2s").run(context -> assertThat(context)
                 .hasFailed().getFailure().rootCause().hasMessageContaining("profiler.cpu.lookback-sampling-period"));
+    }
+
+    /** Others could read the profiles there, or plant and replace files beside them. */
+    @Test
+    void anOutputDirectoryOthersMayWriteFailsStartUpNamingTheProperty(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "no POSIX permissions on this filesystem");
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        runner.withPropertyValues("profiler.cpu.output-directory=" + shared).run(context -> {
+            assertThat(context).hasFailed().getFailure().rootCause().isInstanceOf(InvalidOptionException.class);
+            FailureAnalysis analysis = new InvalidOptionFailureAnalyzer().analyze(context.getStartupFailure());
+            assertThat(analysis.getDescription()).contains("profiler.cpu.output-directory", shared.toString(),
+                    "rwxrwxrwx");
+            assertThat(analysis.getAction()).contains("profiler.cpu.output-directory");
+        });
     }
 
     @Test

@@ -281,7 +281,10 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             return this;
         }
 
-        /** Where engines write temporary recordings (default: a private directory under java.io.tmpdir). */
+        /**
+         * Where engines write temporary recordings: the profiler makes a private directory of its own in it (default:
+         * in java.io.tmpdir) and deletes only that on close, never what else is there.
+         */
         public Builder workDirectory(Path workDirectory) {
             this.workDirectory = Objects.requireNonNull(workDirectory);
             return this;

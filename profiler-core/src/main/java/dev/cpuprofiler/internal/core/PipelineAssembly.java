@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.core;
 import dev.cpuprofiler.CpuProfiler;
 
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.InvalidOptionException;
 
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
@@ -13,6 +14,7 @@ import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
@@ -29,6 +31,9 @@ import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Optional;
 import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
@@ -76,11 +81,9 @@ final class PipelineAssembly {
         }
 
         ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
-                options.getRetainedProfiles(), options.getRetainedBytes(), options.getOutputDirectory() == null ? null
-                        : new ProfileFileWriter(options.getOutputDirectory(), options.getOutputRetention(), diskSpace,
-                                OutputFiles.standard()),
+                options.getRetainedProfiles(), options.getRetainedBytes(), outputWriter(b, options, diskSpace),
                 diskSpace);
-        WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.at(b.workDirectory)
+        WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
 
         // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
@@ -135,6 +138,29 @@ final class PipelineAssembly {
                 b.clock, tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
         sampler.addListener(recorder);
         return recorder;
+    }
+
+    /**
+     * The writer for {@code output-directory}, or null without one. An existing directory that is not this user's alone
+     * fails the start: others could read the profiles, or plant and replace files in it.
+     */
+    private static ProfileFileWriter outputWriter(DefaultCpuProfiler.Builder b, CpuProfilerOptions options,
+            DiskSpaceGuard diskSpace) {
+        Path directory = options.getOutputDirectory();
+        if (directory == null) {
+            return null;
+        }
+        UserPrincipal user = OwnerOnlyDirectory.processUser(b.fsRoot).orElse(null);
+        Optional<String> problem;
+        try {
+            problem = OwnerOnlyDirectory.problem(directory, user);
+        } catch (IOException e) {
+            problem = Optional.of("must be a directory whose owner and permissions can be read: " + e);
+        }
+        problem.ifPresent(p -> {
+            throw new InvalidOptionException(CpuProfilerOptions.PREFIX + "output-directory", directory, p);
+        });
+        return new ProfileFileWriter(directory, options.getOutputRetention(), diskSpace, OutputFiles.standard(), user);
     }
 
     /** The hottest thread at the latest tick; never one without per-thread CPU. */

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * The profiler's private directory for engine recordings. It is named when the profiler is built and created
  * (owner-only) by the first recording that needs it, so an application that never profiles leaves nothing in the
  * temp directory, even when it is killed; a temp directory that cannot be written costs profiles, never the start.
- * {@link #close()} deletes it with everything in it.
+ * {@link #close()} deletes it with everything in it, and nothing beside it.
  */
 public final class WorkDirectory implements AutoCloseable {
 
@@ -31,13 +31,16 @@ public final class WorkDirectory implements AutoCloseable {
      * guess and create first.
      */
     public static WorkDirectory inTemp() {
-        return at(Path.of(System.getProperty("java.io.tmpdir"), "cpuprofiler-" + ProcessHandle.current().pid() + "-"
-                + Long.toUnsignedString(new SecureRandom().nextLong(), 36)));
+        return in(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
-    /** A given directory; it too is deleted on close. */
-    public static WorkDirectory at(Path path) {
-        return new WorkDirectory(path);
+    /**
+     * A new name, {@code cpuprofiler-<pid>-<64 random bits>}, in a directory someone gave (the application's own,
+     * perhaps with other files in it): only that new directory is the profiler's, and only it is deleted on close.
+     */
+    public static WorkDirectory in(Path parent) {
+        return new WorkDirectory(parent.resolve("cpuprofiler-" + ProcessHandle.current().pid() + "-"
+                + Long.toUnsignedString(new SecureRandom().nextLong(), 36)));
     }
 
     public Path path() {

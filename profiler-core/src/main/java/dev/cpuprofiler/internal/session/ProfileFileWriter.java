@@ -6,24 +6,25 @@ import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileAttribute;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,10 +32,13 @@ import org.slf4j.LoggerFactory;
  * Writes each profile to a directory: one file per {@link ProfileFile} ({@code <id>.collapsed.txt} and
  * {@code <id>.html} in production) and, when a JFR engine
  * recorded it, {@code <id>.jfr}. Files and the directory are readable by the owner only (a profile shows
- * class and method names, thread names, and the shape of the code). Only the newest {@code retention}
- * profiles are kept; files this writer did not name are never touched. A failure (read-only or full disk)
- * is logged once per streak and leaves the in-memory profile intact; nothing is written while the directory's
- * filesystem is down to the free-space floor, so profiles never fill a disk the application needs.
+ * class and method names, thread names, and the shape of the code); nothing is written into a directory another user
+ * owns or may write. Each file is new: a file already there under its name is never overwritten, and no link is
+ * followed. Only the newest {@code retention} profiles of each {@link RetentionGroup} this writer wrote are kept; it
+ * deletes nothing it did not write, so instances that share the directory (their ids differ) leave each other's
+ * files alone. A failure (read-only or full disk) is logged once per streak and leaves the in-memory profile intact;
+ * nothing is written while the directory's filesystem is down to the free-space floor, so profiles never fill a disk
+ * the application needs.
  */
 public final class ProfileFileWriter {
 
@@ -46,8 +50,9 @@ public final class ProfileFileWriter {
     private final int retention;
     private final DiskSpaceGuard diskSpace;
     private final List<ProfileFile> files;
-    /** The files this writer names: {@code <id><extension>} for each of its files and for the recording. */
-    private final Pattern profileFile;
+    private final UserPrincipal user;
+    /** The files this writer wrote, per profile, oldest profile first: the only files its retention deletes. */
+    private final Map<RetentionGroup, Deque<List<Path>>> written = new EnumMap<>(RetentionGroup.class);
     private boolean failing;
 
     public ProfileFileWriter(Path directory, int retention, List<ProfileFile> files) {
@@ -55,16 +60,20 @@ public final class ProfileFileWriter {
     }
 
     public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<ProfileFile> files) {
+        this(directory, retention, diskSpace, files, OwnerOnlyDirectory.processUser(Path.of("/")).orElse(null));
+    }
+
+    /** @param user the user this process runs as, who must own the directory; null when unknown */
+    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<ProfileFile> files,
+            UserPrincipal user) {
         this.directory = Objects.requireNonNull(directory, "directory");
         this.files = List.copyOf(files);
-        this.profileFile = Pattern.compile("(\\d{8}T\\d{6}Z-[a-z]+-\\d+)(" + Stream.concat(this.files.stream()
-                .map(ProfileFile::extension), Stream.of(JFR)).map(Pattern::quote).collect(Collectors.joining("|"))
-                + ")");
         this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
         if (retention < 1) {
             throw new IllegalArgumentException("retention must be at least 1");
         }
         this.retention = retention;
+        this.user = user;
     }
 
     public Path directory() {
@@ -73,44 +82,56 @@ public final class ProfileFileWriter {
 
     /** Writes the profile's files; returns the profile pointing at its kept {@code .jfr}, if any. */
     public synchronized Profile write(Profile profile) {
+        List<Path> mine = new ArrayList<>();
+        Profile result = profile;
         try {
-            Optional<String> full = diskSpace.refusal(directory, "profiler.cpu.output-directory");
-            if (full.isPresent()) {
-                throw new FloorReached(full.get());
-            }
-            OwnerOnlyDirectory.create(directory);
-            for (ProfileFile file : files) {
-                write(directory.resolve(profile.id() + file.extension()), out -> file.writer().write(profile, out));
-            }
-            Profile result = profile;
-            if (profile.jfrFile() != null && Files.exists(profile.jfrFile())) {
-                Path target = directory.resolve(profile.id() + JFR);
-                move(profile.jfrFile(), target);
-                setOwnerOnly(target, OWNER_FILE);
-                result = profile.withJfrFile(target);
-            }
-            applyRetention();
+            result = writeFiles(profile, mine);
             if (failing) {
                 log.info("Writing profiles to {} works again", directory);
                 failing = false;
             }
             log.debug("Wrote profile {} to {}", profile.id(), directory);
-            return result;
         } catch (IOException | RuntimeException e) {
             if (!failing) {
                 log.warn("Cannot write profile {} to {}: {}; it stays available in memory and over the endpoint",
-                        profile.id(), directory, e instanceof FloorReached ? e.getMessage() : e.toString());
+                        profile.id(), directory, e instanceof Refused ? e.getMessage() : e.toString());
                 failing = true;
             } else {
                 log.debug("Still cannot write profiles to {}: {}", directory, e.toString());
             }
-            return profile;
         }
+        remember(RetentionGroup.of(profile.trigger()), mine);
+        return result;
     }
 
-    /** The directory's filesystem is down to the free-space floor. */
-    private static final class FloorReached extends IOException {
-        FloorReached(String message) {
+    private Profile writeFiles(Profile profile, List<Path> mine) throws IOException {
+        Optional<String> full = diskSpace.refusal(directory, "profiler.cpu.output-directory");
+        if (full.isPresent()) {
+            throw new Refused(full.get());
+        }
+        OwnerOnlyDirectory.create(directory);
+        Optional<String> shared = OwnerOnlyDirectory.problem(directory, user);
+        if (shared.isPresent()) {
+            throw new Refused("profiler.cpu.output-directory " + shared.get());
+        }
+        for (ProfileFile file : files) {
+            Path target = directory.resolve(profile.id() + file.extension());
+            write(target, out -> file.writer().write(profile, out));
+            mine.add(target);
+        }
+        if (profile.jfrFile() != null && Files.exists(profile.jfrFile())) {
+            Path target = directory.resolve(profile.id() + JFR);
+            publish(profile.jfrFile(), target);
+            mine.add(target);
+            setOwnerOnly(target);
+            return profile.withJfrFile(target);
+        }
+        return profile;
+    }
+
+    /** The directory's filesystem is down to the free-space floor, or the directory is not this user's alone. */
+    private static final class Refused extends IOException {
+        Refused(String message) {
             super(message);
         }
     }
@@ -119,44 +140,47 @@ public final class ProfileFileWriter {
         void writeTo(OutputStream out) throws IOException;
     }
 
+    /** Writes a file of its own name first, then gives it the target's name, unless something already has it. */
     private void write(Path target, Body body) throws IOException {
-        Path tmp = directory.resolve("." + target.getFileName() + ".tmp");
-        Files.deleteIfExists(tmp);
-        createOwnerOnlyFile(tmp);
+        Path tmp = posix() ? Files.createTempFile(directory, "." + target.getFileName() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(OWNER_FILE))
+                : Files.createTempFile(directory, "." + target.getFileName() + ".", ".tmp");
         try {
-            try (OutputStream out = Files.newOutputStream(tmp)) {
+            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
                 body.writeTo(out);
             }
-            move(tmp, target);
+            publish(tmp, target);
         } finally {
             Files.deleteIfExists(tmp);
         }
     }
 
-    private static void move(Path from, Path to) throws IOException {
+    /**
+     * Gives {@code from} the name {@code to}, never replacing what is there: a hard link (atomic, fails when the name
+     * is taken), else a move without replacing (where links are not supported, or across filesystems).
+     */
+    private static void publish(Path from, Path to) throws IOException {
         try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+            Files.createLink(to, from);
+        } catch (FileAlreadyExistsException e) {
+            throw e;
+        } catch (UnsupportedOperationException | FileSystemException e) {
+            Files.move(from, to);
+            return;
+        }
+        try {
+            Files.delete(from);
+        } catch (IOException e) {
+            log.debug("Cannot delete {} once it is {}: {}", from, to, e.toString());
         }
     }
 
-    private void createOwnerOnlyFile(Path file) throws IOException {
-        if (posix()) {
-            FileAttribute<Set<PosixFilePermission>> attr = PosixFilePermissions.asFileAttribute(OWNER_FILE);
-            try {
-                Files.createFile(file, attr);
-            } catch (FileAlreadyExistsException e) {
-                setOwnerOnly(file, OWNER_FILE);
-            }
-        } else {
-            Files.createFile(file);
-        }
-    }
-
-    private void setOwnerOnly(Path file, Set<PosixFilePermission> perms) throws IOException {
-        if (posix()) {
-            Files.setPosixFilePermissions(file, perms);
+    private void setOwnerOnly(Path file) throws IOException {
+        PosixFileAttributeView view = Files.getFileAttributeView(file, PosixFileAttributeView.class,
+                LinkOption.NOFOLLOW_LINKS);
+        if (view != null) {
+            view.setPermissions(OWNER_FILE);
         }
     }
 
@@ -164,28 +188,22 @@ public final class ProfileFileWriter {
         return directory.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
-    /** Deletes the files of all but the newest {@code retention} profiles (ids sort by time). */
-    private void applyRetention() throws IOException {
-        TreeSet<String> ids = new TreeSet<>();
-        List<Path> files = new ArrayList<>();
-        try (Stream<Path> list = Files.list(directory)) {
-            list.forEach(p -> {
-                Matcher m = profileFile.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    ids.add(m.group(1));
-                    files.add(p);
-                }
-            });
+    /** Keeps the newest {@code retention} profiles of the group this writer wrote; deletes the files of older ones. */
+    private void remember(RetentionGroup group, List<Path> profileFiles) {
+        if (profileFiles.isEmpty()) {
+            return;
         }
-        while (ids.size() > retention) {
-            String oldest = ids.pollFirst();
-            for (Path p : files) {
-                Matcher m = profileFile.matcher(p.getFileName().toString());
-                if (m.matches() && m.group(1).equals(oldest)) {
+        Deque<List<Path>> kept = written.computeIfAbsent(group, g -> new ArrayDeque<>());
+        kept.addLast(List.copyOf(profileFiles));
+        while (kept.size() > retention) {
+            for (Path p : kept.removeFirst()) {
+                try {
                     Files.deleteIfExists(p);
+                    log.debug("Deleted {} (keeping {} {} profiles)", p, retention, group);
+                } catch (IOException e) {
+                    log.debug("Cannot delete {}: {}", p, e.toString());
                 }
             }
-            log.debug("Deleted profile {} from {} (keeping {})", oldest, directory, retention);
         }
     }
 }

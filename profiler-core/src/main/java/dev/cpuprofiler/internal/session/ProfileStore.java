@@ -22,15 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The last N profiles in memory, newest first, bounded in count and in bytes (the newest profile is always
- * kept, even alone over the byte bound). Optionally each profile is also written to an output directory;
- * a write failure is logged by the writer and never loses the in-memory profile.
+ * The last N profiles of each {@link RetentionGroup} in memory, newest first, bounded in count per group and in bytes
+ * over all (the profile just stored is always kept, even alone over the byte bound). On-demand profiles never push out
+ * an incident's (CPU-triggered or saturation) profile: when bytes are short, on-demand profiles go first, and one being
+ * stored pushes out on-demand profiles only. Optionally each profile is also written to an output directory; a write
+ * failure is logged by the writer and never loses the in-memory profile.
  *
  * <p>The engine's recording ({@code .jfr}, served as {@code format=jfr}) is kept with its profile: moved to the
  * output directory when there is one (where the writer's retention governs it), otherwise left in the work directory
  * and owned by this store, its bytes counted in the byte bound, and deleted when the profile is dropped or the store
- * closes. A recording that would not fit the bound even alone, or whose disk is down to its free-space floor, is
- * deleted and its profile kept without it: a recording never costs a profile, nor the disk space the next one needs.
+ * closes. A recording that would not fit the bound beside what its profile may not push out, or whose disk is down to
+ * its free-space floor, is deleted before anything is pushed out, and its profile kept without it: a recording never
+ * costs a profile, nor the disk space the next one needs.
  */
 public final class ProfileStore implements AutoCloseable {
 
@@ -51,6 +54,10 @@ public final class ProfileStore implements AutoCloseable {
     private record Kept(Profile profile, long recordingBytes) {
         long bytes() {
             return profile.estimatedBytes() + recordingBytes;
+        }
+
+        RetentionGroup group() {
+            return RetentionGroup.of(profile.trigger());
         }
     }
 
@@ -93,29 +100,27 @@ public final class ProfileStore implements AutoCloseable {
                 recordingBytes = 0;
             }
         }
+        RetentionGroup group = RetentionGroup.of(stored.trigger());
         List<Path> dropped = new ArrayList<>();
         synchronized (this) {
-            profiles.addFirst(new Kept(stored, recordingBytes));
-            bytes += stored.estimatedBytes() + recordingBytes;
-            while (profiles.size() > 1 && (profiles.size() > maxProfiles || bytes > maxBytes)) {
-                Kept oldest = profiles.removeLast();
-                bytes -= oldest.bytes();
-                if (oldest.recordingBytes() > 0) {
-                    dropped.add(oldest.profile().jfrFile());
-                }
-                log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", oldest.profile().id(),
-                        profiles.size(), bytes);
+            // Decided before anything is pushed out: a recording that would not fit beside what this profile may not
+            // push out is refused, and costs no other profile.
+            if (recordingBytes > 0 && stored.estimatedBytes() + recordingBytes > room(group)) {
+                dropped.add(stored.jfrFile());
+                stored = stored.withJfrFile(null);
+                recordingBytes = 0;
+                log.debug("Not keeping the recording of profile {}: larger than what retained-size ({} bytes) leaves "
+                        + "it", stored.id(), maxBytes);
             }
-            Kept newest = profiles.peekFirst();
-            if (bytes > maxBytes && newest.recordingBytes() > 0) {
-                // Alone over the bound: the profile stays, its recording goes.
-                profiles.removeFirst();
-                bytes -= newest.recordingBytes();
-                dropped.add(newest.profile().jfrFile());
-                stored = newest.profile().withJfrFile(null);
-                profiles.addFirst(new Kept(stored, 0));
-                log.debug("Not keeping the recording of profile {}: larger than retained-size ({} bytes)",
-                        stored.id(), maxBytes);
+            Kept added = new Kept(stored, recordingBytes);
+            profiles.addFirst(added);
+            bytes += added.bytes();
+            while (count(group) > maxProfiles) {
+                dropOldest(group, added, dropped);
+            }
+            boolean more = true;
+            while (bytes > maxBytes && more) {
+                more = dropOldestGivingWay(group, added, dropped);
             }
         }
         dropped.forEach(ProfileStore::delete);
@@ -159,6 +164,53 @@ public final class ProfileStore implements AutoCloseable {
             }
         }
         owned.forEach(ProfileStore::delete);
+    }
+
+    /** The bytes a profile of this group may take: the bound less what it may not push out. */
+    private long room(RetentionGroup group) {
+        long kept = 0;
+        for (Kept k : profiles) {
+            if (!group.mayPushOut(k.group())) {
+                kept += k.bytes();
+            }
+        }
+        return maxBytes - kept;
+    }
+
+    private int count(RetentionGroup group) {
+        int n = 0;
+        for (Kept k : profiles) {
+            n += k.group() == group ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Pushes out the oldest profile of the first group that gives way to {@code group}; false when there is none. */
+    private boolean dropOldestGivingWay(RetentionGroup group, Kept added, List<Path> dropped) {
+        for (RetentionGroup other : RetentionGroup.values()) {
+            if (group.mayPushOut(other) && dropOldest(other, added, dropped)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Drops the oldest profile of the group, never the one just added; false when there is none. */
+    private boolean dropOldest(RetentionGroup group, Kept added, List<Path> dropped) {
+        for (Iterator<Kept> it = profiles.descendingIterator(); it.hasNext();) {
+            Kept k = it.next();
+            if (k != added && k.group() == group) {
+                it.remove();
+                bytes -= k.bytes();
+                if (k.recordingBytes() > 0) {
+                    dropped.add(k.profile().jfrFile());
+                }
+                log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", k.profile().id(),
+                        profiles.size(), bytes);
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why a recording cannot be kept where it is (its disk is at the floor), or null. */

@@ -22,15 +22,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -43,8 +39,6 @@ import org.slf4j.LoggerFactory;
 public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ProfilingSessions.class);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .withZone(ZoneOffset.UTC);
 
     private final EngineSelector selector;
     private final SessionSettings settings;
@@ -60,7 +54,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final RequestTimeline requests;
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Duration saturationWindow;
-    private final AtomicLong sequence = new AtomicLong();
+    private final ProfileIds ids = ProfileIds.random();
     private volatile ProfilingSession current;
     // A shorter gap between look-back and session is not worth a note: a few samples at most.
     static final Duration NOTED_GAP = Duration.ofMillis(100);
@@ -105,8 +99,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
         Optional<LookbackHandOver> handOver = lookback.handOver();
         Instant now = clock.instant();
-        String id = ID_TIME.format(now) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-"
-                + sequence.incrementAndGet();
+        String id = ids.next(trigger, now);
         StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
         EndpointTally endpoints = new EndpointTally(tree, settings.maxStackDepth(), settings.maxTreeNodes());
         ThreadFocus focus = trigger == SessionTrigger.SATURATION ? saturation.get().map(pinned -> new ThreadFocus(

@@ -26,16 +26,19 @@ class WorkDirectoryTest {
 
     @Test
     void closeDeletesWhatTheEnginesLeftAndToleratesADirectoryNeverCreated() throws Exception {
-        WorkDirectory never = WorkDirectory.at(tmp.resolve("never"));
+        WorkDirectory never = WorkDirectory.in(tmp.resolve("never"));
         never.close();
         assertThat(tmp.resolve("never")).doesNotExist();
 
-        WorkDirectory used = WorkDirectory.at(tmp.resolve("used"));
+        Path given = Files.createDirectories(tmp.resolve("given"));
+        Path theirs = Files.writeString(given.resolve("theirs.txt"), "not the profiler's");
+        WorkDirectory used = WorkDirectory.in(given);
         OwnerOnlyDirectory.create(used.path().resolve("nested"));
         Files.writeString(used.path().resolve("nested/a.jfr"), "x");
         Files.writeString(used.path().resolve("b.jfr"), "y");
         used.close();
         assertThat(used.path()).doesNotExist();
+        assertThat(theirs).exists();
     }
 
     @Test

@@ -14,14 +14,18 @@ import dev.cpuprofiler.internal.engine.JfrRepository;
 import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.testing.LogCapture;
+import dev.cpuprofiler.internal.testing.OtherUser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +37,17 @@ class ProfileStoreTest {
     private static int seq;
 
     static Profile profile(String hotFrame, int distinctStacks, Path jfr) {
+        return profile(SessionTrigger.CPU, hotFrame, distinctStacks, jfr);
+    }
+
+    static Profile profile(SessionTrigger trigger, String hotFrame, int distinctStacks, Path jfr) {
         StackTree tree = new StackTree(64, 1_000_000, false);
         for (int i = 0; i < distinctStacks; i++) {
             tree.accept(List.of(Frame.java("app.Main.run"), Frame.java(hotFrame + i)), "main", 3);
         }
         Instant start = Instant.parse("2026-11-22T02:00:00Z").plusSeconds(seq++);
-        String id = String.format("20261122T02%04dZ-cpu-%d", seq, seq);
-        return new Profile(id, SessionTrigger.CPU, "jfr-execution", "jfr", List.of(), List.of(), start,
+        String id = String.format("20261122T02%04dZ-%s-%d-test", seq, trigger.name().toLowerCase(Locale.ROOT), seq);
+        return new Profile(id, trigger, "jfr-execution", "jfr", List.of(), List.of(), start,
                 start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, 85.0, tree.snapshot(), jfr, null, null, null);
     }
 
@@ -111,7 +119,7 @@ class ProfileStoreTest {
     @Test
     void recordingsCountInTheByteBoundAndNeverCostTheProfile() throws IOException {
         Profile small = profile("app.Hot.m", 1, null);
-        long bound = small.estimatedBytes() * 3;
+        long bound = small.estimatedBytes() * 4; // the three profiles and the older recording, just
         Path older = Files.write(dir.resolve("older.jfr"), new byte[(int) small.estimatedBytes()]);
         Path huge = Files.write(dir.resolve("huge.jfr"), new byte[(int) bound]);
         ProfileStore store = new ProfileStore(10, bound, null);
@@ -120,13 +128,53 @@ class ProfileStoreTest {
         Profile second = store.add(profile("app.Hot.m", 1, null));
         assertThat(store.list()).extracting(Profile::id).containsExactly(second.id(), first.id());
 
-        // Over the bound with its recording even alone: every older profile goes, the newest stays without it.
+        // Over the bound with its recording even alone: the recording is refused first, and nothing else goes.
         Profile third = store.add(profile("app.Hot.m", 1, huge));
         assertThat(third.jfrFile()).isNull();
         assertThat(huge).doesNotExist();
-        assertThat(older).doesNotExist();
-        assertThat(store.list()).extracting(Profile::id).containsExactly(third.id());
-        assertThat(store.estimatedBytes()).isEqualTo(third.estimatedBytes());
+        assertThat(older).exists();
+        assertThat(store.list()).extracting(Profile::id).containsExactly(third.id(), second.id(), first.id());
+        assertThat(store.get(first.id())).get().extracting(Profile::jfrFile).isEqualTo(older);
+        assertThat(store.estimatedBytes()).isEqualTo(first.estimatedBytes() + Files.size(older)
+                + second.estimatedBytes() + third.estimatedBytes());
+    }
+
+    @Test
+    void onDemandProfilesNeverPushOutTheIncidentFromMemory() {
+        ProfileStore store = new ProfileStore(2, Long.MAX_VALUE, null);
+        Profile cpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 1, null));
+        Profile saturation = store.add(profile(SessionTrigger.SATURATION, "app.Hot.m", 1, null));
+        List<Profile> onDemand = Stream.generate(() -> profile(SessionTrigger.MANUAL, "app.Hot.m", 1, null))
+                .limit(5).map(store::add).toList();
+
+        assertThat(store.list()).containsExactly(onDemand.get(4), onDemand.get(3), saturation, cpu);
+        assertThat(store.get(ProfileStore.LATEST)).contains(onDemand.get(4));
+
+        // Another incident pushes out the oldest incident only.
+        Profile nextCpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 1, null));
+        assertThat(store.list()).containsExactly(nextCpu, onDemand.get(4), onDemand.get(3), saturation);
+    }
+
+    @Test
+    void onDemandProfilesGoFirstWhenMemoryIsShortAndNeverTakeTheIncidentsPlace() throws IOException {
+        Profile sized = profile("app.Hot.m", 200, null);
+        long bound = sized.estimatedBytes() * 2 + sized.estimatedBytes() / 2; // two such profiles fit, not three
+        ProfileStore store = new ProfileStore(10, bound, null);
+        Profile cpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 200, null));
+        Profile first = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, null));
+        Profile second = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, null));
+        assertThat(store.list()).containsExactly(second, cpu);
+
+        // An on-demand recording that fits only by pushing out the incident is refused, and the incident stays.
+        Path jfr = Files.write(dir.resolve("manual.jfr"), new byte[(int) sized.estimatedBytes()]);
+        Profile third = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, jfr));
+        assertThat(third.jfrFile()).isNull();
+        assertThat(jfr).doesNotExist();
+        assertThat(store.list()).containsExactly(third, cpu);
+
+        // An incident pushes out on-demand profiles before any older incident.
+        Profile nextCpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 200, null));
+        assertThat(store.list()).containsExactly(nextCpu, cpu);
     }
 
     @Test
@@ -183,6 +231,104 @@ class ProfileStoreTest {
         }
         assertThat(foreign).exists();
         assertThat(store.size()).isEqualTo(4);
+    }
+
+    @Test
+    void onDemandProfilesNeverPushTheIncidentOutOfTheOutputDirectory() throws IOException {
+        Path out = dir.resolve("profiles");
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, OutputFiles.standard()));
+        Profile cpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 1, null));
+        List<Profile> onDemand = Stream.generate(() -> profile(SessionTrigger.MANUAL, "app.Hot.m", 1, null))
+                .limit(4).map(store::add).toList();
+
+        assertThat(fileNames(out)).containsExactlyInAnyOrder(
+                cpu.id() + ".collapsed.txt", cpu.id() + ".html",
+                onDemand.get(2).id() + ".collapsed.txt", onDemand.get(2).id() + ".html",
+                onDemand.get(3).id() + ".collapsed.txt", onDemand.get(3).id() + ".html");
+    }
+
+    /**
+     * Two instances writing to one directory (as two apps sharing a volume): each one's retention deletes only the
+     * files it wrote, however the ids of the other sort.
+     */
+    @Test
+    void instancesSharingADirectoryDeleteOnlyTheirOwnFiles() throws IOException {
+        Path out = dir.resolve("profiles");
+        ProfileFileWriter a = new ProfileFileWriter(out, 1, OutputFiles.standard());
+        ProfileFileWriter b = new ProfileFileWriter(out, 1, OutputFiles.standard());
+        Profile a1 = a.write(withId(profile("app.Hot.m", 1, null), "20261122T020001Z-cpu-1"));
+        Profile b1 = b.write(withId(profile("app.Hot.m", 1, null), "20261122T020002Z-cpu-1"));
+        Profile a2 = a.write(withId(profile("app.Hot.m", 1, null), "20261122T020003Z-cpu-2"));
+
+        assertThat(fileNames(out)).containsExactlyInAnyOrder(b1.id() + ".collapsed.txt", b1.id() + ".html",
+                a2.id() + ".collapsed.txt", a2.id() + ".html");
+
+        Profile b2 = b.write(withId(profile("app.Hot.m", 1, null), "20261122T020004Z-cpu-2"));
+        assertThat(fileNames(out)).containsExactlyInAnyOrder(a2.id() + ".collapsed.txt", a2.id() + ".html",
+                b2.id() + ".collapsed.txt", b2.id() + ".html");
+        assertThat(a1.id()).isNotEqualTo(b1.id());
+    }
+
+    /**
+     * A file already under a profile's name (another instance's, or a link someone planted) is never overwritten nor
+     * written through, and another's temporary file is left alone: the write fails, the profile stays in memory.
+     */
+    @Test
+    void aFileAlreadyThereIsNeitherOverwrittenNorFollowed() throws IOException {
+        Path out = Files.createDirectories(dir.resolve("profiles"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Profile p = profile("app.Hot.m", 1, null);
+        Path theirs = Files.writeString(out.resolve(p.id() + ".collapsed.txt"), "another instance's profile");
+        Path victim = Files.writeString(dir.resolve("victim.txt"), "not the profiler's");
+        Path link = Files.createSymbolicLink(out.resolve(p.id() + ".html"), victim);
+        Path theirTmp = Files.writeString(out.resolve("." + p.id() + ".collapsed.txt.tmp"), "being written");
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, OutputFiles.standard()));
+
+        try (LogCapture logs = new LogCapture()) {
+            assertThat(store.add(p)).isEqualTo(p);
+            assertThat(logs.messages(Level.WARN)).hasSize(1).first().asString().contains("stays available in memory");
+        }
+        assertThat(Files.readString(theirs)).isEqualTo("another instance's profile");
+        assertThat(Files.readString(theirTmp)).isEqualTo("being written");
+        assertThat(Files.readString(victim)).isEqualTo("not the profiler's");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(fileNames(out)).noneMatch(n -> n.endsWith(".tmp") && !n.equals(theirTmp.getFileName().toString()));
+    }
+
+    @Test
+    void nothingIsWrittenIntoADirectoryAnotherUserOwnsOrOthersMayWrite() throws IOException {
+        Assumptions.assumeTrue(dir.getFileSystem().supportedFileAttributeViews().contains("posix"),
+                "no POSIX permissions on this filesystem");
+        Path shared = Files.createDirectories(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path foreign = Files.createDirectories(dir.resolve("foreign"));
+        UserPrincipal nobody = OtherUser.nobody(dir);
+        if (nobody != null) {
+            Files.setOwner(foreign, nobody);
+        }
+        for (Path out : nobody == null ? List.of(shared) : List.of(shared, foreign)) {
+            ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5,
+                    OutputFiles.standard()));
+            try (LogCapture logs = new LogCapture()) {
+                Profile p = profile("app.Hot.m", 1, null);
+                assertThat(store.add(p)).isEqualTo(p);
+                assertThat(logs.messages(Level.WARN)).hasSize(1).first().asString()
+                        .contains("profiler.cpu.output-directory").contains("stays available in memory");
+            }
+            assertThat(fileNames(out)).as(out.toString()).isEmpty();
+        }
+    }
+
+    private static Profile withId(Profile p, String id) {
+        return new Profile(id, p.trigger(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(), p.startedAt(),
+                p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), p.jfrFile(),
+                null, null, null);
+    }
+
+    private static List<String> fileNames(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).toList();
+        }
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.format.RecordingFile;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.util.Map;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -32,10 +34,14 @@ final class ProfileDownload {
         }, filename, mediaType);
     }
 
-    /** The file, opened now, since the store may delete it once its profile is dropped; it can be read once. */
+    /**
+     * The recording, opened now, since the store may delete it once its profile is dropped; it can be read once. Only a
+     * regular file is opened, never through a link ({@link RecordingFile}).
+     */
     static WebEndpointResponse<Resource> open(Path file, String filename, String mediaType) throws IOException {
-        long length = Files.size(file);
-        return response(new InputStreamResource(Files.newInputStream(file), "profile download " + filename) {
+        SeekableByteChannel recording = RecordingFile.open(file);
+        long length = recording.size();
+        return response(new InputStreamResource(Channels.newInputStream(recording), "profile download " + filename) {
             @Override
             public String getFilename() {
                 return filename;

@@ -394,6 +394,26 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(endpoint.profile("p1", "jfr", "include", null, null, null).getStatus()).isEqualTo(404);
     }
 
+    /** A link planted where a recording was could name any file the application may read: it is not served. */
+    @Test
+    void jfrServesTheRecordingFileButNeverThroughALink() throws Exception {
+        Path recording = Files.writeString(root.resolve("p1.jfr"), "pretend JFR");
+        Path secret = Files.writeString(root.resolve("secret.txt"), "the application's secret");
+        Path link = Files.createSymbolicLink(root.resolve("p2.jfr"), secret);
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null).withJfrFile(recording));
+        StoredProfiles.add(profiler, fixture("p2", SessionTrigger.CPU, null).withJfrFile(link));
+
+        WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null, ResponseFormat.JSON);
+        assertThat(served.getStatus()).isEqualTo(200);
+        try (java.io.InputStream in = ((Resource) served.getBody()).getInputStream()) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("pretend JFR");
+        }
+        WebEndpointResponse<?> linked = endpoint.profile("p2", "jfr", null, null, null, ResponseFormat.JSON);
+        assertThat(linked.getStatus()).isEqualTo(404);
+        assertThat(((ErrorDescriptor) linked.getBody()).message()).isEqualTo(
+                "Profile 'p2' has no JFR recording any more").doesNotContain("secret");
+    }
+
     @Test
     void pprofIsTheGzippedProfileNamedForTheProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
@@ -419,13 +439,15 @@ class CpuProfilerEndpointFixtureTest {
 
         assertThat(started.getStatus()).isEqualTo(200);
         CpuProfilerStatus.Session session = ((SessionDescriptor) started.getBody()).session();
-        assertThat(session).isEqualTo(new CpuProfilerStatus.Session("20261123T100030Z-manual-1",
+        // The id: its time, its trigger, this profiler's sequence and its instance part.
+        assertThat(session.id()).matches("20261123T100030Z-manual-1-[0-9a-z]{8}");
+        assertThat(session).isEqualTo(new CpuProfilerStatus.Session(session.id(),
                 SessionTrigger.MANUAL, "fixture", Instant.parse("2026-11-23T10:00:30Z"), Duration.ofMinutes(2),
                 Duration.ZERO, 7));
         JsonNode wire = json(started.getBody());
         assertThat(List.of(wire.path("id").asString(), wire.path("trigger").asString(), wire.path("engine").asString(),
                 wire.path("startedAt").asString(), wire.path("duration").asString(), wire.path("elapsed").asString(),
-                wire.path("samples").asString())).containsExactly("20261123T100030Z-manual-1", "MANUAL", "fixture",
+                wire.path("samples").asString())).containsExactly(session.id(), "MANUAL", "fixture",
                         "2026-11-23T10:00:30Z", "PT2M", "PT0S", "7");
         assertThat(json(endpoint.status()).path("state").asString()).isEqualTo("PROFILING");
 
