@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Duration;
 
@@ -240,16 +241,17 @@ class CpuTriggerPolicyTest {
     }
 
     @Test
-    void shutdownCancelsTheRunningSessionAndStartsNoOther() {
+    void shutdownStopsTheRunningSessionKeepingItsProfileAndStartsNoOther() {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
         sim.run(40, s -> 95);
         FakeSession running = sim.lastSession();
 
-        sim.policy.shutDown("the profiler is shutting down");
-        running.fail("cancelled", sim.time.instant());
+        assertThat(sim.policy.shutDown("the profiler is shutting down")).containsSame(running);
+        running.complete(sim.time.instant());
         sim.run(600, s -> 99);
 
-        assertThat(running.cancelReason()).isEqualTo("the profiler is shutting down");
+        assertThat(running.stopEarlyReason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+        assertThat(running.cancelReason()).as("its recording is not thrown away").isNull();
         assertThat(sim.sessions).as("no CPU-triggered session after shutdown").hasSize(1);
         assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
