@@ -17,15 +17,17 @@ import org.springframework.context.SmartLifecycle;
  * ({@link CpuProfiler#stopForShutdown()}), and its profile is stored, written to the output directory and pushed,
  * cut short and saying so, instead of being thrown away when the profiler closes.
  *
- * <p>It stops in {@link #PHASE}, that of Boot's web server graceful shutdown ({@code WebServerGracefulShutdownLifecycle}),
- * asynchronously: the session stops while the requests in flight drain, neither waiting for the other, and the
- * profile ends where the shutdown began. The exporter stops in the phase after ({@link #EXPORTER_PHASE}), once the
- * profile is queued, so it gets the push out (within its drain time-out); the profiler closes with its bean, after
- * every phase.
+ * <p>It stops in {@link #PHASE}, that of Boot's web server graceful shutdown
+ * ({@code WebServerGracefulShutdownLifecycle}), asynchronously: the session stops while the requests in flight drain,
+ * neither waiting for the other, and the profile ends where the shutdown began (the drain is not what it was asked to
+ * explain). A POST that would start a session meanwhile is refused: the profiler is shutting down. The exporter stops
+ * in the phase after ({@link #EXPORTER_PHASE}), once the profile is queued, so it gets the push out (within its drain
+ * time-out); the profiler closes with its bean, after every phase.
  *
  * <p>The shutdown waits at most {@link #MAX_WAIT} for the profile, less when
  * {@code spring.lifecycle.timeout-per-shutdown-phase} is shorter: an engine that hangs holds the application no
- * longer, and the profiler's close gives up on it.
+ * longer, and the profiler's close gives up on it (its own short wait later). Worst case the shutdown lasts this wait,
+ * the exporter's drain time-out and the close's wait longer; usually the profile is kept in well under a second.
  */
 public class CpuProfilerShutdown implements SmartLifecycle {
 
@@ -61,6 +63,12 @@ public class CpuProfilerShutdown implements SmartLifecycle {
     @Override
     public int getPhase() {
         return PHASE;
+    }
+
+    /** Not stopped by a pause of the context ({@code ConfigurableApplicationContext.pause()}): its stop is for good. */
+    @Override
+    public boolean isPauseable() {
+        return false;
     }
 
     /** Stops the session and waits for its profile (at most the wait). */
