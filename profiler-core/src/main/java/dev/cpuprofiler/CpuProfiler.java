@@ -24,6 +24,12 @@ public interface CpuProfiler extends AutoCloseable {
     /** The id {@link #profile(String)} takes for the newest profile. */
     String LATEST = "latest";
 
+    /**
+     * Why a session stopped before its planned end when the profiler shut down: its outcome's reason, and the start of
+     * its profile's first note.
+     */
+    String CUT_SHORT_BY_SHUTDOWN = "cut short by shutdown";
+
     /** A profiler with these options (validated when it is built) and production defaults for everything else. */
     static Builder builder(CpuProfilerOptions options) {
         return new Builder(options);
@@ -67,6 +73,18 @@ public interface CpuProfiler extends AutoCloseable {
     /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
     void cancelActive(String reason);
 
+    /**
+     * The first step of shutting down, before {@link #close()} (which takes it too): no session starts from now on (an
+     * on-demand start fails, the trigger stays quiet), a launch under way is waited for, and the session recording, if
+     * any, stops early and keeps what it recorded: its profile is stored, written to the output directory and handed to
+     * the listeners as any other, lasts as long as it recorded, and its first note and its outcome's reason say
+     * {@value #CUT_SHORT_BY_SHUTDOWN}. Does not wait for that: the session's {@link RunningSession#outcome() outcome}
+     * completes once its profile is stored. Idempotent.
+     *
+     * @return the session stopping, or empty when none records
+     */
+    Optional<RunningSession> stopForShutdown();
+
     /** Tells the listener how every session ends, on the session's thread. */
     void addSessionEndListener(SessionEndListener listener);
 
@@ -82,7 +100,10 @@ public interface CpuProfiler extends AutoCloseable {
     /** The clock the profiler's times come from. */
     Clock clock();
 
-    /** Cancels a running session and stops every thread the profiler started. Idempotent. */
+    /**
+     * Stops a running session early as {@link #stopForShutdown()} does, waits a few seconds at most for its profile to
+     * be stored, and stops every thread the profiler started. Idempotent.
+     */
     @Override
     void close();
 

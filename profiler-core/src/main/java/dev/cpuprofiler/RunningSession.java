@@ -26,6 +26,13 @@ public interface RunningSession {
 
     boolean isDone();
 
-    /** Ends the session early (shutdown, watchdog); its outcome follows asynchronously. */
+    /** Ends the session early and throws its recording away (watchdog); its outcome follows asynchronously. */
     void cancel(String reason);
+
+    /**
+     * Ends the session now and keeps what it recorded (shutdown): its profile is stored as any other, lasts as long as
+     * it recorded, and its first note gives the reason; the outcome, completed with that reason, follows
+     * asynchronously. Does nothing once the session is ending.
+     */
+    void stopEarly(String reason);
 }

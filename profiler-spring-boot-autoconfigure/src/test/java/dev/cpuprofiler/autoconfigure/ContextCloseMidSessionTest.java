@@ -3,8 +3,13 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,6 +26,7 @@ import java.util.stream.Stream;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -29,9 +36,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real web application (random port) is shut down while an on-demand profile, started over HTTP, records with a
- * real engine. Afterwards no thread of its profiler is left, its private work directory (the one its status names,
- * not guessed among java.io.tmpdir's) is gone with the recording in it, the engine's JFR recording is closed, and an application thread that asked for nothing
- * runs on undisturbed.
+ * real engine. The profile is kept: stored, cut short and saying so, written to the output directory and pushed to a
+ * Pyroscope stand-in before the exporter stops. Afterwards no thread of its profiler is left, its private work
+ * directory (the one its status names, not guessed among java.io.tmpdir's) is gone with the recording in it, the
+ * engine's JFR recording is closed, and an application thread that asked for nothing runs on undisturbed. (The same
+ * from outside, a SIGTERM to a child JVM: {@code NoSecretsServedTest} in realistic-app.)
  */
 class ContextCloseMidSessionTest {
 
@@ -43,8 +52,20 @@ class ContextCloseMidSessionTest {
     static class App {
     }
 
+    @TempDir
+    Path output;
+
     @Test
-    void closingTheContextMidSessionStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs() throws Exception {
+    void closingTheContextMidSessionKeepsWritesAndPushesTheProfileAndLeavesNothingOfOurs() throws Exception {
+        List<String> pushed = new CopyOnWriteArrayList<>();
+        HttpServer pyroscope = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        pyroscope.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            pushed.add(exchange.getRequestURI().toString());
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        pyroscope.start();
         OwnThreadGroup own = new OwnThreadGroup();
         AtomicReference<ConfigurableApplicationContext> started = new AtomicReference<>();
         // Started from a thread of its own group: every thread of this context can be told from other contexts'.
@@ -54,6 +75,8 @@ class ContextCloseMidSessionTest {
                 "management.endpoints.web.exposure.include=cpuprofiler",
                 "management.endpoint.cpuprofiler.access=unrestricted",
                 "profiler.cpu.enabled=false",
+                "profiler.cpu.output-directory=" + output,
+                "profiler.cpu.export.pyroscope.url=http://127.0.0.1:" + pyroscope.getAddress().getPort(),
                 // A JFR engine, whose recording the test follows: async-profiler is on this module's test class path
                 // too (CpuByEndpointTest), and auto would pick it before JDK 25.
                 "profiler.cpu.engine=" + (Runtime.version().feature() >= 25 ? "jfr-cpu-time" : "jfr-execution"))
@@ -77,6 +100,7 @@ class ContextCloseMidSessionTest {
         application.start();
         try {
             String base = "http://localhost:" + context.getEnvironment().getProperty("local.server.port");
+            long recording = System.nanoTime();
             HttpResponse<String> post = post(base + "/actuator/cpuprofiler", "{\"duration\": \"5m\"}");
             assertThat(post.statusCode()).as(post.body()).isEqualTo(200);
             JsonNode session = JSON.readTree(post.body());
@@ -99,6 +123,18 @@ class ContextCloseMidSessionTest {
 
             context.close();
 
+            Profile kept = profiler.profile(id).orElseThrow();
+            assertThat(kept.notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
+                    .endsWith(" of the 300 s planned");
+            assertThat(kept.duration()).isLessThan(Duration.ofNanos(System.nanoTime() - recording));
+            assertThat(kept.samples()).isPositive();
+            try (Stream<Path> files = Files.list(output)) {
+                assertThat(files.map(f -> f.getFileName().toString())).as("the output directory")
+                        .contains(id + ProfileFormat.COLLAPSED.extension(), id + ProfileFormat.HTML.extension());
+            }
+            assertThat(pushed).as("pushed to Pyroscope").singleElement().asString().startsWith("/ingest?")
+                    .contains("from=" + kept.startedAt().getEpochSecond() + "&");
+
             assertThat(jfrRecordings()).as("the engine's recording is closed").doesNotContain(recordingName);
             assertThat(workDirectory).doesNotExist();
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(own.alive("cpuprofiler-"))
@@ -109,6 +145,7 @@ class ContextCloseMidSessionTest {
         } finally {
             working.set(false);
             context.close();
+            pyroscope.stop(0);
             application.join(10_000);
         }
     }

@@ -83,6 +83,22 @@ final class ChildApp implements AutoCloseable {
         return process.pid();
     }
 
+    /**
+     * Sends SIGTERM ({@link Process#destroy()} on Linux), as Kubernetes does to a pod it restarts, and waits for the
+     * process to exit on its own.
+     *
+     * @return whether it exited within the timeout (it is not killed here if not: {@link #close()} does that)
+     */
+    boolean terminate(Duration timeout) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** The exit status; only once the process has exited. */
+    int exitValue() {
+        return process.exitValue();
+    }
+
     URI uri(String path) {
         return URI.create("http://127.0.0.1:" + port + path);
     }

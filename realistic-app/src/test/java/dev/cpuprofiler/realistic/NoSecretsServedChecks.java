@@ -3,6 +3,9 @@ package dev.cpuprofiler.realistic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.autoconfigure.CpuProfilerShutdown;
+import dev.cpuprofiler.format.ProfileFormat;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -93,8 +97,8 @@ abstract class NoSecretsServedChecks {
         }
     }
 
-    /** What one run served, and where the secrets were in it. */
-    record Outcome(String engine, int jfrStatus, String notes, List<String> findings) {
+    /** What one run served, and where the secrets were in it; what a SIGTERM mid-session left, when sent. */
+    record Outcome(String engine, int jfrStatus, String notes, List<String> findings, KeptAtShutdown kept) {
 
         Outcome assertNoSecrets() {
             assertThat(findings).as("secrets in what the %s profile's app served and pushed", engine).isEmpty();
@@ -102,8 +106,61 @@ abstract class NoSecretsServedChecks {
         }
     }
 
+    /**
+     * What a SIGTERM sent while an on-demand profile of 30 s recorded left behind.
+     *
+     * @param startedAt when the session started, as the endpoint answered its POST
+     * @param exited whether the process exited on its own within {@link #SIGTERM_EXIT}
+     * @param exitedAfter how long after the SIGTERM
+     * @param files the output directory's files named for the session's profile
+     * @param pushes what the exporter pushed after the SIGTERM
+     * @param log the application's log lines naming the session
+     */
+    record KeptAtShutdown(String id, Instant startedAt, boolean exited, Duration exitedAfter, int exitValue,
+            List<String> files, List<Pushed> pushes, List<String> log) {
+
+        void assertKept() {
+            String all = String.join("\n", log);
+            assertThat(exited).as("exited by itself after the SIGTERM:\n%s", all).isTrue();
+            assertThat(exitedAfter).as("time from SIGTERM to exit:\n%s", all).isLessThan(SIGTERM_EXIT);
+            assertThat(exitValue).as("exit status of a JVM ended by SIGTERM").isEqualTo(143);
+            assertThat(all).contains("Stopping profiling session " + id + " early to keep its profile",
+                    "Profile " + id + " recorded: ",
+                    "On-demand session " + id + " ended COMPLETED (" + CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ")");
+            assertThat(files).as("the profile's files in output-directory").contains(
+                    id + ProfileFormat.COLLAPSED.extension(), id + ProfileFormat.HTML.extension());
+            // The pushed profile starts with the session: from is its start (an on-demand profile has no look-back).
+            Pushed pyroscope = pushes.stream().filter(p -> p.uri().startsWith("/pyroscope/ingest?")
+                    && p.uri().contains("&from=" + startedAt.getEpochSecond() + "&")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no Pyroscope push of the session after the SIGTERM: "
+                            + pushes.stream().map(Pushed::uri).toList()));
+            Map<String, String> query = new LinkedHashMap<>();
+            for (String pair : pyroscope.uri().substring(pyroscope.uri().indexOf('?') + 1).split("&")) {
+                query.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+            }
+            long from = Long.parseLong(query.get("from"));
+            assertThat(Long.parseLong(query.get("until")) - from).as("seconds pushed: what it recorded, not the 30 "
+                    + "planned (%s)", pyroscope.uri()).isLessThan(30);
+        }
+    }
+
+    /**
+     * The most a SIGTERM may take to end the application with a session recording: the starter's wait for the
+     * profile, the exporter's drain, the shop's own shutdown, and room for a loaded build machine.
+     */
+    static final Duration SIGTERM_EXIT = CpuProfilerShutdown.MAX_WAIT.plusSeconds(10);
+
     Outcome run(String name, String javaHome, String engine, String pushFormat, List<String> extraJvmArgs,
             String... extraArgs) throws Exception {
+        return run(name, javaHome, engine, pushFormat, false, extraJvmArgs, extraArgs);
+    }
+
+    /**
+     * @param sigtermMidSession whether to end the application, once everything is served, with a SIGTERM while an
+     *        on-demand profile records ({@link Outcome#kept()}); the profile it keeps is searched for secrets too
+     */
+    Outcome run(String name, String javaHome, String engine, String pushFormat, boolean sigtermMidSession,
+            List<String> extraJvmArgs, String... extraArgs) throws Exception {
         RealisticRun.Settings settings = RealisticRun.Settings.fromSystemProperties();
         Path dir = workDirectory(name);
         Path out = dir.resolve("profiles");
@@ -135,6 +192,7 @@ abstract class NoSecretsServedChecks {
         String profileId;
         JsonNode profile;
         int jfrStatus;
+        KeptAtShutdown kept = null;
         try (ChildApp app = ChildApp.start(name, javaHome, classpath, dir, jvmArgs, args,
                 Map.of("SECRET_TOKEN", SECRETS.get("environment variable")))) {
             long started = System.nanoTime();
@@ -164,6 +222,12 @@ abstract class NoSecretsServedChecks {
             System.out.println("NoSecretsServedTest " + name + ": profile " + profileId + " by "
                     + profile.path("engine").asString() + ", look-back " + profile.path("lookback").path("samples")
                     + " samples, format=jfr " + jfrStatus + ", notes " + profile.path("notes"));
+            if (sigtermMidSession) {
+                kept = sigtermMidSession(app, out);
+                System.out.println("NoSecretsServedTest " + name + ": SIGTERM mid-session, exited after "
+                        + kept.exitedAfter().toMillis() + " ms with " + kept.exitValue() + "; files " + kept.files()
+                        + "; log:\n  " + String.join("\n  ", kept.log()));
+            }
         }
         for (Served s : served) {
             assertThat(s.status).as(s.what).isIn(200, 404);
@@ -191,7 +255,35 @@ abstract class NoSecretsServedChecks {
             findings(all).forEach(x -> findings.add("push " + p.uri + " (request line and headers): " + x));
             findings(p.body).forEach(x -> findings.add("push " + p.uri + " (body): " + x));
         }
-        return new Outcome(profile.path("engine").asString(), jfrStatus, profile.path("notes").toString(), findings);
+        return new Outcome(profile.path("engine").asString(), jfrStatus, profile.path("notes").toString(), findings,
+                kept);
+    }
+
+    /** Starts an on-demand profile of 30 s, sends SIGTERM once it has samples, and collects what is left. */
+    private static KeptAtShutdown sigtermMidSession(ChildApp app, Path out) throws Exception {
+        int pushesBefore = pushed.size();
+        HttpResponse<String> post = app.postJson("/actuator/cpuprofiler", "{\"duration\": \"30s\"}");
+        assertThat(post.statusCode()).as(post.body()).isEqualTo(200);
+        JsonNode session = JSON.readTree(post.body());
+        String id = session.path("id").asString();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("session").path("samples").asLong() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("session " + id + " recorded nothing:\n" + app.logTail(40));
+            }
+            Thread.sleep(200);
+        }
+        long sent = System.nanoTime();
+        boolean exited = app.terminate(SIGTERM_EXIT.plusSeconds(15));
+        Duration exitedAfter = Duration.ofNanos(System.nanoTime() - sent);
+        List<String> files;
+        try (Stream<Path> list = Files.list(out)) {
+            files = list.map(f -> f.getFileName().toString()).filter(f -> f.startsWith(id)).sorted().toList();
+        }
+        List<String> log = Files.readAllLines(app.log, StandardCharsets.UTF_8).stream().filter(l -> l.contains(id))
+                .toList();
+        return new KeptAtShutdown(id, Instant.parse(session.path("startedAt").asString()), exited, exitedAfter,
+                exited ? app.exitValue() : -1, files, List.copyOf(pushed.subList(pushesBefore, pushed.size())), log);
     }
 
     /** What one GET answered. */

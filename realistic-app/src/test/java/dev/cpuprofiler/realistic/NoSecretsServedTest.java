@@ -10,11 +10,17 @@ import org.junit.jupiter.api.Timeout;
 /** No secrets served with the default engine of the JDK running the tests, and what the opt-in brings back. */
 class NoSecretsServedTest extends NoSecretsServedChecks {
 
+    /**
+     * Ends with a SIGTERM while an on-demand profile of 30 s records (sharing this child JVM, which costs most): the
+     * process exits on its own within the bound, the profile is kept, cut short, in the output directory and pushed,
+     * and searched for secrets with the rest.
+     */
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void defaultEngineOnThisJdk() throws Exception {
-        Outcome o = run("default", System.getProperty("java.home"), null, "jfr", List.of()).assertNoSecrets();
+    void defaultEngineOnThisJdkAndASigtermMidSessionKeepsTheProfile() throws Exception {
+        Outcome o = run("default", System.getProperty("java.home"), null, "jfr", true, List.of()).assertNoSecrets();
         assertThat(o.jfrStatus()).as("format=jfr of the default engine's profile (%s)", o.engine()).isEqualTo(200);
+        o.kept().assertKept();
     }
 
     /**

@@ -16,6 +16,7 @@ import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
+import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.RequestActivity;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.StoredProfileListener;
@@ -179,7 +180,15 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         return p.clock();
     }
 
-    /** Cancels a running session and stops every thread the profiler started. */
+    @Override
+    public Optional<RunningSession> stopForShutdown() {
+        return p.policy().shutDown("the profiler is shutting down");
+    }
+
+    /**
+     * Stops a running session early, keeping its profile (waiting {@link ProfilingSessions#CLOSE_WAIT} at most), and
+     * stops every thread the profiler started.
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -188,8 +197,8 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             }
             closed = true;
         }
-        // Waits for a launch under way (on its own thread) and cancels its session; later polls do nothing.
-        p.policy().shutDown("the profiler is shutting down");
+        // Waits for a launch under way (on its own thread) and stops its session; later polls do nothing.
+        stopForShutdown();
         p.sessions().close();
         p.lookback().close();
         p.sampler().close();

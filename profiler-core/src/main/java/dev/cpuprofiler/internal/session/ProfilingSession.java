@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
@@ -60,6 +61,7 @@ final class ProfilingSession implements RunningSession, Runnable {
     private final CountDownLatch stopSignal = new CountDownLatch(1);
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
+    private volatile String stopEarlyReason;
     private final ThreadFocus focus;
 
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
@@ -112,11 +114,13 @@ final class ProfilingSession implements RunningSession, Runnable {
     public void run() {
         try {
             String earlyStop = null;
+            String cutShort = null;
             boolean cancelled = false;
             long deadline = System.nanoTime() + duration.toNanos();
             for (long left = duration.toNanos(); left > 0; left = deadline - System.nanoTime()) {
                 if (stopSignal.await(Math.min(left, HEALTH_CHECK.toNanos()), TimeUnit.NANOSECONDS)) {
-                    cancelled = true;
+                    cancelled = cancelReason != null;
+                    cutShort = stopEarlyReason;
                     break;
                 }
                 earlyStop = stopReason();
@@ -146,6 +150,10 @@ final class ProfilingSession implements RunningSession, Runnable {
                 notes.add(0, why);
                 log.warn("Profile {} {}", id, why);
             }
+            if (cutShort != null) {
+                notes.add(0, String.format(Locale.ROOT, "%s: recorded %.1f s of the %d s planned", cutShort,
+                        Duration.between(startedAt, endedAt).toMillis() / 1000.0, duration.toSeconds()));
+            }
             // Only what the tree cut: stacks the engine cut already have their own note.
             if (tree.samplesCutByLimits() > 0) {
                 notes.add(tree.samplesCutByLimits() + " samples were cut to fit the tree's limits (max-stack-depth "
@@ -165,7 +173,7 @@ final class ProfilingSession implements RunningSession, Runnable {
                     profile.engineDetail(), profile.duration(), lookback == null ? ""
                             : ", plus " + lookback.samples() + " look-back samples from the " + lookback.duration()
                                     + " before");
-            finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, null, clock.instant(), id));
+            finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, cutShort, clock.instant(), id));
         } catch (InterruptedException e) {
             requests.close();
             stopConcurrency();
@@ -291,6 +299,14 @@ final class ProfilingSession implements RunningSession, Runnable {
     @Override
     public void cancel(String reason) {
         cancelReason = reason;
+        stopSignal.countDown();
+    }
+
+    @Override
+    public void stopEarly(String reason) {
+        if (stopEarlyReason == null) {
+            stopEarlyReason = reason;
+        }
         stopSignal.countDown();
     }
 

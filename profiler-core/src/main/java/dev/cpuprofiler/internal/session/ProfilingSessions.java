@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.RunningSession;
@@ -58,6 +59,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private volatile ProfilingSession current;
     // A shorter gap between look-back and session is not worth a note: a few samples at most.
     static final Duration NOTED_GAP = Duration.ofMillis(100);
+    /** The longest {@link #close()} waits for the running session to store its profile. */
+    public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     /**
      * @param workDirectory where engines put their temporary recordings
@@ -181,14 +184,19 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         return store;
     }
 
-    /** Cancels the running session, if any, and waits briefly for its thread to let go of the engine. */
+    /**
+     * Stops the running session, if any, early, keeping what it recorded, and waits at most {@link #CLOSE_WAIT} for
+     * its profile to be stored and its thread to let go of the engine: an engine that hangs does not hold the
+     * application's shutdown longer.
+     */
     @Override
     public void close() {
         ProfilingSession s = current;
         if (s != null && !s.isDone()) {
-            s.cancel("the profiler is shutting down");
-            if (!s.awaitEnd(Duration.ofSeconds(10))) {
-                log.warn("Profiling session {} did not stop within 10 s", s.id());
+            s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+            if (!s.awaitEnd(CLOSE_WAIT)) {
+                log.warn("Profiling session {} did not stop within {} s: shutting down without its profile", s.id(),
+                        CLOSE_WAIT.toSeconds());
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.SessionEndListener;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -328,7 +329,7 @@ public final class CpuTriggerPolicy {
 
     /**
      * Launches the session the slot is reserved for, without any lock, and records it, or records it failed. A
-     * session launched after a shutdown began is cancelled at once.
+     * session launched after a shutdown began is stopped at once, keeping what it recorded.
      */
     private Launch launch(SessionTrigger trigger, Duration duration) {
         RunningSession s;
@@ -343,10 +344,9 @@ public final class CpuTriggerPolicy {
         slot.launched(s);
         s.outcome().whenComplete((outcome, error) -> ended(s,
                 outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
-        // Read after the slot names the session: a shutdown that began before sees it and cancels it, or this does.
-        String cancel = shutDownReason;
-        if (cancel != null) {
-            s.cancel(cancel);
+        // Read after the slot names the session: a shutdown that began before sees it and stops it, or this does.
+        if (shutDownReason != null) {
+            s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
         }
         return new Launch(s, null);
     }
@@ -462,14 +462,25 @@ public final class CpuTriggerPolicy {
     }
 
     /**
-     * Shutdown: cancels the running session, if any, and refuses every session after it (an on-demand start then
-     * fails with the reason, a poll does nothing). A launch under way is waited for and cancelled here, so no
-     * session outlives the profiler, and no engine recreates the files it cleans up.
+     * Shutdown: stops the running session, if any, early, keeping what it recorded ({@link
+     * CpuProfiler#CUT_SHORT_BY_SHUTDOWN}), and refuses every session after it (an on-demand start then fails with the
+     * reason, a poll does nothing). A launch under way is waited for and its session stopped so too, so no session
+     * outlives the profiler, and no engine recreates the files it cleans up. Returns without waiting for the session
+     * to end: its outcome says when its profile is stored.
+     *
+     * @return the session stopping, if one recorded
      */
-    public void shutDown(String reason) {
+    public Optional<RunningSession> shutDown(String reason) {
         shutDownReason = Objects.requireNonNull(reason, "reason");
-        slot.awaitLaunch(); // if interrupted, the launch cancels its own session when it is done
-        cancelActive(reason);
+        slot.awaitLaunch(); // if interrupted, the launch stops its own session when it is done
+        Optional<RunningSession> active = slot.session().filter(s -> !s.isDone());
+        active.ifPresent(s -> s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN));
+        return active;
+    }
+
+    /** Whether {@link #shutDown(String)} was called: no session starts any more. */
+    public boolean isShutDown() {
+        return shutDownReason != null;
     }
 
     /** Cancels the running session, if any; later sessions may start as usual. */

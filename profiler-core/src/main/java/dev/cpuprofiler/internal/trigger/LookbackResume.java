@@ -30,6 +30,9 @@ public final class LookbackResume implements SessionEndListener {
 
     @Override
     public void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
+        if (policy.isShutDown()) {
+            return; // no engine starts again while the application shuts down
+        }
         lookback.resumeAt(policy.cooldownUntil().map(until -> until.minus(window)).orElse(clock.instant()));
     }
 }

@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.core;
 import dev.cpuprofiler.format.ProfileView;
 
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,6 +65,21 @@ class CpuProfilerLookbackTest {
                 + ".." + profile.lookback().endedAt() + " (" + profile.lookback().samples() + " samples), session from "
                 + profile.startedAt() + ": hand-over gap " + Duration.between(profile.lookback().endedAt(),
                         profile.startedAt()).toMillis() + " ms; notes " + profile.lookback().notes());
+    }
+
+    /**
+     * A CPU-triggered session the shutdown cuts short (the starter calls {@code stopForShutdown()} when the context
+     * stops) keeps its look-back part: the rise that triggered it is the evidence a restarted pod must not lose.
+     */
+    @Test
+    void aSessionCutShortByShutdownKeepsTheRiseBeforeIt() throws Exception {
+        Profile profile = runRiseThenTrigger(Duration.ofSeconds(10), true).profile();
+
+        assertThat(profile.notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
+                .endsWith(" of the 30 s planned");
+        assertThat(profile.duration()).isLessThan(Duration.ofSeconds(30));
+        assertThat(profile.lookback()).isNotNull();
+        assertThat(collapsed(ProfileView.of(LookbackView.ONLY).fullTree(profile))).contains("riseBeforeTheTrigger");
     }
 
     @Test
@@ -167,8 +183,16 @@ class CpuProfilerLookbackTest {
     }
 
     private Run runRiseThenTrigger(Duration lookback) throws Exception {
+        return runRiseThenTrigger(lookback, false);
+    }
+
+    /** @param shutDownMidSession whether to stop the session for a shutdown (planned 30 s) once it has samples */
+    private Run runRiseThenTrigger(Duration lookback, boolean shutDownMidSession) throws Exception {
         FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "max 100000", "0-1");
         CpuProfilerOptions o = fastOptions(lookback);
+        if (shutDownMidSession) {
+            o.setDuration(Duration.ofSeconds(30));
+        }
         try (BusyContainer busy = new BusyContainer(container);
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(o).fsRoot(root)
                         .engines(List.of(new JfrExecutionEngine())).build()) {
@@ -210,6 +234,11 @@ class CpuProfilerLookbackTest {
                     Thread.sleep(5);
                 }
                 sessionRecords.set(true);
+                if (shutDownMidSession) {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession()
+                            .filter(s -> s.samplesSoFar() > 0).isPresent());
+                    profiler.stopForShutdown();
+                }
                 await().atMost(Duration.ofSeconds(30)).until(() -> profiler.store().latest().isPresent());
             } finally {
                 working.set(false);
@@ -219,6 +248,8 @@ class CpuProfilerLookbackTest {
             assertThat(profile.trigger()).isEqualTo(SessionTrigger.CPU);
             if (!lookback.isZero()) {
                 assertThat(armedSince).as("armed before the trigger fired").isNotNull();
+            }
+            if (!lookback.isZero() && !shutDownMidSession) {
                 // After the session it stays idle for the cooldown (4 h by default) less one window.
                 awaitLookback(profiler, CpuProfilerStatus.LookbackState.IDLE);
                 assertThat(profiler.status().lookback().armsFrom())

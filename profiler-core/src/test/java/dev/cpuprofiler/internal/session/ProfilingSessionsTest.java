@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.SessionOutcome;
@@ -283,14 +284,15 @@ class ProfilingSessionsTest {
     }
 
     /**
-     * The application is shut down while a profile records, with each engine that can run here: the engine stops
-     * (no JFR recording of ours stays open, async-profiler is no longer active), the private work directory under
-     * java.io.tmpdir goes with the recording file in it, every thread the profiler made ends, and the application's
-     * own thread keeps running untouched.
+     * The application is shut down while a profile records, with each engine that can run here: the session stops
+     * early and keeps what it recorded (its profile is stored, says it was cut short by shutdown, and lasts as long
+     * as it recorded, not the five minutes planned); the engine stops (no JFR recording of ours stays open,
+     * async-profiler is no longer active), the private work directory under java.io.tmpdir goes with the recording
+     * file in it, every thread the profiler made ends, and the application's own thread keeps running untouched.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
-    void closingMidSessionStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs(String engineId) throws Exception {
+    void closingMidSessionKeepsTheProfileStopsTheEngineDeletesItsFilesAndLeavesNoThreadOfOurs(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
         WorkDirectoryWitness engine = new WorkDirectoryWitness(EnginesHere.create(engineId));
         List<Thread> ours = new CopyOnWriteArrayList<>();
@@ -303,6 +305,7 @@ class ProfilingSessionsTest {
             return t;
         }).build();
         profiler.start();
+        long recording = System.nanoTime();
         RunningSession session = profiler.startOnDemand(Duration.ofMinutes(5));
         await().atMost(Duration.ofSeconds(20)).until(() -> session.samplesSoFar() > 0);
 
@@ -332,8 +335,13 @@ class ProfilingSessionsTest {
         assertThat(Duration.ofNanos(System.nanoTime() - before)).as("close() does not hang")
                 .isLessThan(Duration.ofSeconds(10));
         SessionOutcome outcome = session.outcome().toCompletableFuture().get(1, TimeUnit.SECONDS);
-        assertThat(outcome.status()).isEqualTo(SessionOutcome.Status.FAILED);
-        assertThat(outcome.reason()).contains("shutting down");
+        assertThat(outcome.status()).as(outcome.toString()).isEqualTo(SessionOutcome.Status.COMPLETED);
+        assertThat(outcome.reason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+        Profile kept = profiler.profile(session.id()).orElseThrow();
+        assertThat(kept.samples()).as("the samples recorded before the shutdown").isPositive();
+        assertThat(kept.notes().get(0)).startsWith("cut short by shutdown: recorded ").endsWith(" of the 300 s planned");
+        assertThat(kept.duration()).as("what it recorded, not what was planned")
+                .isPositive().isLessThan(Duration.ofNanos(System.nanoTime() - recording));
         assertThat(workDirectory).doesNotExist();
         if (jfr) {
             assertThat(jfrRecordings()).doesNotContain(recordingName);
@@ -351,6 +359,40 @@ class ProfilingSessionsTest {
             RunningSession s = again.startOnDemand(Duration.ofSeconds(1));
             assertThat(s.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
                     .isEqualTo(SessionOutcome.Status.COMPLETED);
+        }
+    }
+
+    /**
+     * What the starter does when the application context stops: the session stops early, its profile, noted as cut
+     * short and as long as it recorded, reaches the stored-profile listeners (an exporter) while the profiler is still
+     * open, and no session starts any more.
+     */
+    @Test
+    void stoppingForShutdownHandsTheCutShortProfileToItsListenersAndStartsNoOther() throws Exception {
+        CpuProfilerOptions o = options();
+        o.setEngine(EngineChoice.JFR_EXECUTION);
+        try (DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(o)
+                .engines(List.of(ScriptedEngine.working(JfrExecutionEngine.ID))).workDirectory(work).build()) {
+            List<Profile> stored = new CopyOnWriteArrayList<>();
+            profiler.addStoredProfileListener(stored::add);
+            profiler.start();
+            RunningSession session = profiler.startOnDemand(Duration.ofSeconds(30));
+
+            assertThat(profiler.stopForShutdown()).containsSame(session);
+
+            SessionOutcome outcome = session.outcome().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            assertThat(outcome.status()).as(outcome.toString()).isEqualTo(SessionOutcome.Status.COMPLETED);
+            assertThat(outcome.reason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+            assertThat(stored).singleElement().satisfies(p -> {
+                assertThat(p.id()).isEqualTo(session.id());
+                assertThat(p.samples()).isPositive();
+                assertThat(p.notes().get(0)).startsWith("cut short by shutdown: recorded ")
+                        .endsWith(" of the 30 s planned");
+                assertThat(p.duration()).isLessThan(Duration.ofSeconds(10));
+            });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
+            assertThat(profiler.stopForShutdown()).isEmpty();
         }
     }
 

@@ -17,6 +17,7 @@ public final class FakeSession implements RunningSession {
     private final Duration duration;
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
+    private volatile String stopEarlyReason;
 
     public FakeSession(String id, SessionTrigger trigger, Instant startedAt, Duration duration) {
         this.id = id;
@@ -35,6 +36,10 @@ public final class FakeSession implements RunningSession {
 
     public String cancelReason() {
         return cancelReason;
+    }
+
+    public String stopEarlyReason() {
+        return stopEarlyReason;
     }
 
     @Override
@@ -80,5 +85,10 @@ public final class FakeSession implements RunningSession {
     @Override
     public void cancel(String reason) {
         cancelReason = reason;
+    }
+
+    @Override
+    public void stopEarly(String reason) {
+        stopEarlyReason = reason;
     }
 }

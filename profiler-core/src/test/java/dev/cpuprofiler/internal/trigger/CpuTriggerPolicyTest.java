@@ -1,7 +1,11 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.internal.lookback.Lookback;
+import dev.cpuprofiler.internal.lookback.LookbackHandOver;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Duration;
+import java.time.Instant;
 
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -19,6 +23,7 @@ import dev.cpuprofiler.internal.testing.MonitoringSimulation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CpuTriggerPolicyTest {
@@ -240,20 +245,68 @@ class CpuTriggerPolicyTest {
     }
 
     @Test
-    void shutdownCancelsTheRunningSessionAndStartsNoOther() {
+    void shutdownStopsTheRunningSessionKeepingItsProfileAndStartsNoOther() {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
         sim.run(40, s -> 95);
         FakeSession running = sim.lastSession();
 
-        sim.policy.shutDown("the profiler is shutting down");
-        running.fail("cancelled", sim.time.instant());
+        assertThat(sim.policy.shutDown("the profiler is shutting down")).containsSame(running);
+        running.complete(sim.time.instant());
         sim.run(600, s -> 99);
 
-        assertThat(running.cancelReason()).isEqualTo("the profiler is shutting down");
+        assertThat(running.stopEarlyReason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+        assertThat(running.cancelReason()).as("its recording is not thrown away").isNull();
         assertThat(sim.sessions).as("no CPU-triggered session after shutdown").hasSize(1);
         assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
         assertThat(sim.sessions).hasSize(1);
+    }
+
+    /**
+     * After a session the look-back records again, but not after one the shutdown stopped: no engine starts again
+     * while the application shuts down (the web server may drain requests for many seconds before the profiler
+     * closes).
+     */
+    @Test
+    void aSessionStoppedByTheShutdownDoesNotRestartTheLookback() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        List<Instant> resumes = new ArrayList<>();
+        sim.policy.addListener(new LookbackResume(sim.policy, new Lookback() {
+            @Override
+            public void start() {
+            }
+
+            @Override
+            public Optional<LookbackHandOver> handOver() {
+                return Optional.empty();
+            }
+
+            @Override
+            public void resume() {
+                resumes.add(sim.time.instant());
+            }
+
+            @Override
+            public void resumeAt(Instant when) {
+                resumes.add(when);
+            }
+
+            @Override
+            public CpuProfilerStatus.Lookback status() {
+                return Lookback.off().status();
+            }
+
+            @Override
+            public void close() {
+            }
+        }, Duration.ofSeconds(30), sim.time));
+        sim.run(40, s -> 95);
+        FakeSession running = sim.lastSession();
+
+        sim.policy.shutDown("the profiler is shutting down");
+        running.complete(sim.time.instant());
+
+        assertThat(resumes).isEmpty();
     }
 
     @Test

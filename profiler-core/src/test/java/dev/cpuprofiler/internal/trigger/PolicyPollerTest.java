@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
 
@@ -196,7 +197,7 @@ class PolicyPollerTest {
     }
 
     @Test
-    void aShutdownWaitsForALaunchUnderWayAndCancelsItsSession() throws Exception {
+    void aShutdownWaitsForALaunchUnderWayAndStopsItsSessionEarly() throws Exception {
         PolicyPoller poller = poller(threadFactory);
         sample(poller, 30);
         average = 95;
@@ -208,7 +209,8 @@ class PolicyPollerTest {
         releaseLaunch.countDown();
         shutDown.get(10, TimeUnit.SECONDS);
 
-        assertThat(launched).singleElement().satisfies(s -> assertThat(s.cancelReason()).isEqualTo("closing"));
+        assertThat(launched).singleElement().satisfies(s -> assertThat(s.stopEarlyReason())
+                .isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN));
         sample(poller, 60);
         assertThat(launched).as("nothing starts after the shutdown").hasSize(1);
     }

@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.export;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StoredProfileListener;
+import dev.cpuprofiler.autoconfigure.CpuProfilerShutdown;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -118,6 +119,15 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
             target.unencryptedCredentials().ifPresent(why -> log.warn("Exporting CPU profiles to {}: {}", target.id(),
                     why));
         }
+    }
+
+    /**
+     * After {@link CpuProfilerShutdown}'s phase: the profile a session stopped by the shutdown keeps is queued before
+     * the exporter stops taking profiles, and pushed within the drain time-out.
+     */
+    @Override
+    public int getPhase() {
+        return CpuProfilerShutdown.EXPORTER_PHASE;
     }
 
     @Override
