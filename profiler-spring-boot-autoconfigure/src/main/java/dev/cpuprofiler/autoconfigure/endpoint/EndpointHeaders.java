@@ -17,7 +17,8 @@ import org.springframework.util.MimeType;
 /**
  * The headers a {@code WebEndpointResponse} cannot carry (it has a status, a body and a content type), decided once
  * for Spring MVC and WebFlux just before one of the endpoint's answers is written; and which requests are the
- * endpoint's, so that the application's own pass untouched. A content type the endpoint marked loses the marker: the
+ * endpoint's, so that the application's own pass untouched. A content type the endpoint marked (as it preset it: a
+ * client's {@code Accept} never reaches here with a marker, see the web parts) loses the marker: the
  * status page's files ({@link StatusPage#PAGE_PARAMETER}) get the fixed {@code Content-Security-Policy} and no type
  * guessing, caching or referrer; a download ({@link ProfileDownload#FILE_PARAMETER}) gets {@code Content-Disposition:
  * attachment} with its name. The on-demand {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
@@ -35,15 +36,16 @@ final class EndpointHeaders {
         this.endpoints = endpoints;
     }
 
-    /** @param path the request's path as the endpoint's mapping sees it (in the application or management server) */
+    /**
+     * @param path the request's path as the endpoint's mapping sees it (in the application or management server)
+     * @param headers the answer's, with the content type the endpoint preset (markers are trusted), if any
+     */
     void apply(String method, String path, int status, HttpHeaders headers) {
         MediaType type = headers.getContentType();
         String page = type == null ? null : type.getParameter(StatusPage.PAGE_PARAMETER);
         String file = type == null ? null : type.getParameter(ProfileDownload.FILE_PARAMETER);
         if (type != null && isMarked(type)) {
-            Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
-            parameters.keySet().removeAll(MARKERS);
-            headers.setContentType(new MediaType(type.getType(), type.getSubtype(), parameters));
+            headers.setContentType(withoutMarkers(type));
         }
         if (page != null) {
             headers.set("Content-Security-Policy", StatusPage.POLICY);
@@ -52,8 +54,7 @@ final class EndpointHeaders {
             headers.setCacheControl("no-store");
         }
         if (file != null) {
-            headers.setContentDisposition(ContentDisposition.attachment()
-                    .filename(file.substring(1, file.length() - 1)).build());
+            headers.setContentDisposition(ContentDisposition.attachment().filename(unquoted(file)).build());
         }
         if (status == 429 && isStart(method, path)) {
             headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(profiler.getIfUnique())));
@@ -62,7 +63,23 @@ final class EndpointHeaders {
 
     /** Whether the endpoint marked this content type for {@link #apply}. */
     static boolean isMarked(MimeType type) {
-        return MARKERS.stream().anyMatch(marker -> type.getParameter(marker) != null);
+        return type.getParameters().keySet().stream().anyMatch(EndpointHeaders::isMarker);
+    }
+
+    /** The type without the endpoint's markers (their names in any case), its other parameters kept in order. */
+    static MediaType withoutMarkers(MimeType type) {
+        Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
+        parameters.keySet().removeIf(EndpointHeaders::isMarker);
+        return new MediaType(type.getType(), type.getSubtype(), parameters);
+    }
+
+    private static boolean isMarker(String parameter) {
+        return MARKERS.stream().anyMatch(parameter::equalsIgnoreCase);
+    }
+
+    private static String unquoted(String value) {
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
     }
 
     /** Whole seconds until the running session's planned end, at least 1 (also when it has just ended). */
