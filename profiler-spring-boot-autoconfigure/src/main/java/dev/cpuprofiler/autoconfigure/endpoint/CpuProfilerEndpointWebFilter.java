@@ -28,11 +28,13 @@ import reactor.core.publisher.Mono;
  */
 public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
 
+    private final EndpointPaths paths;
     private final EndpointHeaders headers;
 
     public CpuProfilerEndpointWebFilter(ObjectProvider<CpuProfiler> profiler,
             ObjectProvider<PathMappedEndpoints> endpoints) {
-        this.headers = new EndpointHeaders(profiler, endpoints);
+        this.paths = new EndpointPaths(endpoints);
+        this.headers = new EndpointHeaders(profiler, paths);
     }
 
     @Override
@@ -45,7 +47,7 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
         ServerHttpRequest request = exchange.getRequest();
         String method = request.getMethod().name();
         String path = request.getPath().pathWithinApplication().value();
-        if (!headers.isEndpoint(path)) {
+        if (!paths.isEndpoint(path)) {
             return chain.filter(exchange);
         }
         ServerWebExchange trusted = withoutMarkers(exchange);
@@ -55,7 +57,7 @@ public class CpuProfilerEndpointWebFilter implements WebFilter, Ordered {
             headers.apply(method, path, status == null ? 200 : status.value(), response.getHeaders());
             return Mono.empty();
         });
-        if (!headers.isStart(method, path)) {
+        if (!paths.isStart(method, path)) {
             return chain.filter(trusted);
         }
         return chain.filter(trusted).onErrorResume(ServerWebInputException.class, e -> e.getCause() != null

@@ -43,10 +43,12 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
     /** The package of Actuator's Spring MVC operation handlers (its package-private {@code OperationHandler}). */
     static final String ACTUATOR_HANDLERS = "org.springframework.boot.webmvc.actuate.endpoint.web";
 
+    private final EndpointPaths paths;
     private final EndpointHeaders headers;
 
     public CpuProfilerMvcAdvice(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
-        this.headers = new EndpointHeaders(profiler, endpoints);
+        this.paths = new EndpointPaths(endpoints);
+        this.headers = new EndpointHeaders(profiler, paths);
     }
 
     @Override
@@ -67,7 +69,7 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
                 && response instanceof ServletServerHttpResponse servletResponse) {
             HttpServletRequest r = servletRequest.getServletRequest();
             Object path = r.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
-            if (path != null && headers.isEndpoint(path.toString())) {
+            if (path != null && paths.isEndpoint(path.toString())) {
                 // The headers hold a content type only when the endpoint preset it: a negotiated one
                 // (selectedContentType) is the client's and may carry anything.
                 headers.apply(r.getMethod(), path.toString(), servletResponse.getServletResponse().getStatus(),
@@ -87,7 +89,7 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
         Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
         if (!(ex instanceof HttpMessageNotReadableException) || response.isCommitted()
                 || !(handler instanceof HandlerMethod method && isActuators(method.getBeanType()))
-                || !headers.isStart(request.getMethod(), pattern)) {
+                || !paths.isStart(request.getMethod(), pattern)) {
             return null;
         }
         MalformedBody answer = MalformedBody.of(ex, Collections.list(request.getHeaders("Accept")));

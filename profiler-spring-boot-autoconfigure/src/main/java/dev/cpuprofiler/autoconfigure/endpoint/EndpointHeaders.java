@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.endpoint.EndpointId;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -16,8 +14,7 @@ import org.springframework.util.MimeType;
 
 /**
  * The headers a {@code WebEndpointResponse} cannot carry (it has a status, a body and a content type), decided once
- * for Spring MVC and WebFlux just before one of the endpoint's answers is written; and which requests are the
- * endpoint's, so that the application's own pass untouched. A content type the endpoint marked (as it preset it: a
+ * for Spring MVC and WebFlux just before one of the endpoint's answers ({@link EndpointPaths}) is written. A content type the endpoint marked (as it preset it: a
  * client's {@code Accept} never reaches here with a marker, see the web parts) loses the marker: the
  * status page's files ({@link StatusPage#PAGE_PARAMETER}) get the fixed {@code Content-Security-Policy} and no type
  * guessing, caching or referrer; a download ({@link ProfileDownload#FILE_PARAMETER}) gets {@code Content-Disposition:
@@ -25,15 +22,14 @@ import org.springframework.util.MimeType;
  */
 final class EndpointHeaders {
 
-    private static final EndpointId ENDPOINT_ID = EndpointId.of(CpuProfilerEndpoint.ID);
     private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER);
 
     private final ObjectProvider<CpuProfiler> profiler;
-    private final ObjectProvider<PathMappedEndpoints> endpoints;
+    private final EndpointPaths paths;
 
-    EndpointHeaders(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
+    EndpointHeaders(ObjectProvider<CpuProfiler> profiler, EndpointPaths paths) {
         this.profiler = profiler;
-        this.endpoints = endpoints;
+        this.paths = paths;
     }
 
     /**
@@ -56,7 +52,7 @@ final class EndpointHeaders {
         if (file != null) {
             headers.setContentDisposition(ContentDisposition.attachment().filename(unquoted(file)).build());
         }
-        if (status == 429 && isStart(method, path)) {
+        if (status == 429 && paths.isStart(method, path)) {
             headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(profiler.getIfUnique())));
         }
     }
@@ -88,22 +84,5 @@ final class EndpointHeaders {
             Duration left = Duration.between(profiler.clock().instant(), running.startedAt().plus(running.duration()));
             return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
         }).orElse(1L);
-    }
-
-    /** Whether this is the on-demand {@code POST}; {@code path} may be the pattern of the mapping that took it. */
-    boolean isStart(String method, @Nullable Object path) {
-        String endpoint = endpointPath();
-        return "POST".equals(method) && path != null && endpoint != null && endpoint.equals(path.toString());
-    }
-
-    /** Whether the path is the endpoint's or one of its profiles' (any method). */
-    boolean isEndpoint(String path) {
-        String endpoint = endpointPath();
-        return endpoint != null && (path.equals(endpoint) || path.startsWith(endpoint + "/"));
-    }
-
-    private @Nullable String endpointPath() {
-        PathMappedEndpoints paths = endpoints.getIfAvailable();
-        return paths == null ? null : paths.getPath(ENDPOINT_ID);
     }
 }
