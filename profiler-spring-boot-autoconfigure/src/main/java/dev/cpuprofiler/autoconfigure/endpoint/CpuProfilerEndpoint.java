@@ -58,6 +58,7 @@ public class CpuProfilerEndpoint {
     private final CpuProfiler profiler;
     private final Supplier<@Nullable ProfileExporter> exporter;
     private final BooleanSupplier writesAllowed;
+    private final ProfileRenders renders;
     /** The latest profile's folded JSON, built once per profile rather than on every poll. */
     private volatile @Nullable LatestView latestView;
 
@@ -67,9 +68,15 @@ public class CpuProfilerEndpoint {
      */
     public CpuProfilerEndpoint(CpuProfiler profiler, Supplier<@Nullable ProfileExporter> exporter,
             BooleanSupplier writesAllowed) {
+        this(profiler, exporter, writesAllowed, new ProfileRenders());
+    }
+
+    CpuProfilerEndpoint(CpuProfiler profiler, Supplier<@Nullable ProfileExporter> exporter,
+            BooleanSupplier writesAllowed, ProfileRenders renders) {
         this.profiler = profiler;
         this.exporter = exporter;
         this.writesAllowed = writesAllowed;
+        this.renders = renders;
     }
 
     public StatusDescriptor status() {
@@ -155,7 +162,11 @@ public class CpuProfilerEndpoint {
                 // Opened now, streamed later: the store may delete the file once the profile is dropped.
                 return ProfileDownload.open(p.jfrFile(), filename, f.mediaType());
             }
-            byte[] bytes = f.bytes(p, shown);
+            byte[] bytes = renders.bytes(p, f, shown, profiler.profiles()).orElse(null);
+            if (bytes == null) {
+                return Replies.busy(answer, "Profile '" + p.id() + "' cannot be rendered now: other renders are "
+                        + "under way; try again in a second");
+            }
             if (f.download()) {
                 return ProfileDownload.of(bytes, filename, f.mediaType());
             }

@@ -18,11 +18,13 @@ import org.springframework.util.MimeType;
  * client's {@code Accept} never reaches here with a marker, see the web parts) loses the marker: the
  * status page's files ({@link StatusPage#PAGE_PARAMETER}) get the fixed {@code Content-Security-Policy} and no type
  * guessing, caching or referrer; a download ({@link ProfileDownload#FILE_PARAMETER}) gets {@code Content-Disposition:
- * attachment} with its name. The on-demand {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
+ * attachment} with its name; a busy 503 ({@link Replies#RETRY_AFTER_PARAMETER}) its {@code Retry-After}. The on-demand
+ * {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
  */
 final class EndpointHeaders {
 
-    private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER);
+    private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER,
+            Replies.RETRY_AFTER_PARAMETER);
 
     private final ObjectProvider<CpuProfiler> profiler;
     private final EndpointPaths paths;
@@ -40,6 +42,7 @@ final class EndpointHeaders {
         MediaType type = headers.getContentType();
         String page = type == null ? null : type.getParameter(StatusPage.PAGE_PARAMETER);
         String file = type == null ? null : type.getParameter(ProfileDownload.FILE_PARAMETER);
+        String retryAfter = type == null ? null : type.getParameter(Replies.RETRY_AFTER_PARAMETER);
         if (type != null && isMarked(type)) {
             headers.setContentType(withoutMarkers(type));
         }
@@ -51,6 +54,9 @@ final class EndpointHeaders {
         }
         if (file != null) {
             headers.setContentDisposition(ContentDisposition.attachment().filename(unquoted(file)).build());
+        }
+        if (retryAfter != null && !retryAfter.isEmpty() && retryAfter.chars().allMatch(Character::isDigit)) {
+            headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
         }
         if (status == 429 && paths.isStart(method, path)) {
             headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(profiler.getIfUnique())));
