@@ -478,7 +478,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();
             // The reason is served (the status): an unexpected exception's text goes only to the log.
-            if (!(e instanceof LookbackUnavailableException)) {
+            if (!(e instanceof LookbackUnavailableException) || e.getCause() != null) {
                 log.warn("Look-back failed to start", e);
             }
             unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start ("
