@@ -5,6 +5,7 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerBarePostAdvisor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointWebFilter;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerMvcAdvice;
+import dev.cpuprofiler.autoconfigure.endpoint.EndpointPaths;
 import dev.cpuprofiler.autoconfigure.security.PageCsrfToken;
 import dev.cpuprofiler.autoconfigure.security.PageCsrfTokenWebFilter;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
@@ -91,8 +92,8 @@ public class CpuProfilerEndpointAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnClass(name = PageCsrfToken.REACTIVE_ATTRIBUTE)
-        PageCsrfTokenWebFilter cpuProfilerPageCsrfTokenWebFilter() {
-            return new PageCsrfTokenWebFilter();
+        PageCsrfTokenWebFilter cpuProfilerPageCsrfTokenWebFilter(ObjectProvider<PathMappedEndpoints> endpoints) {
+            return new PageCsrfTokenWebFilter(new EndpointPaths(endpoints)::isEndpoint);
         }
     }
 }

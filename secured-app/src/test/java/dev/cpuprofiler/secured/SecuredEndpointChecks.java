@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -107,6 +108,21 @@ abstract class SecuredEndpointChecks {
         assertThat(started.statusCode()).as("%s: %s", name(), started.body()).isEqualTo(200);
         String id = JSON.readTree(started.body()).path("id").asString();
         await().atMost(Duration.ofSeconds(30)).until(() -> profiler.profile(id).isPresent());
+    }
+
+    /**
+     * The page's token is made only on the endpoint's own paths: asked for anywhere else, by an anonymous client on an
+     * open path or by a user on the application's, it makes no token, so no session and no cookie.
+     */
+    @Test
+    void thePagesTokenIsMadeOnlyOnTheEndpointsPaths() throws Exception {
+        for (HttpRequest.Builder request : List.of(get("/actuator/health", null), get("/hello", OPERATOR))) {
+            HttpResponse<String> r = send(HttpClient.newHttpClient(), request.header("Accept", "application/json")
+                    .header("CpuProfiler-Csrf", "ask"));
+            assertThat(r.statusCode()).as("%s: %s", name(), r.uri()).isIn(200, 404);
+            assertThat(r.headers().allValues("Set-Cookie")).as("%s: %s", name(), r.uri()).isEmpty();
+            assertThat(r.headers().firstValue("CpuProfiler-Csrf-Token")).as("%s: %s", name(), r.uri()).isEmpty();
+        }
     }
 
     @Test

@@ -118,12 +118,14 @@ public final class EngineSelector {
                 return new SelectedRecording(recording, passedOver, lease, engine.seesVirtualThreads());
             } catch (EngineUnavailableException e) {
                 fallbacks.add(new Profile.EngineFallback(engine.id(), e.reason()));
-                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", e.reason(), false);
+                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", e.reason(), false,
+                        e.getCause());
             } catch (RuntimeException | LinkageError e) {
                 // A broken engine (or a runtime without jdk.jfr) must not take auto down with it.
-                String reason = "failed to start: " + e;
+                String reason = "failed to start (" + EngineUnavailableException.unexpected(e) + ")";
                 fallbacks.add(new Profile.EngineFallback(engine.id(), reason));
-                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", reason, true);
+                reportOnce(engine.id(), "Profiling engine {} cannot record, trying the next one: {}", reason, true,
+                        e);
             }
         }
         String reasons = fallbacks.stream().map(f -> f.engineId() + ": " + f.reason())
@@ -139,24 +141,26 @@ public final class EngineSelector {
         try {
             return new SelectedRecording(engine.start(settings, sink), List.of(), lease, engine.seesVirtualThreads());
         } catch (EngineUnavailableException e) {
-            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", e.reason(), true);
+            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", e.reason(), true,
+                    e.getCause());
             throw e;
         } catch (RuntimeException | LinkageError e) {
-            String reason = "failed to start: " + e;
-            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", reason, true);
+            String reason = "failed to start (" + EngineUnavailableException.unexpected(e) + ")";
+            reportOnce(id, "Profiling engine {} (chosen by profiler.cpu.engine) cannot record: {}", reason, true, e);
             throw new EngineUnavailableException(id, reason, e);
         }
     }
 
-    private void reportOnce(String engineId, String message, String reason, boolean warn) {
+    /** @param failure the exception behind the reason, logged with it (the reason is served without its text) */
+    private void reportOnce(String engineId, String message, String reason, boolean warn, Throwable failure) {
         if (reported.add(engineId)) {
             if (warn) {
-                log.warn(message, engineId, reason);
+                log.warn(message, engineId, reason, failure);
             } else {
-                log.info(message, engineId, reason);
+                log.info(message, engineId, reason, failure);
             }
         } else {
-            log.debug(message, engineId, reason);
+            log.debug(message, engineId, reason, failure);
         }
     }
 }

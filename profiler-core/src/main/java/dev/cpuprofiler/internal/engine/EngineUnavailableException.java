@@ -21,6 +21,14 @@ public class EngineUnavailableException extends Exception {
         return engineId;
     }
 
+    /**
+     * How a reason names an unexpected failure: its type only, as the reason is served (the status, a profile's
+     * fallbacks, a 503), and an exception's text may hold anything, a path included; the log has the exception.
+     */
+    public static String unexpected(Throwable failure) {
+        return failure.getClass().getSimpleName() + "; the application's log has the details";
+    }
+
     /** Why, without the engine id. */
     public String reason() {
         return reason;

@@ -91,7 +91,8 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
             problem = sampler.samplerProblem(settings.workDirectory());
         } catch (IOException | RuntimeException e) {
             // Not settled: a full disk now says nothing about the sampler; probe again next time.
-            throw new EngineUnavailableException(ID, "could not probe JFR's CPU-time sampler: " + e, e);
+            throw new EngineUnavailableException(ID, "could not probe JFR's CPU-time sampler ("
+                    + EngineUnavailableException.unexpected(e) + ")", e);
         }
         if (problem.isPresent()) {
             throw new EngineUnavailableException(ID, problem.get());

@@ -82,7 +82,8 @@ final class JfrDumpRecording extends OnceStoppedRecording {
                 recording.close();
             }
             RecordingFiles.deleteQuietly(file);
-            throw new EngineUnavailableException(plan.engineId(), "JFR could not start the recording: " + e, e);
+            throw new EngineUnavailableException(plan.engineId(), "JFR could not start the recording ("
+                    + EngineUnavailableException.unexpected(e) + ")", e);
         }
     }
 

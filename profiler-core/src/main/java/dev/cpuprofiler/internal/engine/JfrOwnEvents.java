@@ -71,11 +71,11 @@ final class JfrOwnEvents {
             if (e instanceof VirtualMachineError error) {
                 throw error;
             }
-            log.debug("Could not filter {}", file, e);
+            log.warn("Could not filter {}", file, e);
             RecordingFiles.deleteQuietly(filtered);
             RecordingFiles.deleteQuietly(file);
             return new Outcome(Optional.empty(), Optional.of("The JFR recording (format=jfr) is not kept: " + what
-                    + ", and filtering them out failed (" + e + ")"));
+                    + ", and filtering them out failed (" + EngineUnavailableException.unexpected(e) + ")"));
         }
     }
 

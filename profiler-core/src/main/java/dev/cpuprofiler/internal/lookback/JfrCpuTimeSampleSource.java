@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.CpuTimeSamplerCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import java.io.IOException;
 import java.time.Duration;
@@ -113,7 +114,8 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
             }
             return sampler.samplerProblem(directory.path());
         } catch (IOException | RuntimeException e) {
-            throw new LookbackUnavailableException("could not probe JFR's CPU-time sampler: " + e, e);
+            throw new LookbackUnavailableException("could not probe JFR's CPU-time sampler ("
+                    + EngineUnavailableException.unexpected(e) + ")", e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackSnapshot;
 
@@ -476,7 +477,12 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             }
         } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();
-            unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start: " + e);
+            // The reason is served (the status): an unexpected exception's text goes only to the log.
+            if (!(e instanceof LookbackUnavailableException) || e.getCause() != null) {
+                log.warn("Look-back failed to start", e);
+            }
+            unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start ("
+                    + EngineUnavailableException.unexpected(e) + ")");
         }
     }
 

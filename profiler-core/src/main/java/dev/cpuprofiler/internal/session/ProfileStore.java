@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.CpuProfiler;
 
 import dev.cpuprofiler.Profile;
@@ -221,7 +222,10 @@ public final class ProfileStore implements AutoCloseable {
         try {
             return diskSpace.refusal(recording.getParent(), "the profiler's work directory").orElse(null);
         } catch (RuntimeException e) {
-            return e.toString();
+            // The refusal is served (a profile's note): the exception's text goes only to the log.
+            log.warn("Could not check the free space for {}", recording, e);
+            return "the free space of the profiler's work directory could not be checked ("
+                    + EngineUnavailableException.unexpected(e) + ")";
         }
     }
 

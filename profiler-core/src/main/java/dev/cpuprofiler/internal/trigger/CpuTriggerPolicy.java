@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.trigger;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.SessionEndListener;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -282,8 +283,9 @@ public final class CpuTriggerPolicy {
         log.info("Starting an on-demand profiling session for {}", duration);
         Launch launch = launchOn(launches, duration);
         if (launch.session() == null) {
-            // The reason alone: it already says what could not record and why (the endpoint's 503 shows it).
-            throw new IllegalStateException(launch.failure().reason());
+            // The reason alone, as CpuProfiler documents it: it already says what could not record and why, with no
+            // exception's text (the endpoint's 503 shows it).
+            throw new SessionStartException(launch.failure().reason(), null);
         }
         return launch.session();
     }
@@ -354,8 +356,12 @@ public final class CpuTriggerPolicy {
     /** Records a launch that failed (a CPU-triggered one starts a cooldown) and frees the slot. */
     private SessionOutcome launchFailed(SessionTrigger trigger, Throwable e) {
         Instant now = clock.instant();
-        String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start: " + e;
-        log.warn("Profiling session ({}) could not start: {}", trigger, reason);
+        // The reason is served (the status's last outcome): an unexpected exception's text, which may hold a path,
+        // goes only to the log.
+        String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start ("
+                + EngineUnavailableException.unexpected(e) + ")";
+        log.warn("Profiling session ({}) could not start: {}", trigger, reason,
+                e instanceof SessionStartException ? null : e);
         SessionOutcome outcome = SessionOutcome.failed(reason, now);
         decisions.lock();
         try {

@@ -6,6 +6,7 @@ import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionAlreadyRunningException;
+import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.OnDemandDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
@@ -23,6 +24,8 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -43,6 +46,7 @@ public class CpuProfilerEndpoint {
 
     public static final String ID = "cpuprofiler";
 
+    private static final Logger log = LoggerFactory.getLogger(CpuProfilerEndpoint.class);
     private static final String V3 = "application/vnd.spring-boot.actuator.v3+json";
     private static final String V2 = "application/vnd.spring-boot.actuator.v2+json";
     private static final String DURATIONS = "between " + words(CpuProfilerOptions.MIN_DURATION) + " and "
@@ -54,6 +58,7 @@ public class CpuProfilerEndpoint {
     private final CpuProfiler profiler;
     private final Supplier<@Nullable ProfileExporter> exporter;
     private final BooleanSupplier writesAllowed;
+    private final ProfileRenders renders;
     /** The latest profile's folded JSON, built once per profile rather than on every poll. */
     private volatile @Nullable LatestView latestView;
 
@@ -63,9 +68,15 @@ public class CpuProfilerEndpoint {
      */
     public CpuProfilerEndpoint(CpuProfiler profiler, Supplier<@Nullable ProfileExporter> exporter,
             BooleanSupplier writesAllowed) {
+        this(profiler, exporter, writesAllowed, new ProfileRenders());
+    }
+
+    CpuProfilerEndpoint(CpuProfiler profiler, Supplier<@Nullable ProfileExporter> exporter,
+            BooleanSupplier writesAllowed, ProfileRenders renders) {
         this.profiler = profiler;
         this.exporter = exporter;
         this.writesAllowed = writesAllowed;
+        this.renders = renders;
     }
 
     public StatusDescriptor status() {
@@ -151,7 +162,11 @@ public class CpuProfilerEndpoint {
                 // Opened now, streamed later: the store may delete the file once the profile is dropped.
                 return ProfileDownload.open(p.jfrFile(), filename, f.mediaType());
             }
-            byte[] bytes = f.bytes(p, shown);
+            byte[] bytes = renders.bytes(p, f, shown, profiler.profiles()).orElse(null);
+            if (bytes == null) {
+                return Replies.busy(answer, "Profile '" + p.id() + "' cannot be rendered now: other renders are "
+                        + "under way; try again in a second");
+            }
             if (f.download()) {
                 return ProfileDownload.of(bytes, filename, f.mediaType());
             }
@@ -160,10 +175,14 @@ public class CpuProfilerEndpoint {
                     StandardCharsets.UTF_8) : bytes, 200, MimeType.valueOf(f.mediaType()));
         } catch (IOException | RuntimeException | LinkageError e) {
             // E.g. protobuf-java missing on the application's class path, or the recording gone: this answer fails.
-            return f == ProfileFormat.JFR
-                    ? Replies.error(answer, 404, "Profile '" + p.id() + "' has no JFR recording any more: " + e, null)
-                    : Replies.error(answer, 503, "Profile '" + p.id() + "' could not be encoded as " + f.id() + ": "
-                            + e, null);
+            // The exception (a path, anything) goes to the log, once; the answer says what failed.
+            if (f == ProfileFormat.JFR) {
+                log.debug("The JFR recording of profile {} could not be read", p.id(), e);
+                return Replies.error(answer, 404, "Profile '" + p.id() + "' has no JFR recording any more", null);
+            }
+            log.warn("Profile {} could not be encoded as {}", p.id(), f.id(), e);
+            return Replies.error(answer, 503, "Profile '" + p.id() + "' could not be encoded as " + f.id()
+                    + "; the application's log says why", null);
         }
     }
 
@@ -196,9 +215,13 @@ public class CpuProfilerEndpoint {
         } catch (SessionAlreadyRunningException e) {
             return Replies.error(answer, 429, "A profiling session is already running; try again when it ends",
                     CpuProfilerStatus.Session.of(e.running(), profiler.clock()));
-        } catch (RuntimeException e) {
-            // Nothing can record (no engine works here): retrying later would not help, so no Retry-After.
+        } catch (SessionStartException e) {
+            // Nothing can record (no engine works here): retrying later would not help, so no Retry-After. The
+            // reason is the core's own words: why each engine refused.
             return Replies.error(answer, 503, "The profile could not start: " + e.getMessage(), null);
+        } catch (RuntimeException e) {
+            log.warn("An on-demand profile could not start", e);
+            return Replies.error(answer, 503, "The profile could not start; the application's log says why", null);
         }
     }
 

@@ -19,6 +19,7 @@ import org.springframework.http.server.ServerHttpResponse;
 import org.springframework.http.server.ServletServerHttpRequest;
 import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.bind.annotation.ControllerAdvice;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.ModelAndView;
@@ -29,17 +30,25 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
  * is written, its request, status and headers to {@link EndpointHeaders} (and Spring Security's CSRF token to
  * {@link PageCsrfToken} when the status page asks); and for a {@code POST} whose JSON body
  * Spring MVC cannot read (before Actuator calls the endpoint), 400 with the parser's reason ({@link MalformedBody})
- * instead of a bare one, ahead of Spring MVC's own resolvers. A {@code @ControllerAdvice}, which a management server
- * on its own port finds in the parent context too; dependencies are looked up lazily, so component-scanning this
- * package is harmless.
+ * instead of a bare one, ahead of Spring MVC's own resolvers. A guest in the application: the advice applies only to
+ * Actuator's operation handlers ({@link #ACTUATOR_HANDLERS}) and acts only on the endpoint's paths; the resolver
+ * only on the endpoint's {@code POST} as Actuator's handler took it; anything else passes as without the starter. The
+ * content type is read as the endpoint preset it, never as negotiated from the client's {@code Accept}, which could
+ * carry a marker. A {@code @ControllerAdvice}, which a management server on its own port finds in the parent context
+ * too; dependencies are looked up lazily, so component-scanning this package is harmless.
  */
-@ControllerAdvice
+@ControllerAdvice(basePackages = CpuProfilerMvcAdvice.ACTUATOR_HANDLERS)
 public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, HandlerExceptionResolver, Ordered {
 
+    /** The package of Actuator's Spring MVC operation handlers (its package-private {@code OperationHandler}). */
+    static final String ACTUATOR_HANDLERS = "org.springframework.boot.webmvc.actuate.endpoint.web";
+
+    private final EndpointPaths paths;
     private final EndpointHeaders headers;
 
     public CpuProfilerMvcAdvice(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
-        this.headers = new EndpointHeaders(profiler, endpoints);
+        this.paths = new EndpointPaths(endpoints);
+        this.headers = new EndpointHeaders(profiler, paths);
     }
 
     @Override
@@ -60,11 +69,9 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
                 && response instanceof ServletServerHttpResponse servletResponse) {
             HttpServletRequest r = servletRequest.getServletRequest();
             Object path = r.getAttribute(HandlerMapping.PATH_WITHIN_HANDLER_MAPPING_ATTRIBUTE);
-            if (path != null) {
-                if (EndpointHeaders.isMarked(selectedContentType)) {
-                    // Set here, so that the converter writes with the type as it ends up, the marker removed.
-                    response.getHeaders().setContentType(selectedContentType);
-                }
+            if (path != null && paths.isEndpoint(path.toString())) {
+                // The headers hold a content type only when the endpoint preset it: a negotiated one
+                // (selectedContentType) is the client's and may carry anything.
                 headers.apply(r.getMethod(), path.toString(), servletResponse.getServletResponse().getStatus(),
                         response.getHeaders());
                 if (r.getHeader(PageCsrfToken.ASK) != null) {
@@ -81,7 +88,8 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
         // The pattern of the mapping that took the request, relative to the servlet: "/actuator/cpuprofiler".
         Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
         if (!(ex instanceof HttpMessageNotReadableException) || response.isCommitted()
-                || !headers.isStart(request.getMethod(), pattern)) {
+                || !(handler instanceof HandlerMethod method && isActuators(method.getBeanType()))
+                || !paths.isStart(request.getMethod(), pattern)) {
             return null;
         }
         MalformedBody answer = MalformedBody.of(ex, Collections.list(request.getHeaders("Accept")));
@@ -95,5 +103,10 @@ public class CpuProfilerMvcAdvice implements ResponseBodyAdvice<Object>, Handler
             return null;
         }
         return new ModelAndView();
+    }
+
+    /** Whether the handler is one of Actuator's, as the advice's {@code basePackages} decides it. */
+    static boolean isActuators(Class<?> handlerType) {
+        return handlerType.getName().startsWith(ACTUATOR_HANDLERS + ".");
     }
 }

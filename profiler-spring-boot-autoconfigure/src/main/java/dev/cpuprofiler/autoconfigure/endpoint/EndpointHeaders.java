@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.actuate.endpoint.EndpointId;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -16,34 +14,37 @@ import org.springframework.util.MimeType;
 
 /**
  * The headers a {@code WebEndpointResponse} cannot carry (it has a status, a body and a content type), decided once
- * for Spring MVC and WebFlux just before one of the endpoint's answers is written; and which requests are the
- * endpoint's, so that the application's own pass untouched. A content type the endpoint marked loses the marker: the
+ * for Spring MVC and WebFlux just before one of the endpoint's answers ({@link EndpointPaths}) is written. A content type the endpoint marked (as it preset it: a
+ * client's {@code Accept} never reaches here with a marker, see the web parts) loses the marker: the
  * status page's files ({@link StatusPage#PAGE_PARAMETER}) get the fixed {@code Content-Security-Policy} and no type
  * guessing, caching or referrer; a download ({@link ProfileDownload#FILE_PARAMETER}) gets {@code Content-Disposition:
- * attachment} with its name. The on-demand {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
+ * attachment} with its name; a busy 503 ({@link Replies#RETRY_AFTER_PARAMETER}) its {@code Retry-After}. The on-demand
+ * {@code POST}'s 429 gets {@code Retry-After}, read at that moment.
  */
 final class EndpointHeaders {
 
-    private static final EndpointId ENDPOINT_ID = EndpointId.of(CpuProfilerEndpoint.ID);
-    private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER);
+    private static final List<String> MARKERS = List.of(StatusPage.PAGE_PARAMETER, ProfileDownload.FILE_PARAMETER,
+            Replies.RETRY_AFTER_PARAMETER);
 
     private final ObjectProvider<CpuProfiler> profiler;
-    private final ObjectProvider<PathMappedEndpoints> endpoints;
+    private final EndpointPaths paths;
 
-    EndpointHeaders(ObjectProvider<CpuProfiler> profiler, ObjectProvider<PathMappedEndpoints> endpoints) {
+    EndpointHeaders(ObjectProvider<CpuProfiler> profiler, EndpointPaths paths) {
         this.profiler = profiler;
-        this.endpoints = endpoints;
+        this.paths = paths;
     }
 
-    /** @param path the request's path as the endpoint's mapping sees it (in the application or management server) */
+    /**
+     * @param path the request's path as the endpoint's mapping sees it (in the application or management server)
+     * @param headers the answer's, with the content type the endpoint preset (markers are trusted), if any
+     */
     void apply(String method, String path, int status, HttpHeaders headers) {
         MediaType type = headers.getContentType();
         String page = type == null ? null : type.getParameter(StatusPage.PAGE_PARAMETER);
         String file = type == null ? null : type.getParameter(ProfileDownload.FILE_PARAMETER);
+        String retryAfter = type == null ? null : type.getParameter(Replies.RETRY_AFTER_PARAMETER);
         if (type != null && isMarked(type)) {
-            Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
-            parameters.keySet().removeAll(MARKERS);
-            headers.setContentType(new MediaType(type.getType(), type.getSubtype(), parameters));
+            headers.setContentType(withoutMarkers(type));
         }
         if (page != null) {
             headers.set("Content-Security-Policy", StatusPage.POLICY);
@@ -52,17 +53,35 @@ final class EndpointHeaders {
             headers.setCacheControl("no-store");
         }
         if (file != null) {
-            headers.setContentDisposition(ContentDisposition.attachment()
-                    .filename(file.substring(1, file.length() - 1)).build());
+            headers.setContentDisposition(ContentDisposition.attachment().filename(unquoted(file)).build());
         }
-        if (status == 429 && isStart(method, path)) {
+        if (retryAfter != null && !retryAfter.isEmpty() && retryAfter.chars().allMatch(Character::isDigit)) {
+            headers.set(HttpHeaders.RETRY_AFTER, retryAfter);
+        }
+        if (status == 429 && paths.isStart(method, path)) {
             headers.set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds(profiler.getIfUnique())));
         }
     }
 
     /** Whether the endpoint marked this content type for {@link #apply}. */
     static boolean isMarked(MimeType type) {
-        return MARKERS.stream().anyMatch(marker -> type.getParameter(marker) != null);
+        return type.getParameters().keySet().stream().anyMatch(EndpointHeaders::isMarker);
+    }
+
+    /** The type without the endpoint's markers (their names in any case), its other parameters kept in order. */
+    static MediaType withoutMarkers(MimeType type) {
+        Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
+        parameters.keySet().removeIf(EndpointHeaders::isMarker);
+        return new MediaType(type.getType(), type.getSubtype(), parameters);
+    }
+
+    private static boolean isMarker(String parameter) {
+        return MARKERS.stream().anyMatch(parameter::equalsIgnoreCase);
+    }
+
+    private static String unquoted(String value) {
+        return value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")
+                ? value.substring(1, value.length() - 1) : value;
     }
 
     /** Whole seconds until the running session's planned end, at least 1 (also when it has just ended). */
@@ -71,22 +90,5 @@ final class EndpointHeaders {
             Duration left = Duration.between(profiler.clock().instant(), running.startedAt().plus(running.duration()));
             return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
         }).orElse(1L);
-    }
-
-    /** Whether this is the on-demand {@code POST}; {@code path} may be the pattern of the mapping that took it. */
-    boolean isStart(String method, @Nullable Object path) {
-        String endpoint = endpointPath();
-        return "POST".equals(method) && path != null && endpoint != null && endpoint.equals(path.toString());
-    }
-
-    /** Whether the path is the endpoint's or one of its profiles' (any method). */
-    boolean isEndpoint(String path) {
-        String endpoint = endpointPath();
-        return endpoint != null && (path.equals(endpoint) || path.startsWith(endpoint + "/"));
-    }
-
-    private @Nullable String endpointPath() {
-        PathMappedEndpoints paths = endpoints.getIfAvailable();
-        return paths == null ? null : paths.getPath(ENDPOINT_ID);
     }
 }

@@ -3,6 +3,8 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import dev.cpuprofiler.CpuProfilerStatus.Session;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +31,23 @@ final class Replies {
                 : format == ResponseFormat.HTML ? page("Profiling session started", fields(session))
                 : new SessionDescriptor(session);
         return response(body, 200, format);
+    }
+
+    /** The {@code Content-Type} parameter that carries a 503's {@code Retry-After} seconds to the web layer. */
+    static final String RETRY_AFTER_PARAMETER = "cpuprofiler-retry-after";
+    /** A busy 503's {@code Retry-After}: a render takes about a second at most. */
+    static final int BUSY_RETRY_SECONDS = 1;
+
+    /**
+     * 503 for a moment: {@link EndpointHeaders} turns the type's {@link #RETRY_AFTER_PARAMETER} into
+     * {@code Retry-After}; the type is set even for a client whose format is unknown (JSON, then).
+     */
+    static WebEndpointResponse<?> busy(@Nullable ResponseFormat format, String message) {
+        MimeType type = type(format);
+        Map<String, String> parameters = new LinkedHashMap<>(type.getParameters());
+        parameters.put(RETRY_AFTER_PARAMETER, Integer.toString(BUSY_RETRY_SECONDS));
+        return new WebEndpointResponse<>(errorBody(format, 503, message, null), 503,
+                new MimeType(type.getType(), type.getSubtype(), parameters));
     }
 
     /** A refusal: the status, what was wrong in words a person can act on, and the session in the way (429). */

@@ -44,6 +44,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.HttpHeaders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -371,6 +375,33 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(unknown.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
                 .isEqualTo("No profile 'no-such-profile'");
+    }
+
+    @Test
+    void beyondTheConcurrentRendersAProfileIs503WithRetryAfter() {
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
+        CpuProfilerEndpoint busy = new CpuProfilerEndpoint(profiler, () -> null, () -> false,
+                new ProfileRenders(1 << 20, 0, (p, f, v) -> new byte[0]));
+
+        for (String format : List.of("html", "pprof", "text")) {
+            WebEndpointResponse<?> r = busy.profile("p1", format, null, null, null, ResponseFormat.TEXT);
+            assertThat(r.getStatus()).isEqualTo(503);
+            assertThat(r.getBody()).isEqualTo("503 Service Unavailable: Profile 'p1' cannot be rendered now: other "
+                    + "renders are under way; try again in a second\n");
+            HttpHeaders headers = new HttpHeaders();
+            headers.setContentType(new MediaType(r.getContentType()));
+            new EndpointHeaders(new StaticListableBeanFactory().getBeanProvider(CpuProfiler.class), new EndpointPaths(
+                    new StaticListableBeanFactory().getBeanProvider(PathMappedEndpoints.class)))
+                    .apply("GET", "/actuator/cpuprofiler/p1", 503, headers);
+            assertThat(headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+            assertThat(headers.getContentType()).hasToString("text/plain;charset=UTF-8");
+        }
+        // The JFR recording is a file, streamed, never rendered: no limit applies (here: it has none).
+        assertThat(busy.profile("p1", "jfr", null, null, null, ResponseFormat.TEXT).getStatus()).isEqualTo(404);
+        // A client whose format is unknown gets JSON, typed so that the header can be set.
+        WebEndpointResponse<?> json = busy.profile("p1", "html", null, null, null, null);
+        assertThat(json.getContentType().getParameter(Replies.RETRY_AFTER_PARAMETER)).isEqualTo("1");
+        assertThat(((ErrorDescriptor) json.getBody()).status()).isEqualTo(503);
     }
 
     @Test

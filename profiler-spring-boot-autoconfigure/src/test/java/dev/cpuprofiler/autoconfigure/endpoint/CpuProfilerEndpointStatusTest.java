@@ -152,6 +152,25 @@ class CpuProfilerEndpointStatusTest {
         assertThat(profiler.activeSession()).isEmpty();
     }
 
+    @Test
+    void aCrossSiteFormsPostIs415AndStartsNothing() {
+        assertAFormsPostIs415(http);
+        assertThat(profiler.activeSession()).isEmpty();
+    }
+
+    /**
+     * What a form on another site can send without a CORS preflight ({@code text/plain}, form-encoded, multipart) is
+     * no JSON: 415, and nothing starts.
+     */
+    static void assertAFormsPostIs415(Http http) {
+        for (String type : List.of("text/plain", "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=b")) {
+            HttpResponse<String> r = http.send("POST", PATH + "?duration=5s",
+                    CpuProfilerStatusPageHttpTest.BROWSER_ACCEPT, type, "{\"duration\": \"5s\"}");
+            assertThat(r.statusCode()).as("%s: %s", type, r.body()).isEqualTo(415);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Client.class)
     void barePostStartsAProfileOfTheDefaultDuration(Client client) {

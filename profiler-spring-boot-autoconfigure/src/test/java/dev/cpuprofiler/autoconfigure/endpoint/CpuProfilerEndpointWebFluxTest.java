@@ -103,6 +103,12 @@ class CpuProfilerEndpointWebFluxTest {
     }
 
     @Test
+    void aCrossSiteFormsPostIs415AndStartsNothing() {
+        CpuProfilerEndpointStatusTest.assertAFormsPostIs415(new Http(port));
+        assertThat(profiler.activeSession()).isEmpty();
+    }
+
+    @Test
     void theStatusPageForABrowserAndTheJsonAsBeforeForEveryOtherClient() {
         Http http = new Http(port);
         String html = CpuProfilerStatusPageHttpTest.assertPage(http.send("GET", PATH,

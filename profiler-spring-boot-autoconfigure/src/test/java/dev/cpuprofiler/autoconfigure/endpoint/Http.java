@@ -63,6 +63,13 @@ final class Http {
         return send(request);
     }
 
+    /** Any request with any headers (name, value, name, value…); {@code body} null sends none. */
+    HttpResponse<String> request(String method, String path, String body, String... headers) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return send(headers.length == 0 ? request : request.headers(headers));
+    }
+
     /**
      * What {@code curl -X POST http://host/path} sends, byte for byte: no body, no Content-Type, no Content-Length
      * (Java's client always adds the length). Returns the raw response, status line first.
