@@ -137,14 +137,17 @@ public final class DiskSpaceGuard {
             return writable && usableBytes >= floorBytes;
         }
 
-        /** Why nothing should be written here, naming who writes ({@code what}). */
+        /**
+         * Why nothing should be written here, naming who writes ({@code what}) but not the path: the message reaches
+         * the endpoint's readers, and the status's {@code disk.places} names each place's path once.
+         */
         public String describe(String what) {
             if (!writable) {
-                return path + " (" + what + ") cannot be written: a read-only filesystem, or no permission";
+                return what + " cannot be written: a read-only filesystem, or no permission (its path: the status's "
+                        + "disk.places)";
             }
-            return "only " + mb(usableBytes) + " of " + mb(totalBytes) + " free on the filesystem of " + path + " ("
-                    + what + "), below the profiler's floor of " + mb(floorBytes)
-                    + " (profiler.cpu.min-free-disk-space)";
+            return "only " + mb(usableBytes) + " of " + mb(totalBytes) + " free on the filesystem of " + what
+                    + ", below the profiler's floor of " + mb(floorBytes) + " (profiler.cpu.min-free-disk-space)";
         }
     }
 
