@@ -17,7 +17,8 @@
 # first login: then BCrypt's cost sets the rate, tens of requests a second, not the requests' observations.)
 #
 # Settings, as environment variables: PORT=18080 CONNECTIONS=32 WRK_THREADS=2 WARMUP_SECONDS=30 SESSION_SECONDS=30
-# SECURED_CLASSPATH (a classpath to run instead of building: e.g. a copy of an older build, to compare).
+# SECURED_CLASSPATH (a classpath to run instead of building: e.g. a copy of an older build, to compare),
+# APP_ARGS (more arguments for the application, e.g. --profiler.cpu.engine=jfr-execution).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +45,8 @@ LOAD="$BASE/actuator"
 ENDPOINT="GET /actuator"
 
 java -cp "$SECURED_CLASSPATH" dev.cpuprofiler.secured.mvc.SecuredMvcApplication --server.port="$PORT" \
-  --server.address=127.0.0.1 --logging.level.dev.cpuprofiler.internal.session.ProfilingSession=debug > "$WORK/app.log" 2>&1 &
+  --server.address=127.0.0.1 --logging.level.dev.cpuprofiler.internal.session.ProfilingSession=debug ${APP_ARGS:-} \
+  > "$WORK/app.log" 2>&1 &
 APP=$!
 trap 'kill "$APP" 2>/dev/null || true; wait "$APP" 2>/dev/null || true' EXIT
 for _ in $(seq 120); do
