@@ -16,7 +16,7 @@ public interface RequestActivity {
     /** A new request's id while a profile records (never 0), else 0; the other calls ignore id 0. */
     long newRequest();
 
-    /** The current thread starts serving the request (a scope opened); calls may nest. */
+    /** The current thread starts serving the request (a scope opened); calls may nest, the outermost counts. */
     void enter(long request);
 
     /** The current thread stops serving the request (a scope closed). */

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * A session's request events, frozen, and the answer to what a sample needs: which request its thread served at its
  * time ({@link #requestAt}). Each thread's events become intervals in which it served one request (the outermost,
- * when scopes nest); a thread's first event being an exit means the request began before the session.
+ * when scopes nest); an exit outside every scope the log saw open means the request began before the session: its
+ * thread served it from the session's start until that exit.
  */
 public final class RequestLog {
 
@@ -30,17 +31,25 @@ public final class RequestLog {
     private final Map<Long, Intervals> byThread = new HashMap<>();
     private final Map<Long, String> names = new HashMap<>();
     private final Map<String, Long> ended = new HashMap<>();
+    /**
+     * Each traced request's ids as numbers: the trace's high and low bits, the span's, and their digits
+     * ({@link RequestTimeline#SPAN}).
+     */
+    private final Map<Long, long[]> traces = new HashMap<>();
     private final Map<Long, String> lateNames;
-    private final Map<Long, String[]> traces;
+    private final Map<Long, String[]> lateTraces;
+    private final long tracesLeftOut;
 
     /**
      * @param lateNames the names of requests that end after the log was frozen, as they come
-     * @param traces each traced request's trace and span ids, as they come
+     * @param lateTraces those requests' trace and span ids, as they come
+     * @param tracesLeftOut traced requests whose ids were not kept: not hex as tracers write them
      */
     RequestLog(int n, int[] kinds, long[] threads, long[] requests, long[] times, String[] nameById, long dropped,
-            long epochOffsetNanos, Map<Long, String> lateNames, Map<Long, String[]> traces) {
+            long epochOffsetNanos, Map<Long, String> lateNames, Map<Long, String[]> lateTraces, long tracesLeftOut) {
         this.lateNames = lateNames;
-        this.traces = traces;
+        this.lateTraces = lateTraces;
+        this.tracesLeftOut = tracesLeftOut;
         this.events = n;
         this.dropped = dropped;
         this.epochOffsetNanos = epochOffsetNanos;
@@ -55,9 +64,18 @@ public final class RequestLog {
                     names.put(requests[i], name);
                     ended.merge(name, 1L, Long::sum);
                 }
+                case RequestTimeline.TRACE -> traces.put(requests[i], new long[] {threads[i], times[i], 0, -1});
+                case RequestTimeline.SPAN -> {
+                    long[] trace = traces.get(requests[i]);
+                    if (trace != null) {
+                        trace[2] = threads[i];
+                        trace[3] = times[i];
+                    }
+                }
                 default -> { }
             }
         }
+        traces.values().removeIf(trace -> trace[3] < 0); // the log filled between a trace's two events
         byThread.values().forEach(Intervals::close);
     }
 
@@ -103,14 +121,25 @@ public final class RequestLog {
         return name != null ? name : lateNames.getOrDefault(request, UNFINISHED);
     }
 
-    /** A traced request's trace and span ids, or null. */
+    /** A traced request's trace and span ids (the span's null if it had none), or null. */
     public String[] traceOf(long request) {
-        return traces.get(request);
+        long[] trace = traces.get(request);
+        if (trace == null) {
+            return lateTraces.get(request);
+        }
+        int spanDigits = (int) (trace[3] & 0xff);
+        return new String[] {HexId.text(trace[0], trace[1], (int) (trace[3] >>> 8)),
+                spanDigits == 0 ? null : HexId.text(0, trace[2], spanDigits)};
     }
 
     /** Whether any request was traced, so far. */
     public boolean hasTraces() {
-        return !traces.isEmpty();
+        return !traces.isEmpty() || !lateTraces.isEmpty();
+    }
+
+    /** Traced requests whose ids were not kept, not being lowercase hex (up to 32 digits, 16 for a span). */
+    public long tracesLeftOut() {
+        return tracesLeftOut;
     }
 
     /** A {@link System#nanoTime()} reading as the samples' clock tells it. */
@@ -133,6 +162,13 @@ public final class RequestLog {
         return dropped;
     }
 
+    /** What the log holds, for a log line. */
+    @Override
+    public String toString() {
+        return events + " events (" + dropped + " dropped) for " + names.size() + " requests ended, " + traces.size()
+                + " of them traced";
+    }
+
     /** One thread's intervals, in time order: {@code starts[i] <= t < ends[i]} served {@code requests[i]}. */
     private static final class Intervals {
 
@@ -153,7 +189,9 @@ public final class RequestLog {
 
         void exit(long request, long t) {
             if (depth == 0) {
-                add(Long.MIN_VALUE, t, request); // entered before the session started
+                // Its outermost scope opened before the session: the thread served it all along, nested scopes too.
+                n = 0;
+                add(Long.MIN_VALUE, t, request);
             } else if (--depth == 0) {
                 add(openedAt, t, open);
             }

@@ -12,19 +12,31 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The {@link RequestActivity} a session records: while one records, every scope opened or closed and every request
- * ended is appended to a log of at most {@link #MAX_EVENTS} events (four {@code long}s each, allocated in chunks as
- * it fills); idle, each call reads one volatile field. {@link #start()} and {@link #stop()} bracket a session's
- * scopes; the names of requests still running then are taken until {@link #close()}, after the samples are joined.
+ * The {@link RequestActivity} a session records: while one records, each thread's outermost scope opened or closed
+ * and every request ended (with its trace's ids) is appended to a log of at most {@link #MAX_EVENTS} events (four
+ * {@code long}s each, allocated in chunks as it fills); a scope nested in another on the same thread adds nothing, as
+ * the request its thread serves is the outermost one's. Idle, each call reads one volatile field. {@link #start()}
+ * and {@link #stop()} bracket a session's scopes; the names and traces of requests still running then are taken
+ * until {@link #close()}, after the samples are joined.
  */
 public final class RequestTimeline implements RequestActivity {
 
-    /** At most this many events per session: 16 MB. 2,000 requests a second fill it in about 87 s. */
+    /**
+     * At most this many events per session: 16 MB. A request takes three (its thread's outermost scope opened and
+     * closed, its end), five when traced: 2,000 requests a second fill it in about 87 s, 52 s traced.
+     */
     public static final int MAX_EVENTS = 1 << 19;
 
+    // An event is four longs: its kind, a first number, its request, a second number. ENTER and EXIT: the thread's
+    // id, the time.
     static final int ENTER = 1;
     static final int EXIT = 2;
+    /** The request's name's id; the time. */
     static final int END = 3;
+    /** The trace id's higher 64 bits, its lower 64 bits ({@link HexId}). */
+    static final int TRACE = 4;
+    /** The span id; the two ids' lengths in hex digits, the trace's times 256 plus the span's. */
+    static final int SPAN = 5;
     private static final int CHUNK_BITS = 12;
     private static final int CHUNK = 1 << CHUNK_BITS;
 
@@ -43,7 +55,7 @@ public final class RequestTimeline implements RequestActivity {
     }
 
     /** A timeline whose log holds at most {@code maxEvents} events. */
-    RequestTimeline(int maxEvents, boolean virtualThreads) {
+    public RequestTimeline(int maxEvents, boolean virtualThreads) {
         this.maxEvents = maxEvents;
         this.virtualThreadsSaid = virtualThreads;
     }
@@ -106,15 +118,21 @@ public final class RequestTimeline implements RequestActivity {
             if (!virtualThreadsSeen && isVirtual(current)) {
                 virtualThreadsSeen = true;
             }
-            l.add(ENTER, threadId(current), request, System.nanoTime());
+            if (l.depth.get()[0]++ == 0) {
+                l.add(ENTER, threadId(current), request, System.nanoTime());
+            }
         }
     }
 
+    /** A scope that opened before the session (depth 0 here) closes too: its thread served that request until now. */
     @Override
     public void exit(long request) {
         Log l = log;
         if (l != null && request != 0) {
-            l.add(EXIT, threadId(Thread.currentThread()), request, System.nanoTime());
+            int[] depth = l.depth.get();
+            if (depth[0] == 0 || --depth[0] == 0) {
+                l.add(EXIT, threadId(Thread.currentThread()), request, System.nanoTime());
+            }
         }
     }
 
@@ -127,14 +145,17 @@ public final class RequestTimeline implements RequestActivity {
     public void ended(long request, String name, String traceId, String spanId) {
         Log l = log;
         if (l != null && request != 0 && name != null) {
-            if (traceId != null) {
-                l.traces.put(request, new String[] {traceId, spanId});
-            }
             if (l.closing) {
                 l.lateNames.put(request, name);
-            } else {
-                l.add(END, l.nameId(name), request, System.nanoTime());
+                if (traceId != null) {
+                    l.lateTraces.put(request, new String[] {traceId, spanId});
+                }
+                return;
             }
+            if (traceId != null) {
+                l.addTrace(request, traceId, spanId);
+            }
+            l.add(END, l.nameId(name), request, System.nanoTime());
         }
     }
 
@@ -171,8 +192,12 @@ public final class RequestTimeline implements RequestActivity {
         final AtomicReferenceArray<AtomicLongArray> chunks;
         final int maxEvents;
         final long epochOffsetNanos = RequestLog.epochOffsetNanos();
+        /** Requests that end after the log was frozen: at most those running when it was, so few. */
         final ConcurrentHashMap<Long, String> lateNames = new ConcurrentHashMap<>();
-        final ConcurrentHashMap<Long, String[]> traces = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<Long, String[]> lateTraces = new ConcurrentHashMap<>();
+        final AtomicLong tracesLeftOut = new AtomicLong();
+        /** How deep in scopes the current thread is, in this session: only its outermost scope is logged. */
+        final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
         volatile boolean closing;
 
         Log(int maxEvents) {
@@ -183,6 +208,17 @@ public final class RequestTimeline implements RequestActivity {
         int nameId(String name) {
             Integer id = names.get(name);
             return id != null ? id : names.computeIfAbsent(name, n -> nextName.getAndIncrement());
+        }
+
+        /** The trace's and the span's ids, if they are hex as tracers write them (else counted, not kept). */
+        void addTrace(long request, String traceId, String spanId) {
+            if (!HexId.fits(traceId, HexId.MAX_DIGITS) || spanId != null && !HexId.fits(spanId, HexId.LONG_DIGITS)) {
+                tracesLeftOut.incrementAndGet();
+                return;
+            }
+            add(TRACE, HexId.high(traceId), request, HexId.low(traceId));
+            add(SPAN, spanId == null ? 0 : HexId.low(spanId), request,
+                    traceId.length() * 256L + (spanId == null ? 0 : spanId.length()));
         }
 
         void add(int kind, long thread, long request, long nanoTime) {
@@ -233,7 +269,7 @@ public final class RequestTimeline implements RequestActivity {
                 }
             });
             return new RequestLog(kept, kinds, threads, requests, times, byId, dropped.get(), epochOffsetNanos,
-                    lateNames, traces);
+                    lateNames, lateTraces, tracesLeftOut.get());
         }
     }
 }

@@ -142,6 +142,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             CpuBreakdown cpuBreakdown = breakdown == null ? null : breakdown.finish().orElse(null);
             ConcurrencyReport report = stopConcurrency();
             RequestLog requestLog = requests.stop();
+            log.debug("Profile {}: the request log holds {}", id, requestLog);
             RecordingResult result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
             if (earlyStop != null) {
@@ -217,6 +218,11 @@ final class ProfilingSession implements RunningSession, Runnable {
             notes.add("endpoints cover the session only until its request log filled (" + RequestTimeline.MAX_EVENTS
                     + " events): " + log.dropped() + " later events were not kept, and the samples they would have "
                     + "named count under " + RequestLog.NO_REQUEST);
+        }
+        if (log != null && log.tracesLeftOut() > 0) {
+            notes.add("hottestTraces and span labels leave out " + log.tracesLeftOut() + " traced requests: their "
+                    + "ids are not lowercase hex (at most 32 digits, 16 for a span), as Brave and OpenTelemetry write "
+                    + "them");
         }
         if (requests.tally().spansCut()) {
             notes.add("pprof and OTLP carry no span labels: keeping each traced request's stacks apart outgrew "

@@ -122,6 +122,102 @@ class RequestTimelineTest {
     }
 
     @Test
+    void nestedScopesOfAThreadAddNoEventsSoTheLogKeepsEveryRequest() {
+        // Room for ten requests of three events each: their outermost scope's opening and closing, and their end.
+        RequestTimeline timeline = new RequestTimeline(30, false);
+        timeline.start();
+        for (int i = 0; i < 10; i++) {
+            long id = timeline.newRequest();
+            timeline.enter(id);
+            for (int nested = 0; nested < 10; nested++) { // as Spring Security observes its filters, on this thread
+                timeline.enter(id);
+                timeline.exit(id);
+            }
+            timeline.exit(id);
+            timeline.ended(id, "GET /a");
+        }
+        RequestLog log = timeline.stop();
+        assertThat(log.dropped()).isZero();
+        assertThat(log.requestsEnded("GET /a")).isEqualTo(10);
+    }
+
+    @Test
+    void aRequestRunningWhenTheSessionStartedCoversItsThreadUntilItsRootScopeCloses() {
+        RequestTimeline timeline = new RequestTimeline(false);
+        timeline.start();
+        long threadId = Thread.currentThread().getId();
+        // Its root scope opened before the session; its first nested scope in the session gives it an id.
+        long id = timeline.newRequest();
+        long beforeNested = System.nanoTime();
+        pause();
+        timeline.enter(id);
+        timeline.exit(id);
+        pause();
+        long afterNested = System.nanoTime();
+        pause();
+        timeline.exit(id); // the root scope closes
+        timeline.ended(id, "GET /a");
+        pause();
+        long after = System.nanoTime();
+        RequestLog log = timeline.stop();
+        assertThat(log.requestAt(threadId, log.epochNanos(beforeNested))).isEqualTo("GET /a");
+        assertThat(log.requestAt(threadId, log.epochNanos(afterNested))).isEqualTo("GET /a");
+        assertThat(log.requestAt(threadId, log.epochNanos(after))).isEqualTo(RequestLog.NO_REQUEST);
+    }
+
+    @Test
+    void tracesAreKeptAsTracersWroteThemForTheRequestsTheLogHolds() {
+        String[][] ids = {
+            {"4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"}, // OpenTelemetry, W3C
+            {"0000000000000000463ac35c9f6413ad", "0000000000000001"}, // leading zeros kept
+            {"463ac35c9f6413ad", "48485a3953bb6124"}, // Brave's 64-bit trace ids
+            {"0af7651916cd43dd8448eb211c80319c", null}};
+        RequestTimeline timeline = new RequestTimeline(false);
+        timeline.start();
+        long[] requests = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            requests[i] = timeline.newRequest();
+            timeline.enter(requests[i]);
+            timeline.exit(requests[i]);
+            timeline.ended(requests[i], "GET /a", ids[i][0], ids[i][1]);
+        }
+        long running = timeline.newRequest();
+        long notHex = timeline.newRequest();
+        timeline.ended(notHex, "GET /b", "trace-7", "span-7");
+        RequestLog log = timeline.stop();
+        timeline.ended(running, "GET /c", "5bf92f3577b34da6a3ce929d0e0e4736", "10f067aa0ba902b7");
+        for (int i = 0; i < ids.length; i++) {
+            assertThat(log.traceOf(requests[i])).containsExactly(ids[i]);
+        }
+        assertThat(log.traceOf(running)).containsExactly("5bf92f3577b34da6a3ce929d0e0e4736", "10f067aa0ba902b7");
+        assertThat(log.traceOf(notHex)).isNull();
+        assertThat(log.tracesLeftOut()).isEqualTo(1);
+        assertThat(log.requestsEnded("GET /b")).isEqualTo(1);
+        timeline.close();
+    }
+
+    @Test
+    void aFullLogKeepsNoMoreTraces() {
+        RequestTimeline timeline = new RequestTimeline(50, false);
+        timeline.start();
+        long first = 0;
+        long last = 0;
+        for (int i = 0; i < 1000; i++) {
+            long id = timeline.newRequest();
+            timeline.enter(id);
+            timeline.exit(id);
+            timeline.ended(id, "GET /a", String.format("%032x", i + 1), String.format("%016x", i + 1));
+            first = first == 0 ? id : first;
+            last = id;
+        }
+        RequestLog log = timeline.stop();
+        assertThat(log.traceOf(first)).containsExactly(String.format("%032x", 1), String.format("%016x", 1));
+        assertThat(log.traceOf(last)).as("a trace beyond the log's room").isNull();
+        assertThat(log.dropped()).isPositive();
+        timeline.close();
+    }
+
+    @Test
     void withoutAReporterTheSamplesStillReachTheTreeAndNoEndpointIsNamed() {
         StackTree tree = new StackTree(64, 1000, false);
         EndpointTally tally = new EndpointTally(tree, 64, 1000);
