@@ -18,7 +18,12 @@ import jdk.jfr.consumer.RecordingFile;
  */
 final class CpuTimeSamplerProbe {
 
-    private static final long BURN_NANOS = 30_000_000L;
+    /**
+     * The CPU time each attempt burns: 30 ms, then, when none of its samples arrived, 200 ms. On a busy machine JFR's
+     * own thread may not hand a short attempt's samples over before it stops (seen in CI: a JDK 25 child, both cores
+     * busy, nothing in 30 ms); the answer is settled for the JVM's life, so a wrong "no" must not come from load.
+     */
+    private static final long[] BURN_NANOS = {30_000_000L, 200_000_000L};
     private static final long MAX_WALL_NANOS = 1_000_000_000L;
 
     private final ThreadMXBean threads;
@@ -32,19 +37,31 @@ final class CpuTimeSamplerProbe {
     }
 
     /**
-     * Records about 30 ms of this thread's CPU time at a 1 ms throttle.
+     * Records about 30 ms of this thread's CPU time at a 1 ms throttle, and 200 ms more when no sample arrived.
      *
      * @param workDirectory where the probe's short-lived file goes
      * @return empty when samples arrived, otherwise why not
      */
     Optional<String> run(Path workDirectory) throws IOException {
         OwnerOnlyDirectory.create(workDirectory);
+        for (long burn : BURN_NANOS) {
+            if (samplesIn(workDirectory, burn) > 0) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of("JFR's CPU-time sampler recorded nothing in a 30 ms and a 200 ms probe: another SIGPROF "
+                + "handler (e.g. async-profiler started earlier in this JVM) is installed, so JFR logs "
+                + "'Conflicting SIGPROF handler found' and records nothing until the JVM restarts");
+    }
+
+    /** The CPU-time samples of a recording while this thread burns {@code burnNanos} of CPU time. */
+    private long samplesIn(Path workDirectory, long burnNanos) throws IOException {
         Path file = Files.createTempFile(workDirectory, "cpu-time-probe-", ".jfr");
         try (Recording recording = new Recording()) {
             recording.setName("cpuprofiler-cpu-time-probe");
             recording.enable(JfrSampleReader.CPU_TIME_SAMPLE).with("throttle", "1ms");
             recording.start();
-            burnCpu();
+            burnCpu(burnNanos);
             recording.stop();
             recording.dump(file);
             long samples = 0;
@@ -53,19 +70,14 @@ final class CpuTimeSamplerProbe {
                     samples++;
                 }
             }
-            if (samples > 0) {
-                return Optional.empty();
-            }
-            return Optional.of("JFR's CPU-time sampler recorded nothing in a 30 ms probe: another SIGPROF handler "
-                    + "(e.g. async-profiler started earlier in this JVM) is installed, so JFR logs "
-                    + "'Conflicting SIGPROF handler found' and records nothing until the JVM restarts");
+            return samples;
         } finally {
             RecordingFiles.deleteQuietly(file);
         }
     }
 
     // Arithmetic, not a System.nanoTime() spin: the sampler should find ordinary Java code running.
-    private void burnCpu() {
+    private void burnCpu(long burnNanos) {
         boolean cpuClock = threads.isCurrentThreadCpuTimeSupported();
         long cpuStart = cpuClock ? threads.getCurrentThreadCpuTime() : 0;
         long wallStart = System.nanoTime();
@@ -78,7 +90,7 @@ final class CpuTimeSamplerProbe {
             }
             long wall = System.nanoTime() - wallStart;
             long cpu = cpuClock ? threads.getCurrentThreadCpuTime() - cpuStart : wall;
-            if (cpu >= BURN_NANOS || wall >= MAX_WALL_NANOS || x == 42) {
+            if (cpu >= burnNanos || wall >= MAX_WALL_NANOS || x == 42) {
                 return;
             }
         }

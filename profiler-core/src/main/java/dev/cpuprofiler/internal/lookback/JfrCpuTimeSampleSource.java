@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The sampler is a per-thread CPU timer that signals with SIGPROF: it must never run where a session may record
  * with async-profiler (whichever installs its handler second records nothing), so {@link LookbackSourceChoice} picks
- * it only where the sessions record with jfr-cpu-time. Before its first stream it runs the engines' 30 ms probe
+ * it only where the sessions record with jfr-cpu-time. Before its first stream it runs the engines' short probe
  * ({@link CpuTimeSamplerCheck}), once: where another SIGPROF handler came first the sampler records nothing, and the
  * look-back says so instead of keeping an empty ring.
  */
