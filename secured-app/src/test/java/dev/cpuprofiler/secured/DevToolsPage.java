@@ -171,16 +171,27 @@ final class DevToolsPage implements AutoCloseable {
     @Override
     public void close() throws Exception {
         socket.abort();
+        // Chromium's helper processes (its network service among them) may outlive the browser's main process for a
+        // moment and still write into the profile directory: each is ended and waited for too.
+        java.util.List<ProcessHandle> helpers = browser.descendants().toList();
         browser.destroy();
         if (!browser.waitFor(10, TimeUnit.SECONDS)) {
             browser.destroyForcibly();
+        }
+        for (ProcessHandle helper : helpers) {
+            helper.destroy();
+            try {
+                helper.onExit().get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                helper.destroyForcibly();
+            }
         }
         try (var files = Files.walk(profile)) {
             for (Path p : files.sorted((a, b) -> b.compareTo(a)).toList()) {
                 Files.deleteIfExists(p);
             }
-        } catch (IOException e) {
-            // a profile directory left in /tmp
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // a file that vanished under the walk, or a profile directory left in /tmp: neither is the test's concern
         }
     }
 
