@@ -178,12 +178,14 @@ final class DevToolsPage implements AutoCloseable {
         if (!browser.waitFor(10, TimeUnit.SECONDS)) {
             browser.destroyForcibly();
         }
+        // Killed at once (the browser they served is gone), then waited for together, at most 5 s in all.
+        helpers.forEach(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         for (ProcessHandle helper : helpers) {
-            helper.destroy();
             try {
-                helper.onExit().get(5, TimeUnit.SECONDS);
+                helper.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                helper.destroyForcibly();
+                // a helper still exiting: the walk below tolerates its files
             }
         }
         try (var files = Files.walk(profile)) {
