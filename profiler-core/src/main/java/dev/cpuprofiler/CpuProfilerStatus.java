@@ -158,18 +158,22 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      * @param footprintBytes approximate heap the ring holds
      * @param reason why it is idle, waits or cannot record; null otherwise
      * @param source what it samples, e.g. {@code jdk.ExecutionSample}
-     * @param armingPercent the CPU% the recent average must exceed to arm it; null when it is always armed
+     * @param armingPercent the CPU% the recent average must exceed to arm it now: its normal plus a rise, at least
+     *     the floor ({@code lookback-arming-ratio} of the threshold) and at most the threshold; null when it is always
+     *     armed
      * @param recentCpuPercent the recent CPU% it compares with that level; null until there are enough samples
      * @param armedSince when it armed; null unless armed
+     * @param normalPercent the CPU% that is normal lately (the lowest 10-s average of the last 5 minutes), which the
+     *     arming level rises with; null until 10 s of samples
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record Lookback(LookbackState state, Duration window, Duration samplingPeriod, Instant coveredFrom,
             Instant armsFrom, long samples, long footprintBytes, String reason, String source, Double armingPercent,
-            Double recentCpuPercent, Instant armedSince) {
+            Double recentCpuPercent, Instant armedSince, Double normalPercent) {
 
         /** What a look-back that is switched off says. */
         public static final Lookback OFF = new Lookback(LookbackState.OFF, Duration.ZERO, Duration.ZERO, null, null,
-                0, 0, null, null, null, null, null);
+                0, 0, null, null, null, null, null, null);
     }
 
     /** What the look-back is doing. */

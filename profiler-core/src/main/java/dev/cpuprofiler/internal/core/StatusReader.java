@@ -97,7 +97,8 @@ final class StatusReader {
         CpuProfilerStatus.Lookback l = p.lookback().status();
         return new CpuProfilerStatus.Lookback(l.state(), l.window(), l.samplingPeriod(), l.coveredFrom(),
                 l.armsFrom(), l.samples(), l.footprintBytes(), l.reason(), l.source(),
-                Rounding.percent(l.armingPercent()), Rounding.percent(l.recentCpuPercent()), l.armedSince());
+                Rounding.percent(l.armingPercent()), Rounding.percent(l.recentCpuPercent()), l.armedSince(),
+                Rounding.percent(l.normalPercent()));
     }
 
     /** The free space where the profiler writes: a few statvfs calls, cheap enough for every status request. */

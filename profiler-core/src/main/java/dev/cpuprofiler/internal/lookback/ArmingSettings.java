@@ -5,9 +5,12 @@ import java.util.Objects;
 
 /**
  * When the look-back records. Armed, it keeps its ring filled; idle, it records nothing (no JFR, no ring). It arms
- * when the CPU over the last {@code smoothingSamples} CPU samples rises above {@code ratio × thresholdPercent}, and
- * disarms once it has stayed at or below that level for {@code disarmAfter}. The trigger fires only after a whole
- * average window above the threshold, so a rise that will trigger arms the look-back well before: its ring holds the
+ * on a rise, not on a level: when the CPU over the last {@code smoothingSamples} CPU samples is above
+ * {@link #levelPercent(double)}, which is its normal (the lowest {@link #NORMAL_BUCKET} mean of the last
+ * {@link #NORMAL_SPAN}) plus {@link #risePercent()}, at least {@code ratio × thresholdPercent} and at most the
+ * threshold itself; it disarms once it has stayed at or below that level for {@code disarmAfter}. An application that
+ * sits above the floor all day records nothing until it climbs; the trigger fires only after a whole average window
+ * above the threshold, which always arms it, so a rise that will trigger arms the look-back before: its ring holds the
  * rise by the time the profile starts. Nothing arms during {@code startupGrace} after {@link Lookback#start()}.
  *
  * @param always armed from the start, whatever the CPU (no arming level): for tests and for callers that drive
@@ -21,16 +24,24 @@ import java.util.Objects;
  * @param threadLevelPercent the percent of ONE core that the hottest thread's recent CPU must exceed to arm it too
  *     (ratio × the saturation trigger's threshold): a pinned thread arms it while the process's CPU% stays low; NaN
  *     when the saturation trigger is off
+ * @param normalBucketSamples how many CPU samples one {@link #NORMAL_BUCKET} holds
  */
 public record ArmingSettings(boolean always, double thresholdPercent, double ratio, Duration smoothing,
-        int smoothingSamples, Duration disarmAfter, Duration startupGrace, double threadLevelPercent) {
+        int smoothingSamples, Duration disarmAfter, Duration startupGrace, double threadLevelPercent,
+        int normalBucketSamples) {
 
     /** Over how long the CPU samples are averaged before they are compared with the arming level, at most. */
     public static final Duration SMOOTHING = Duration.ofSeconds(3);
 
+    /** The span of one mean of the normal level. */
+    public static final Duration NORMAL_BUCKET = Duration.ofSeconds(10);
+
+    /** How far back the normal level looks: the lowest of its means over this span. */
+    public static final Duration NORMAL_SPAN = Duration.ofMinutes(5);
+
     /** Armed from the start, never disarmed, no grace. */
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
-            Duration.ofSeconds(1), Duration.ZERO, Double.NaN);
+            Duration.ofSeconds(1), Duration.ZERO, Double.NaN, 1);
 
     public ArmingSettings {
         Objects.requireNonNull(smoothing, "smoothing");
@@ -42,8 +53,9 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
         if (!(ratio > 0 && ratio <= 1)) {
             throw new IllegalArgumentException("ratio must be in (0, 1]: " + ratio);
         }
-        if (smoothingSamples < 1) {
-            throw new IllegalArgumentException("smoothingSamples must be at least 1: " + smoothingSamples);
+        if (smoothingSamples < 1 || normalBucketSamples < 1) {
+            throw new IllegalArgumentException("smoothingSamples and normalBucketSamples must be at least 1: "
+                    + smoothingSamples + ", " + normalBucketSamples);
         }
         if (disarmAfter.isNegative() || disarmAfter.isZero() || startupGrace.isNegative()) {
             throw new IllegalArgumentException("disarmAfter must be positive and startupGrace not negative: "
@@ -68,12 +80,49 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
         Duration quarter = averageWindow.dividedBy(4);
         Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;
         int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamplingInterval.toNanos()));
+        int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamplingInterval.toNanos()));
         return new ArmingSettings(false, thresholdPercent, ratio, cpuSamplingInterval.multipliedBy(samples), samples,
-                window, startupGrace, saturationThresholdPercent * ratio);
+                window, startupGrace, saturationThresholdPercent * ratio, bucket);
     }
 
-    /** The CPU% the recent average must exceed to arm. */
+    /** How many means the normal level keeps: {@link #NORMAL_SPAN} of {@link #NORMAL_BUCKET}s. */
+    public static int normalBuckets() {
+        return (int) (NORMAL_SPAN.toNanos() / NORMAL_BUCKET.toNanos());
+    }
+
+    /** The floor of the arming level: the recent CPU% must exceed it in any case. */
     public double levelPercent() {
         return thresholdPercent * ratio;
+    }
+
+    /**
+     * How far above its normal the CPU must rise to arm: half the distance between the floor and the threshold (16
+     * points with the defaults), wider than the 3-s average's wobble under steady load.
+     */
+    public double risePercent() {
+        return thresholdPercent * (1 - ratio) / 2;
+    }
+
+    /**
+     * The CPU% the recent average must exceed to arm, for a CPU whose normal is {@code normalPercent}: the normal plus
+     * {@link #risePercent()}, at least {@link #levelPercent()} and at most the threshold (above the threshold a trigger
+     * can come, whatever was normal). The floor when the normal is not known yet (NaN).
+     */
+    public double levelPercent(double normalPercent) {
+        return level(normalPercent, levelPercent(), thresholdPercent);
+    }
+
+    /** {@link #levelPercent(double)} for the hottest thread, in percent of one core: between the thread level and the
+     * saturation threshold. NaN when the saturation trigger is off. */
+    public double threadLevelPercent(double normalPercent) {
+        return Double.isNaN(threadLevelPercent) ? Double.NaN
+                : level(normalPercent, threadLevelPercent, threadLevelPercent / ratio);
+    }
+
+    private double level(double normal, double floor, double ceiling) {
+        if (Double.isNaN(normal)) {
+            return floor;
+        }
+        return Math.max(floor, Math.min(ceiling, normal + ceiling * (1 - ratio) / 2));
     }
 }

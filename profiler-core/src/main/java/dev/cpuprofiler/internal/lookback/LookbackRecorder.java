@@ -50,6 +50,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     private final ArmingSettings arming;
     private final ArmingSignal signal;
     private final ArmingSignal threadSignal;
+    private final NormalLevel normal;
+    private final NormalLevel threadNormal;
     private final DoubleSupplier hottestThreadPercent;
     private final LookbackSource source;
     private final EngineLock lock;
@@ -93,6 +95,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         this.arming = Objects.requireNonNull(arming, "arming");
         this.signal = new ArmingSignal(arming.smoothingSamples());
         this.threadSignal = new ArmingSignal(arming.smoothingSamples());
+        this.normal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
+        this.threadNormal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
         this.hottestThreadPercent = Objects.requireNonNull(hottestThreadPercent, "hottestThreadPercent");
         this.source = Objects.requireNonNull(source, "source");
         this.lock = Objects.requireNonNull(lock, "lock");
@@ -117,8 +121,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             tryRecord();
         } else {
             state = CpuProfilerStatus.LookbackState.IDLE;
-            log.debug("Look-back idle: arms when the CPU over {} exceeds {}%, from {}", arming.smoothing(),
-                    arming.levelPercent(), graceUntil);
+            log.debug("Look-back idle: arms when the CPU over {} rises {} points above its normal, and above {}%, "
+                    + "from {}", arming.smoothing(), fmt(arming.risePercent()), fmt(arming.levelPercent()), graceUntil);
         }
     }
 
@@ -126,8 +130,11 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     @Override
     public void onSample(long nanoTime, long cpuTimeNanos, double percent) {
         signal.add(percent);
+        normal.add(percent);
         if (!Double.isNaN(arming.threadLevelPercent())) {
-            threadSignal.add(hottestThreadPercent.getAsDouble());
+            double thread = hottestThreadPercent.getAsDouble();
+            threadSignal.add(thread);
+            threadNormal.add(thread);
         }
         if (state == CpuProfilerStatus.LookbackState.IDLE && !hot()) {
             return; // calm and idle: nothing to arm, an empty ring to evict; the common case costs no more than this
@@ -273,10 +280,12 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         if (armsFrom != null && !armsFrom.isAfter(now)) {
             armsFrom = null;
         }
+        double usual = normal.lowest();
         return new CpuProfilerStatus.Lookback(s, settings.window(), ring.samplePeriod(), from, armsFrom, ring.samples(),
                 ring.footprintBytes(), why, source.description(),
-                arming.always() ? null : arming.levelPercent(), Double.isNaN(recent) ? null : recent,
-                s == CpuProfilerStatus.LookbackState.ARMED ? since : null);
+                arming.always() ? null : arming.levelPercent(usual), Double.isNaN(recent) ? null : recent,
+                s == CpuProfilerStatus.LookbackState.ARMED ? since : null,
+                arming.always() || Double.isNaN(usual) ? null : usual);
     }
 
     @Override
@@ -374,8 +383,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         recordingSince = null;
         reason = null;
         state = CpuProfilerStatus.LookbackState.IDLE;
-        log.info("Look-back disarmed: the CPU stayed at or below {}% for {}; its recording is stopped and its ring "
-                + "freed", fmt(arming.levelPercent()), arming.disarmAfter());
+        log.info("Look-back disarmed: the CPU stayed at or below its arming level ({}% now) for {}; its recording is "
+                + "stopped and its ring freed", fmt(arming.levelPercent(normal.lowest())), arming.disarmAfter());
     }
 
     /** After a session or an unavailable spell: armed at once if it should be, idle otherwise. Holds this. */
@@ -389,14 +398,20 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         }
     }
 
-    /** Whether to be armed: always, or the process's recent CPU% or one thread's is above its arming level. */
+    /** Whether to be armed: always, or the process's recent CPU% or one thread's rose above its arming level. */
     private boolean hot() {
-        return arming.always() || signal.above(arming.levelPercent()) || threadHot();
+        return arming.always() || processHot() || threadHot();
     }
 
-    /** One thread's recent CPU (NaN-safe: off without the saturation trigger) is above its arming level. */
+    /** The floor first: a calm tick compares one number and never looks at the normal level. */
+    private boolean processHot() {
+        return signal.above(arming.levelPercent()) && signal.above(arming.levelPercent(normal.lowest()));
+    }
+
+    /** One thread's recent CPU (NaN-safe: off without the saturation trigger) rose above its arming level. */
     private boolean threadHot() {
-        return !Double.isNaN(arming.threadLevelPercent()) && threadSignal.above(arming.threadLevelPercent());
+        return !Double.isNaN(arming.threadLevelPercent()) && threadSignal.above(arming.threadLevelPercent())
+                && threadSignal.above(arming.threadLevelPercent(threadNormal.lowest()));
     }
 
     private boolean armable(Instant now) {
@@ -428,11 +443,28 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         if (Double.isNaN(recent)) {
             return "waiting for " + seconds(arming.smoothing()) + " of CPU samples";
         }
+        double usual = normal.lowest();
+        double threadLevel = arming.threadLevelPercent(threadNormal.lowest());
         return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(recent)
-                + "%, is not above the arming level " + fmt(arming.levelPercent()) + "% (" + fmt(arming.ratio())
-                + " of the " + fmt(arming.thresholdPercent()) + "% threshold)"
-                + (Double.isNaN(arming.threadLevelPercent()) ? "" : ", nor any thread's above "
-                        + fmt(arming.threadLevelPercent()) + "% of one core");
+                + "%, is not above the arming level " + fmt(arming.levelPercent(usual)) + "% (" + levelWhy(usual)
+                + ")" + (Double.isNaN(threadLevel) ? "" : ", nor any thread's above " + fmt(threadLevel)
+                        + "% of one core");
+    }
+
+    /** Why the arming level is what it is, for a CPU whose normal is {@code usual}. */
+    private String levelWhy(double usual) {
+        String floor = fmt(arming.ratio()) + " of the " + fmt(arming.thresholdPercent()) + "% threshold";
+        double level = arming.levelPercent(usual);
+        if (Double.isNaN(usual) || level == arming.levelPercent()) {
+            return floor;
+        }
+        String normalIs = "its normal, the lowest " + seconds(ArmingSettings.NORMAL_BUCKET) + " average of the last "
+                + ArmingSettings.NORMAL_SPAN.toMinutes() + " min, is " + fmt(usual) + "%";
+        if (level == arming.thresholdPercent()) {
+            return "the threshold: " + normalIs + ", within " + fmt(arming.risePercent()) + " points of it";
+        }
+        return normalIs + ": it arms on a rise of " + fmt(arming.risePercent()) + " points above it, and above "
+                + floor;
     }
 
     /** Takes the lock and starts the source, or stays waiting. Holds this. */
@@ -462,18 +494,21 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
                 log.info("Look-back on: keeping the last {} of stack samples ({} every {} ms); it steps aside while "
                         + "a profiling session records", settings.window(), source.description(),
                         settings.samplingPeriod().toMillis());
-            } else if (threadHot() && !signal.above(arming.levelPercent())) {
-                log.info("Look-back armed: a thread used {}% of one core over the last {}, above {}% ({} of the "
-                        + "saturation threshold); keeping the last {} of stack samples ({} every {} ms)",
-                        fmt(threadSignal.mean()), seconds(arming.smoothing()), fmt(arming.threadLevelPercent()),
-                        fmt(arming.ratio()), settings.window(), source.description(),
+            } else if (threadHot() && !processHot()) {
+                double usual = threadNormal.lowest();
+                log.info("Look-back armed: a thread used {}% of one core over the last {}, above {}% (at least {} of "
+                        + "the saturation threshold{}); keeping the last {} of stack samples ({} every {} ms)",
+                        fmt(threadSignal.mean()), seconds(arming.smoothing()), fmt(arming.threadLevelPercent(usual)),
+                        fmt(arming.ratio()), Double.isNaN(usual) ? "" : ", and a rise above the hottest thread's "
+                                + "normal " + fmt(usual) + "%", settings.window(), source.description(),
                         settings.samplingPeriod().toMillis());
             } else {
-                log.info("Look-back armed: the CPU over the last {}, {}%, is above {}% ({} of the threshold); "
-                        + "keeping the last {} of stack samples ({} every {} ms) until it stays at or below that "
-                        + "for {}", seconds(arming.smoothing()), fmt(signal.mean()),
-                        fmt(arming.levelPercent()), fmt(arming.ratio()), settings.window(), source.description(),
-                        settings.samplingPeriod().toMillis(), arming.disarmAfter());
+                double usual = normal.lowest();
+                log.info("Look-back armed: the CPU over the last {}, {}%, is above {}% ({}); keeping the last {} of "
+                        + "stack samples ({} every {} ms) until it stays at or below that for {}",
+                        seconds(arming.smoothing()), fmt(signal.mean()), fmt(arming.levelPercent(usual)),
+                        levelWhy(usual), settings.window(), source.description(), settings.samplingPeriod().toMillis(),
+                        arming.disarmAfter());
             }
         } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();

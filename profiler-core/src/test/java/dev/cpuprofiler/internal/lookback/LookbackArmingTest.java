@@ -136,6 +136,59 @@ class LookbackArmingTest {
         assertThat(recorder.status().armsFrom()).isNull();
     }
 
+    /** {@code seconds} CPU samples of {@code percent} each. */
+    private void steady(int seconds, double percent) {
+        double[] samples = new double[seconds];
+        java.util.Arrays.fill(samples, percent);
+        cpu(samples);
+    }
+
+    @Test
+    void anApplicationThatSitsAboveTheFloorAllDayRecordsNothingUntilItRises() {
+        recorder = recorder(Duration.ofSeconds(60));
+        recorder.start();
+
+        steady(60 + 600, 55);  // the start-up grace, then ten minutes at 55%: above the 48% floor all along
+
+        CpuProfilerStatus.Lookback status = recorder.status();
+        assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(source.starts.get()).as("recordings started").isZero();
+        assertThat(status.normalPercent()).isEqualTo(55.0);
+        assertThat(status.armingPercent()).as("55% + 16 points").isEqualTo(71.0);
+        assertThat(status.reason()).isEqualTo("the CPU over the last 3 s, 55.0%, is not above the arming level "
+                + "71.0% (its normal, the lowest 10 s average of the last 5 min, is 55.0%: it arms on a rise of 16.0 "
+                + "points above it, and above 0.6 of the 80.0% threshold)");
+
+        steady(3, 70);
+        assertThat(recorder.status().state()).as("70%: less than the rise").isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        steady(2, 95);  // 70, 95, 95: mean 86.7%
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        assertThat(source.starts.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aPlateauBecomesTheNormalAndTheLookBackDisarms() {
+        recorder = recorder(Duration.ofSeconds(60));
+        recorder.start();
+        steady(60 + 300, 40);
+        steady(3, 75);
+        assertThat(recorder.status().state()).as("a rise from 40% to 75%").isEqualTo(
+                CpuProfilerStatus.LookbackState.ARMED);
+
+        steady(300, 75);  // five minutes later 75% is the normal: the level is the threshold, 80%
+        assertThat(recorder.status().armingPercent()).isEqualTo(80.0);
+        steady(30, 75);
+        CpuProfilerStatus.Lookback status = recorder.status();
+        assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
+        assertThat(source.isRecording()).isFalse();
+        assertThat(status.reason()).contains("is not above the arming level 80.0% (the threshold: its normal, "
+                + "the lowest 10 s average of the last 5 min, is 75.0%, within 16.0 points of it)");
+
+        steady(3, 85);
+        assertThat(recorder.status().state()).as("above the threshold it always arms: a trigger can follow")
+                .isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+    }
+
     @Test
     void aHandOverFreesTheEngineLockAtOnceAndTheSnapshotFollows() {
         recorder = recorder(Duration.ZERO);
