@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.internal.baseline.BaselineSlot;
+import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,7 +21,10 @@ final class CpuHistoryReader {
     CpuProfilerStatus.History read() {
         Instant now = p.clock().instant();
         long nowNanos = p.ticker().nanoTime();
+        // A quiet process is sampled less often, so the ring may reach further back than the chart shows.
+        long from = nowNanos - RecentCpuSamples.SPAN.toNanos();
         List<double[]> samples = p.recentCpu().snapshot().stream()
+                .filter(s -> s.nanoTime() >= from)
                 .map(s -> new double[] {secondsBefore(nowNanos, s.nanoTime()), Rounding.percent(s.percent())})
                 .toList();
         List<double[]> slots = p.baseline().history().stream().map(s -> slot(nowNanos, s)).toList();

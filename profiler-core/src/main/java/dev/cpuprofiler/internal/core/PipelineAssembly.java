@@ -33,6 +33,7 @@ import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -63,8 +64,13 @@ final class PipelineAssembly {
         SelectedCpuSource selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
+        // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
+        // records the sampler ticks every interval; a quiet process with nothing recording only every polling
+        // interval, at which the policy checks anyway.
+        EngineLock engineLock = new EngineLock();
+        Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
-                b.ticker, named(threads, "cpuprofiler-sampler"));
+                quietInterval, engineLock::held, b.ticker, named(threads, "cpuprofiler-sampler"));
         RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
         sampler.addListener(baseline);
         // For the status page's chart: one array write per tick.
@@ -88,8 +94,6 @@ final class PipelineAssembly {
 
         // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
         b.jfrStackDepth.ensure(options.getMaxStackDepth());
-        // The sessions' engines and the look-back take turns on one lock: never two recordings at once.
-        EngineLock engineLock = new EngineLock();
         Lookback lookback = lookback(b, options, diskSpace, engineLock, sampler, tracker);
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
@@ -166,6 +170,10 @@ final class PipelineAssembly {
     /** The hottest thread at the latest tick; never one without per-thread CPU. */
     private static Supplier<Optional<SaturationReading>> saturation(ThreadCpuTracker tracker) {
         return tracker == null ? Optional::empty : tracker::saturation;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     static ThreadFactory named(ThreadFactory factory, String name) {

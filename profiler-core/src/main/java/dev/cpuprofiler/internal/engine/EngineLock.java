@@ -23,6 +23,11 @@ public final class EngineLock {
         return holder.compareAndSet(null, lease) ? Optional.of(lease) : Optional.empty();
     }
 
+    /** Whether a recording holds the lock now: one volatile read, for the CPU sampler's every quiet tick. */
+    public boolean held() {
+        return holder.get() != null;
+    }
+
     /** Who holds the lock now, if anyone. */
     public Optional<String> holder() {
         return Optional.ofNullable(holder.get()).map(Lease::description);

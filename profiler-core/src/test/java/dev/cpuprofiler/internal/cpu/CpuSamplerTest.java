@@ -194,4 +194,46 @@ class CpuSamplerTest {
         long soon = sampleTimes.stream().filter(t -> t >= stallEnd && t < stallEnd + interval.toNanos()).count();
         assertThat(soon).isLessThanOrEqualTo(2);
     }
+
+    /** The gaps between the sampler thread's first {@code n} ticks, with the source told how busy the process is. */
+    private List<Long> tickGaps(int n, boolean busy, java.util.function.BooleanSupplier fullRate) {
+        List<Long> times = new CopyOnWriteArrayList<>();
+        CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), Duration.ofMillis(10),
+                Duration.ofMillis(300), fullRate, Ticker.system(), Thread::new);
+        sampler.addListener((t, cpu, p) -> {
+            times.add(t);
+            if (busy) {
+                source.add(Duration.ofMillis(10).toNanos()); // a whole core since the last tick, or more
+            }
+        });
+        try {
+            sampler.start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> times.size() >= n);
+        } finally {
+            sampler.close();
+        }
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 2; i < n; i++) { // from the second sample on: the first is only a starting point
+            gaps.add(times.get(i) - times.get(i - 1));
+        }
+        return gaps;
+    }
+
+    @Test
+    void aQuietProcessIsSampledAtTheQuietIntervalABusyOneOrARecordingOneEveryInterval() {
+        // Deadlines are never early, so a quiet gap is the quiet interval or more however loaded the machine is (less
+        // only by the jitter of the moment a tick reads its time: microseconds, far from the 10 ms interval).
+        assertThat(tickGaps(6, false, () -> false)).as("quiet: less than 1% of a core")
+                .allSatisfy(gap -> assertThat(gap).isGreaterThan(Duration.ofMillis(250).toNanos()));
+        // A busy or recording process is sampled every 10 ms; most gaps are far below 300 ms even on a loaded machine.
+        assertThat(median(tickGaps(12, true, () -> false))).as("busy").isLessThan(Duration.ofMillis(150).toNanos());
+        assertThat(median(tickGaps(12, false, () -> true))).as("quiet, but a recording holds the engine lock")
+                .isLessThan(Duration.ofMillis(150).toNanos());
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
 }
