@@ -65,7 +65,7 @@ final class PipelineAssembly {
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
-        // records the sampler ticks every interval; a quiet process with nothing recording only every polling
+        // records the sampler ticks every interval; a calm process with nothing recording only every polling
         // interval, at which the policy checks anyway.
         EngineLock engineLock = new EngineLock();
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());

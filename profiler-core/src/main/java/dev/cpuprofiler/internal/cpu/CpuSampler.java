@@ -24,21 +24,20 @@ import org.slf4j.LoggerFactory;
  * suspended machine) is skipped, not made up by a burst of ticks, since each tick measures the whole span since the
  * one before anyway.
  *
- * <p>A quiet process ticks less often: after a tick on which it used less than {@link #QUIET_SHARE} of one core, the
- * next comes after {@code quietInterval} (unless {@code fullRate} says a recording needs every tick). On this machine a
- * thread woken once a second costs 2-5 ms of CPU a minute by the wake-up alone (a virtual machine's timer and context
- * switch, cold caches), more than everything the tick then computes; an idle application's only cost is that wake-up.
- * Every listener measures spans, not ticks, so a longer span changes nothing but how soon a rise is seen.
+ * <p>A calm process ticks less often: after a tick on which it used less than {@link #CALM_SHARE} of one core, the
+ * next comes after {@code quietInterval} (unless {@code fullRate} says a recording needs every tick). A thread woken
+ * once a second costs 2-5 ms of CPU a minute by the wake-up alone on a small virtual machine (its timer and context
+ * switch, cold caches), over an idle application's whole budget. Nothing the profiler decides can change at that
+ * level: the lowest level it acts on is one thread at 54% of a core (the look-back's thread level). Every listener
+ * measures spans, not ticks, so a longer span changes nothing but how soon a rise is seen (at most
+ * {@code quietInterval} later).
  */
 public final class CpuSampler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CpuSampler.class);
 
-    /**
-     * A tick on which the process used less than this share of one core is quiet: less than one thread that does
-     * anything would use.
-     */
-    public static final double QUIET_SHARE = 0.01;
+    /** A tick on which the process used less than this share of one core is calm: the next comes later. */
+    public static final double CALM_SHARE = 0.1;
 
     private final CpuUsageSource source;
     private final EffectiveCpuCount cpus;
@@ -46,7 +45,7 @@ public final class CpuSampler implements AutoCloseable {
     private final Duration quietInterval;
     private final BooleanSupplier fullRate;
     // Written by the sampling thread's tick, read by its loop.
-    private boolean quiet;
+    private boolean calm;
     private final Ticker ticker;
     private final ThreadFactory threadFactory;
     // Copied on add, read every tick: an array walk, without the iterator a list would make at each tick.
@@ -82,8 +81,8 @@ public final class CpuSampler implements AutoCloseable {
     }
 
     /**
-     * @param quietInterval the interval after a quiet tick (at least {@code interval})
-     * @param fullRate asked after a quiet tick: true keeps the interval (a session records)
+     * @param quietInterval the interval after a calm tick (at least {@code interval})
+     * @param fullRate asked after a calm tick: true keeps the interval (a recording runs)
      */
     public CpuSampler(CpuUsageSource source, EffectiveCpuCount cpus, Duration interval, Duration quietInterval,
             BooleanSupplier fullRate, Ticker ticker, ThreadFactory threadFactory) {
@@ -129,7 +128,7 @@ public final class CpuSampler implements AutoCloseable {
         long next = System.nanoTime();
         while (!stopping) {
             tick();
-            next += quiet && quietPeriod > period && !fullRate.getAsBoolean() ? quietPeriod : period;
+            next += calm && quietPeriod > period && !fullRate.getAsBoolean() ? quietPeriod : period;
             long late = System.nanoTime() - next;
             if (late >= 0) {
                 next += (late / period + 1) * period; // skip the missed deadlines, keep the phase
@@ -184,7 +183,7 @@ public final class CpuSampler implements AutoCloseable {
                 cpuDelta = 0;
             }
             double percent = percent(cpuDelta, wallDelta, cpus.count());
-            quiet = wallDelta > 0 && cpuDelta < QUIET_SHARE * wallDelta;
+            calm = wallDelta > 0 && cpuDelta < CALM_SHARE * wallDelta;
             smoothedCpu += cpuDelta;
             recordReading(now, smoothedCpu);
             latestPercent = percent;

@@ -1,7 +1,5 @@
 package dev.cpuprofiler.internal.threads;
 
-import dev.cpuprofiler.internal.cpu.CpuSampler;
-
 /**
  * When to read one thread's CPU time next, in ticks: a thread that used CPU since its last read is read again
  * on the next tick; one that did not waits twice as long as last time (1, 2, 4, ... ticks, up to a cap). Hundreds
@@ -19,7 +17,7 @@ final class ReadBackOff {
      * zero: thread CPU clocks count nanoseconds, and a parked thread that wakes for a few microseconds (a timed
      * poll) should still back off.
      */
-    static final double ACTIVE_SHARE = CpuSampler.QUIET_SHARE;
+    static final double ACTIVE_SHARE = 0.01;
 
     private final int cap;
     private final int hold;

@@ -25,7 +25,7 @@ public final class IdleLookbackMain {
         options.setStartupGrace(Duration.ZERO);
         options.setLookback(Duration.ofSeconds(1));
         options.setSamplingInterval(Duration.ofMillis(200));
-        // A quiet process is sampled at the polling interval: as often as the sampling interval here, so the arming
+        // A calm process is sampled at the polling interval: as often as the sampling interval here, so the arming
         // signal has its 3 s of samples within the 5 calm seconds.
         options.setPollingInterval(Duration.ofMillis(200));
         // Arms above 20% (0.25 of the 80% threshold): the two burners make 100% of 2 CPUs on a quiet machine, but

@@ -195,16 +195,19 @@ class CpuSamplerTest {
         assertThat(soon).isLessThanOrEqualTo(2);
     }
 
-    /** The gaps between the sampler thread's first {@code n} ticks, with the source told how busy the process is. */
-    private List<Long> tickGaps(int n, boolean busy, java.util.function.BooleanSupplier fullRate) {
+    /**
+     * The gaps between the sampler thread's first {@code n} ticks, the process using {@code coreShare} of one core
+     * (the counter grows by that share of the wall time between ticks).
+     */
+    private List<Long> tickGaps(int n, double coreShare, java.util.function.BooleanSupplier fullRate) {
         List<Long> times = new CopyOnWriteArrayList<>();
         CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), Duration.ofMillis(10),
                 Duration.ofMillis(300), fullRate, Ticker.system(), Thread::new);
         sampler.addListener((t, cpu, p) -> {
-            times.add(t);
-            if (busy) {
-                source.add(Duration.ofMillis(10).toNanos()); // a whole core since the last tick, or more
+            if (!times.isEmpty()) {
+                source.add((long) ((t - times.get(times.size() - 1)) * coreShare));
             }
+            times.add(t);
         });
         try {
             sampler.start();
@@ -213,21 +216,22 @@ class CpuSamplerTest {
             sampler.close();
         }
         List<Long> gaps = new ArrayList<>();
-        for (int i = 2; i < n; i++) { // from the second sample on: the first is only a starting point
+        for (int i = 3; i < n; i++) { // the counter grows from the second tick on, so the third measures it
             gaps.add(times.get(i) - times.get(i - 1));
         }
         return gaps;
     }
 
     @Test
-    void aQuietProcessIsSampledAtTheQuietIntervalABusyOneOrARecordingOneEveryInterval() {
-        // Deadlines are never early, so a quiet gap is the quiet interval or more however loaded the machine is (less
+    void aCalmProcessIsSampledAtTheQuietIntervalABusyOneOrARecordingOneEveryInterval() {
+        // Deadlines are never early, so a calm gap is the quiet interval or more however loaded the machine is (less
         // only by the jitter of the moment a tick reads its time: microseconds, far from the 10 ms interval).
-        assertThat(tickGaps(6, false, () -> false)).as("quiet: less than 1% of a core")
+        assertThat(tickGaps(7, 0.05, () -> false)).as("calm: 5% of a core, under a tenth")
                 .allSatisfy(gap -> assertThat(gap).isGreaterThan(Duration.ofMillis(250).toNanos()));
         // A busy or recording process is sampled every 10 ms; most gaps are far below 300 ms even on a loaded machine.
-        assertThat(median(tickGaps(12, true, () -> false))).as("busy").isLessThan(Duration.ofMillis(150).toNanos());
-        assertThat(median(tickGaps(12, false, () -> true))).as("quiet, but a recording holds the engine lock")
+        assertThat(median(tickGaps(13, 0.2, () -> false))).as("busy: a fifth of a core")
+                .isLessThan(Duration.ofMillis(150).toNanos());
+        assertThat(median(tickGaps(13, 0.0, () -> true))).as("idle, but a recording holds the engine lock")
                 .isLessThan(Duration.ofMillis(150).toNanos());
     }
 
