@@ -194,6 +194,13 @@ final class IdleSection {
                     idleMon.profilerThreads() == 0 ? Report.Verdict.NOT_MEASURED
                             : withJfr <= 12 && p1.jfr()[1] == 0 ? Report.Verdict.MET : Report.Verdict.MISSED,
                     "the app runs every default: look-back on, and idle (" + probe.text() + ")");
+            ctx.report.goal("Idle cost, every default (issue 35)", "≤ 3 ms CPU per minute averaged over an hour",
+                    Proc.fmt("profiler + JFR %s ms/min over %.0f s, %.0f s after start-up (wake-ups: %s a minute)",
+                            num(withJfr, 2), s.idleMeasure(), s.idleSettle(),
+                            num(wakeUps(p0, p1) * perMinute, 0)),
+                    Report.Verdict.INFO, "the hour is `benchmarks/idle-hour.sh` (62 minutes, not in this harness); "
+                            + "these seconds right after start-up run the profiler's code interpreted and inside "
+                            + "its start-up grace, so they cost more than the hour's average");
             ctx.report.goal("Look-back cost (idle app)", "none in the issue (issue 7's always-on look-back: ~0.27% of "
                             + "one core idle)",
                     probe.present()
@@ -208,6 +215,16 @@ final class IdleSection {
                             : "every default against look-back off: armed by CPU only, an idle look-back costs "
                                     + "nothing measurable");
         }
+    }
+
+    /** Wake-ups of the profiler's and JFR's threads between two readings. */
+    private static long wakeUps(Snap a, Snap b) {
+        long n = 0;
+        for (var e : b.tasks().entrySet()) {
+            Proc.TaskCpu before = a.tasks().get(e.getKey());
+            n += e.getValue().wakeUps() - (before == null ? 0 : before.wakeUps());
+        }
+        return n;
     }
 
     private static String signed(double v) {
