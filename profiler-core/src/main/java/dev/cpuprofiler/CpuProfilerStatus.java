@@ -163,7 +163,7 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
      *     armed
      * @param recentCpuPercent the recent CPU% it compares with that level; null until there are enough samples
      * @param armedSince when it armed; null unless armed
-     * @param normalPercent the CPU% that is normal lately (the lowest 10-s average of the last 5 minutes), which the
+     * @param normalPercent the CPU% that is normal lately (the lowest 10-s average of the last 2 minutes), which the
      *     arming level rises with; null until 10 s of samples
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)

@@ -36,8 +36,12 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
     /** The span of one mean of the normal level. */
     public static final Duration NORMAL_BUCKET = Duration.ofSeconds(10);
 
-    /** How far back the normal level looks: the lowest of its means over this span. */
-    public static final Duration NORMAL_SPAN = Duration.ofMinutes(5);
+    /**
+     * How far back the normal level looks: the lowest of its means over this span. Longer would arm a slower ramp
+     * early, but a ramp that reaches the threshold arms it there anyway, and the ring holds only the last window; a
+     * plateau costs a recording for this long before it is the normal.
+     */
+    public static final Duration NORMAL_SPAN = Duration.ofMinutes(2);
 
     /** Armed from the start, never disarmed, no grace. */
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,

@@ -2,7 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 /**
  * What a CPU reading usually is lately, so that the look-back arms on a rise and not on a level: the lowest mean of
- * {@code bucketSamples} consecutive samples over the last {@code buckets} such spans (10-s means over 5 minutes with
+ * {@code bucketSamples} consecutive samples over the last {@code buckets} such spans (10-s means over 2 minutes with
  * the defaults). An application that runs at half its CPU all day has a normal of about half, and only a rise above it
  * arms the look-back; a burst lifts no mean it does not fill, and a lull of one span lowers it, which arms sooner,
  * never later.

@@ -156,7 +156,7 @@ class LookbackArmingTest {
         assertThat(status.normalPercent()).isEqualTo(55.0);
         assertThat(status.armingPercent()).as("55% + 16 points").isEqualTo(71.0);
         assertThat(status.reason()).isEqualTo("the CPU over the last 3 s, 55.0%, is not above the arming level "
-                + "71.0% (its normal, the lowest 10 s average of the last 5 min, is 55.0%: it arms on a rise of 16.0 "
+                + "71.0% (its normal, the lowest 10 s average of the last 2 min, is 55.0%: it arms on a rise of 16.0 "
                 + "points above it, and above 0.6 of the 80.0% threshold)");
 
         steady(3, 70);
@@ -175,14 +175,14 @@ class LookbackArmingTest {
         assertThat(recorder.status().state()).as("a rise from 40% to 75%").isEqualTo(
                 CpuProfilerStatus.LookbackState.ARMED);
 
-        steady(300, 75);  // five minutes later 75% is the normal: the level is the threshold, 80%
+        steady(120, 75);  // two minutes later 75% is the normal: the level is the threshold, 80%
         assertThat(recorder.status().armingPercent()).isEqualTo(80.0);
         steady(30, 75);
         CpuProfilerStatus.Lookback status = recorder.status();
         assertThat(status.state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
         assertThat(source.isRecording()).isFalse();
         assertThat(status.reason()).contains("is not above the arming level 80.0% (the threshold: its normal, "
-                + "the lowest 10 s average of the last 5 min, is 75.0%, within 16.0 points of it)");
+                + "the lowest 10 s average of the last 2 min, is 75.0%, within 16.0 points of it)");
 
         steady(3, 85);
         assertThat(recorder.status().state()).as("above the threshold it always arms: a trigger can follow")
