@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class PeersBusy {
 
-    static final String PATH = "/api/quote?items=50";
+    static final String PATH = "/api/quote?items=200";
     static final double TARGET = 0.60;
     static final String SESSION = "ours, session recording";
 
@@ -31,8 +31,15 @@ final class PeersBusy {
         Settings.Peers p = ctx.settings.peers();
         App none = apps.get(PeerTool.NONE);
         double warm = Math.max(3, p.busyWarm());
-        // Calibration on none: a CPU cost per request, then the rate that puts none at TARGET of the machine.
-        double rate = 100;
+        // A warm-up pass on every app (JIT), then the calibration on none: its CPU cost per request, and the rate
+        // that puts it at TARGET of the machine, refined three times.
+        System.out.printf("[peers] busy: warm-up pass %.0f s per app%n", p.warmPass());
+        for (App app : apps.values()) {
+            try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, 300)) {
+                Thread.sleep((long) (p.warmPass() * 1000));
+            }
+        }
+        double rate = 300;
         double perRequest = Double.NaN;
         for (int i = 0; i < 3; i++) {
             try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
@@ -47,12 +54,7 @@ final class PeersBusy {
             }
             rate = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
         }
-        System.out.printf("[peers] busy rate %.0f req/s; warm-up pass %.0f s per app%n", rate, p.warmPass());
-        for (App app : apps.values()) {
-            try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, rate)) {
-                Thread.sleep((long) (p.warmPass() * 1000));
-            }
-        }
+        System.out.printf("[peers] busy rate %.0f req/s%n", rate);
         List<Slot> slots = new ArrayList<>();
         for (PeerTool t : apps.keySet()) {
             slots.add(new Slot(t.id, t, false));
@@ -119,7 +121,7 @@ final class PeersBusy {
                 + "times whatever the answers do, 10-s timeout) sends `GET %s` at %.0f requests a second to one app at "
                 + "a time: the rate that put `none` at about %.0f%% of the machine's %d CPUs (%.0f µs CPU a request "
                 + "when calibrated), above the starter's look-back arming level (48%%) and below its 80%% trigger. "
-                + "Every app had a %.0f-s warm-up pass first; then %d rounds, each loading every configuration in "
+                + "Every app had a %.0f-s warm-up pass at 300 requests a second first; then %d rounds, each loading every configuration in "
                 + "turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
                 + "`POST /actuator/cpuprofiler?duration=%.0fs` on the ours app just before its slot (once a round). "
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "

@@ -20,7 +20,40 @@ import tools.jackson.databind.JsonNode;
 final class PeersSpike {
 
     private record Result(PeerTool tool, double spikeSeconds, double readable, String how, SpikeShares shares,
-            SpikeShares truth) {
+            SpikeShares truth, Meter meter) {
+    }
+
+    /** The app's CPU and everyone else's over the spike, in % of the machine. */
+    private static final class Meter {
+        private final long pid;
+        private final int cpus;
+        private final long cpu0;
+        private final long[] m0 = Proc.machineJiffies();
+        private final long w0 = System.nanoTime();
+        private double process = Double.NaN;
+        private double others = Double.NaN;
+
+        Meter(App app, int cpus) {
+            this.pid = app.pid();
+            this.cpus = cpus;
+            this.cpu0 = Proc.cpuNanos(pid);
+        }
+
+        void stop() {
+            long cpu = Proc.cpuNanos(pid) - cpu0;
+            long wall = System.nanoTime() - w0;
+            process = 100.0 * cpu / ((double) wall * cpus);
+            others = Proc.externalPercent(m0, Proc.machineJiffies(), cpu, wall, cpus);
+        }
+
+        String text() {
+            return num(process, 0) + "% / " + num(others, 0) + "%";
+        }
+    }
+
+    /** More workers than CPUs (2 per CPU + 2), so the spike keeps most of the machine against other processes. */
+    static int workers(Ctx ctx) {
+        return 2 * ctx.cpus + 2;
     }
 
     private PeersSpike() {
@@ -47,19 +80,20 @@ final class PeersSpike {
             }
         }
         md.append(Proc.fmt("### The spike%n%n`POST /bench/split?threads=%d` in one app at a time (the others idle): "
-                + "%d workers of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
+                + "%d workers (2 a CPU + 2, so that the spike keeps most of the machine when other processes run) of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
                 + "`warmThirty`/`coolTen`, so the process uses the whole machine (above the starter's 80%% trigger). "
                 + "Truth: the workers' own CPU clocks around each method, summed, warm-up included. Reported: the "
                 + "three methods' shares among the samples through any of them (these methods run only in the spike, "
                 + "so a recording's samples of them are the spike's). The starter's app is the one of the rounds "
                 + "above: its 1-minute start-up grace long over, no CPU-triggered profile before (so no cooldown), "
                 + "every default; its spike runs until its CPU-triggered profile is readable (at most %.0f s), the "
-                + "others' for %.0f s.%n%n", ctx.cpus + 1, ctx.cpus + 1, ctx.settings.peers().oursSpikeMax(),
+                + "others' for %.0f s.%n%n", workers(ctx), workers(ctx), ctx.settings.peers().oursSpikeMax(),
                 ctx.settings.peers().spikeSeconds()));
-        md.append("| tool | spike s | readable after the spike's start | what readable means here | split samples | "
-                + "hot / warm / cool % reported | truth % | largest error, points |\n|---|---|---|---|---|---|---|---|\n");
+        md.append("| tool | spike s | CPU: the app / others, % of the machine | readable after the spike's start | what readable means here | split samples | "
+                + "hot / warm / cool % reported | truth % | largest error, points |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
             md.append("| ").append(r.tool().id).append(" | ").append(num(r.spikeSeconds(), 0)).append(" | ")
+                    .append(r.meter().text()).append(" | ")
                     .append(Double.isNaN(r.readable()) ? "not readable" : num(r.readable(), 1) + " s").append(" | ")
                     .append(r.how().replace("|", "\\|")).append(" | ").append(r.shares().total()).append(" | ")
                     .append(r.shares().text()).append(" | ").append(r.truth().text()).append(" | ")
@@ -89,12 +123,18 @@ final class PeersSpike {
         status.path("profiles").forEach(p -> before.add(p.path("id").asString("")));
         String cooldown = status.path("trigger").path("cooldownUntil").asString("");
         double max = ctx.settings.peers().oursSpikeMax();
-        long start = startSpike(app, max, ctx.cpus + 1);
+        Meter meter = new Meter(app, ctx.cpus);
+        long start = startSpike(app, max, workers(ctx));
         String id = null;
         double readable = Double.NaN;
         double detected = Double.NaN;
+        String last = "";
         while (since(start) < max) {
             JsonNode s = Http.get(app.base + "/actuator/cpuprofiler", 10).json();
+            last = Proc.fmt("state %s, 30-s average %s%%, highest %s%%, look-back %s", s.path("state").asString(""),
+                    s.path("cpu").path("averagePercent").asString(""),
+                    s.path("cpu").path("highestAveragePercent").asString(""),
+                    s.path("lookback").path("state").asString(""));
             if (Double.isNaN(detected) && "CPU".equals(s.path("session").path("trigger").asString(""))) {
                 detected = since(start);
             }
@@ -111,9 +151,11 @@ final class PeersSpike {
         }
         double spike = since(start);
         SpikeShares truth = stopSpike(app);
+        meter.stop();
         if (id == null) {
             return new Result(PeerTool.OURS, spike, Double.NaN, "no CPU-triggered profile within " + num(max, 0) + " s"
-                    + (cooldown.isEmpty() ? "" : " (cooldown until " + cooldown + ")"), SpikeShares.NONE, truth);
+                    + (cooldown.isEmpty() ? "" : " (cooldown until " + cooldown + ")") + "; its status at the end: "
+                    + last, SpikeShares.NONE, truth, meter);
         }
         String collapsed = Http.get(app.base + "/actuator/cpuprofiler/" + id + "?format=collapsed", 20).body();
         JsonNode profile = Http.get(app.base + "/actuator/cpuprofiler/" + id + "?format=json", 20).json();
@@ -121,7 +163,7 @@ final class PeersSpike {
                 + "session from " + rel(profile.path("startedAt"), start) + ", look-back part from "
                 + rel(profile.path("lookback").path("startedAt"), start) + " after the spike's start); shares from "
                 + "`?format=collapsed`, look-back part included";
-        return new Result(PeerTool.OURS, spike, readable, how, SpikeShares.ofCollapsed(collapsed), truth);
+        return new Result(PeerTool.OURS, spike, readable, how, SpikeShares.ofCollapsed(collapsed), truth, meter);
     }
 
     private static String rel(JsonNode iso, long startMillis) {
@@ -135,9 +177,11 @@ final class PeersSpike {
     /** The sink's uploads whose window overlaps the spike; readable when the first with split samples arrived. */
     private static Result pyroscope(Ctx ctx, App app, PyroscopeSink sink) throws Exception {
         double seconds = ctx.settings.peers().spikeSeconds();
-        long start = startSpike(app, seconds + 60, ctx.cpus + 1);
+        Meter meter = new Meter(app, ctx.cpus);
+        long start = startSpike(app, seconds + 60, workers(ctx));
         Thread.sleep((long) (seconds * 1000));
         SpikeShares truth = stopSpike(app);
+        meter.stop();
         long end = System.currentTimeMillis();
         long deadline = end + 25_000; // the upload interval is 10 s: wait for the one that covers the spike's end
         while (System.currentTimeMillis() < deadline
@@ -147,12 +191,16 @@ final class PeersSpike {
         SpikeShares shares = SpikeShares.NONE;
         double readable = Double.NaN;
         int covering = 0;
-        for (PyroscopeSink.Upload u : sink.uploads()) {
+        List<PyroscopeSink.Upload> uploads = sink.uploads();
+        for (int i = 0; i < uploads.size(); i++) {
+            PyroscopeSink.Upload u = uploads.get(i);
             if (u.untilSeconds() * 1000 + 999 < start || u.fromSeconds() * 1000 > end) {
                 continue;
             }
             covering++;
-            SpikeShares s = SpikeShares.ofJfr(u.jfr());
+            Path file = ctx.work.resolve("peers-pyroscope-upload-" + (i + 1) + ".jfr");
+            Files.write(file, u.jfr());
+            SpikeShares s = SpikeShares.ofRecordingFile(file);
             if (s.total() > 0 && Double.isNaN(readable)) {
                 readable = (u.arrivedAtMillis() - start) / 1000.0;
             }
@@ -160,13 +208,14 @@ final class PeersSpike {
         }
         String how = Proc.fmt("the first upload to the sink with split samples arrived (%d uploads cover the spike, "
                 + "%d in all, %d unreadable); shares over them", covering, sink.uploads().size(), sink.failures());
-        return new Result(PeerTool.PYROSCOPE, (end - start) / 1000.0, readable, how, shares, truth);
+        return new Result(PeerTool.PYROSCOPE, (end - start) / 1000.0, readable, how, shares, truth, meter);
     }
 
     /** {@code jcmd <pid> JFR.dump} 5 s into the spike (timed) and after it (the shares). */
     private static Result jfr(Ctx ctx, App app) throws Exception {
         double seconds = ctx.settings.peers().spikeSeconds();
-        long start = startSpike(app, seconds + 60, ctx.cpus + 1);
+        Meter meter = new Meter(app, ctx.cpus);
+        long start = startSpike(app, seconds + 60, workers(ctx));
         Thread.sleep(5_000);
         Path early = ctx.work.resolve("peers-jfr-early.jfr");
         long d0 = System.nanoTime();
@@ -176,6 +225,7 @@ final class PeersSpike {
         SpikeShares earlyShares = Files.isRegularFile(early) ? SpikeShares.ofJfr(early.toString()) : SpikeShares.NONE;
         Thread.sleep(Math.max(0, (long) (seconds * 1000) - (System.currentTimeMillis() - start)));
         SpikeShares truth = stopSpike(app);
+        meter.stop();
         double spike = since(start);
         Path last = ctx.work.resolve("peers-jfr.jfr");
         dump(app, last);
@@ -184,7 +234,8 @@ final class PeersSpike {
                 ? Proc.fmt("`jcmd <pid> JFR.dump` works at any moment: the one 5 s in took %.1f s and held %d split "
                         + "samples; shares from a dump after the spike", dumpSeconds, earlyShares.total())
                 : "the dump 5 s in failed or held no split samples: " + out.lines().findFirst().orElse("");
-        return new Result(PeerTool.JFR, spike, earlyShares.total() > 0 ? earlyAt : Double.NaN, how, shares, truth);
+        return new Result(PeerTool.JFR, spike, earlyShares.total() > 0 ? earlyAt : Double.NaN, how, shares, truth,
+                meter);
     }
 
     private static String dump(App app, Path file) throws Exception {
@@ -199,9 +250,11 @@ final class PeersSpike {
     /** async-profiler's agent writes its file only when it stops: here at JVM exit, right after the spike. */
     private static Result async(Ctx ctx, App app) throws Exception {
         double seconds = ctx.settings.peers().spikeSeconds();
-        long start = startSpike(app, seconds + 60, ctx.cpus + 1);
+        Meter meter = new Meter(app, ctx.cpus);
+        long start = startSpike(app, seconds + 60, workers(ctx));
         Thread.sleep((long) (seconds * 1000));
         SpikeShares truth = stopSpike(app);
+        meter.stop();
         double spike = since(start);
         app.close(); // SIGTERM: the agent stops and writes its file on the way out
         double readable = since(start);
@@ -210,6 +263,6 @@ final class PeersSpike {
         String how = "its `file=` is written only when the profiler stops (JVM exit or `asprof stop`): here the JVM "
                 + "was stopped right after the spike (" + num(readable - spike, 1) + " s to exit); until then nothing "
                 + "is readable";
-        return new Result(PeerTool.ASYNC_PROFILER, spike, readable, how, shares, truth);
+        return new Result(PeerTool.ASYNC_PROFILER, spike, readable, how, shares, truth, meter);
     }
 }

@@ -31,7 +31,7 @@ record Settings(String mode, int jmhWarmups, int jmhIterations, int jmhSeconds, 
     /** Warm-up capped lower than full (16 s of wrk, 2 cycles): quick checks that the harness runs, not the JIT. */
     static Settings quick() {
         return new Settings("quick", 1, 1, 1, 1, 8, 16, 2, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 22, 3, 30,
-                new Peers(20, 2, 20, 5, 2, 2, 8, 20, 120));
+                new Peers(20, 2, 20, 5, 2, 2, 8, 20, 100));
     }
 
     /** {@code --repeats=N}: N measurements per overhead JVM, and 2 more minutes of budget per extra one. */

@@ -3,8 +3,11 @@ package dev.cpuprofiler.benchmarks.harness;
 import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
 import one.jfr.JfrReader;
 import one.jfr.MethodRef;
 import one.jfr.StackTrace;
@@ -14,7 +17,8 @@ import one.jfr.event.ExecutionSample;
  * Samples through {@code SplitWorkload.hotSixty}, {@code .warmThirty} and {@code .coolTen}: the split's samples, and
  * the shares of the three among them. These methods run only during the spike, so counting them over a whole
  * recording counts the spike's window. Read from the starter's collapsed stacks or from a JFR recording
- * ({@code jdk.ExecutionSample}, JDK's or async-profiler's, through async-profiler's {@code JfrReader}).
+ * ({@code jdk.ExecutionSample}, JDK's or async-profiler's, through async-profiler's {@code JfrReader}; the
+ * Pyroscope agent's uploads, which that reader rejects as corrupt, through the JDK's own {@code RecordingFile}).
  */
 record SpikeShares(long hot, long warm, long cool) {
 
@@ -92,10 +96,25 @@ record SpikeShares(long hot, long warm, long cool) {
         }
     }
 
-    static SpikeShares ofJfr(byte[] jfr) throws IOException {
-        try (JfrReader reader = new JfrReader(ByteBuffer.wrap(jfr))) {
-            return of(reader);
+    /** Through the JDK's {@code jdk.jfr.consumer} API. */
+    static SpikeShares ofRecordingFile(Path file) throws IOException {
+        long[] c = new long[3];
+        try (RecordingFile rf = new RecordingFile(file)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
+                    continue;
+                }
+                for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                    int which = index(f.getMethod() == null ? "" : f.getMethod().getName());
+                    if (which >= 0) {
+                        c[which]++;
+                        break;
+                    }
+                }
+            }
         }
+        return new SpikeShares(c[0], c[1], c[2]);
     }
 
     /** Chunk by chunk: each chunk has its own constant pools. */
@@ -133,8 +152,11 @@ record SpikeShares(long hot, long warm, long cool) {
         if (name == null) {
             return -1;
         }
-        String n = new String(name, StandardCharsets.UTF_8);
-        return switch (n) {
+        return index(new String(name, StandardCharsets.UTF_8));
+    }
+
+    private static int index(String method) {
+        return switch (method) {
             case "hotSixty" -> 0;
             case "warmThirty" -> 1;
             case "coolTen" -> 2;
