@@ -31,15 +31,13 @@ final class PeersBusy {
         Settings.Peers p = ctx.settings.peers();
         App none = apps.get(PeerTool.NONE);
         double warm = Math.max(3, p.busyWarm());
-        // A warm-up pass on every app (JIT), then the calibration on none: its CPU cost per request, and the rate
-        // that puts it at TARGET of the machine, refined three times.
-        System.out.printf("[peers] busy: warm-up pass %.0f s per app%n", p.warmPass());
-        for (App app : apps.values()) {
-            try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, 300)) {
-                Thread.sleep((long) (p.warmPass() * 1000));
-            }
-        }
+        // Calibration on none (after a first warm-up of its own): its CPU cost per request and the rate that puts
+        // it at TARGET of the machine, refined three times; then a warm-up pass at that rate on every app, none
+        // included, so that each has had its JIT compile the same path for as long before the rounds.
         double rate = 300;
+        try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
+            Thread.sleep((long) (Math.max(5, p.warmPass() / 2) * 1000));
+        }
         double perRequest = Double.NaN;
         for (int i = 0; i < 3; i++) {
             try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
@@ -54,7 +52,12 @@ final class PeersBusy {
             }
             rate = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
         }
-        System.out.printf("[peers] busy rate %.0f req/s%n", rate);
+        System.out.printf("[peers] busy rate %.0f req/s; warm-up pass %.0f s per app%n", rate, p.warmPass());
+        for (App app : apps.values()) {
+            try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, rate)) {
+                Thread.sleep((long) (p.warmPass() * 1000));
+            }
+        }
         List<Slot> slots = new ArrayList<>();
         for (PeerTool t : apps.keySet()) {
             slots.add(new Slot(t.id, t, false));
@@ -66,6 +69,7 @@ final class PeersBusy {
         Map<String, List<Double>> usPerReq = new LinkedHashMap<>();
         Map<String, List<Double>> msMin = new LinkedHashMap<>();
         Map<String, List<Double>> above = new LinkedHashMap<>();
+        Map<String, List<Double>> others = new LinkedHashMap<>();
         Map<String, long[]> errorsLate = new LinkedHashMap<>();
         Map<String, List<String>> notes = new LinkedHashMap<>();
         Map<String, Map<PeerTool.Threads, List<Double>>> threads = new LinkedHashMap<>();
@@ -74,6 +78,7 @@ final class PeersBusy {
             usPerReq.put(s.label(), new ArrayList<>());
             msMin.put(s.label(), new ArrayList<>());
             above.put(s.label(), new ArrayList<>());
+            others.put(s.label(), new ArrayList<>());
             errorsLate.put(s.label(), new long[2]);
             notes.put(s.label(), new ArrayList<>());
             Map<PeerTool.Threads, List<Double>> g = new LinkedHashMap<>();
@@ -96,9 +101,12 @@ final class PeersBusy {
                     Thread.sleep((long) (warm * 1000));
                     PeersSection.Snap a = PeersSection.Snap.of(app);
                     OpenLoopLoad.Counts c0 = load.counts();
+                    long[] m0 = Proc.machineJiffies();
                     Thread.sleep((long) (p.busySeconds() * 1000));
                     PeersSection.Snap b = PeersSection.Snap.of(app);
                     OpenLoopLoad.Counts c = load.counts().minus(c0);
+                    others.get(s.label()).add(Proc.externalPercent(m0, Proc.machineJiffies(), b.cpu() - a.cpu(),
+                            b.nanos() - a.nanos(), ctx.cpus));
                     double ms = b.processMsPerMinute(a);
                     round.put(s.label(), ms);
                     rps.get(s.label()).add(c.completed() / (c.nanos() / 1e9));
@@ -121,19 +129,23 @@ final class PeersBusy {
                 + "times whatever the answers do, 10-s timeout) sends `GET %s` at %.0f requests a second to one app at "
                 + "a time: the rate that put `none` at about %.0f%% of the machine's %d CPUs (%.0f µs CPU a request "
                 + "when calibrated), above the starter's look-back arming level (48%%) and below its 80%% trigger. "
-                + "Every app had a %.0f-s warm-up pass at 300 requests a second first; then %d rounds, each loading every configuration in "
+                + "After the calibration every app, none included, had a %.0f-s warm-up pass at that rate; then %d rounds, each loading every configuration in "
                 + "turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
                 + "`POST /actuator/cpuprofiler?duration=%.0fs` on the ours app just before its slot (once a round). "
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
-                + "recorded during the slot).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
+                + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "
+                + "harness's own client included; late starts: requests the client sent more than 10 ms after their "
+                + "scheduled time (it could not keep the schedule, so fewer were offered).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
                 p.warmPass(), p.busyRounds(), warm, p.busySeconds(), SESSION, warm + p.busySeconds() + 5));
         md.append("| configuration | completed requests/s | CPU µs per request | process CPU, ms a minute | above none, "
-                + "ms a minute | failed / late starts | notes |\n|---|---|---|---|---|---|---|\n");
+                + "ms a minute | others' CPU, % of the machine | failed / late starts | notes |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         for (Slot s : slots) {
             String l = s.label();
             md.append("| ").append(l).append(" | ").append(spread(rps.get(l), 0)).append(" | ")
                     .append(spread(usPerReq.get(l), 0)).append(" | ").append(spread(msMin.get(l), 0)).append(" | ")
                     .append(s.tool() == PeerTool.NONE ? "–" : spread(above.get(l), 0)).append(" | ")
+                    .append(spread(others.get(l), 0)).append(" | ")
                     .append(errorsLate.get(l)[0]).append(" / ").append(errorsLate.get(l)[1]).append(" | ")
                     .append(String.join("; ", notes.get(l))).append(" |\n");
         }

@@ -51,9 +51,9 @@ final class PeersSpike {
         }
     }
 
-    /** More workers than CPUs (2 per CPU + 2), so the spike keeps most of the machine against other processes. */
+    /** More workers than CPUs (4 per CPU + 2), so the spike keeps most of the machine against other processes. */
     static int workers(Ctx ctx) {
-        return 2 * ctx.cpus + 2;
+        return 4 * ctx.cpus + 2;
     }
 
     private PeersSpike() {
@@ -80,7 +80,7 @@ final class PeersSpike {
             }
         }
         md.append(Proc.fmt("### The spike%n%n`POST /bench/split?threads=%d` in one app at a time (the others idle): "
-                + "%d workers (2 a CPU + 2, so that the spike keeps most of the machine when other processes run) of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
+                + "%d workers (4 a CPU + 2, so that the spike keeps most of the machine when other processes run) of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
                 + "`warmThirty`/`coolTen`, so the process uses the whole machine (above the starter's 80%% trigger). "
                 + "Truth: the workers' own CPU clocks around each method, summed, warm-up included. Reported: the "
                 + "three methods' shares among the samples through any of them (these methods run only in the spike, "

@@ -2,7 +2,8 @@ package dev.cpuprofiler.benchmarks.harness;
 
 /**
  * Durations of one run. {@code full} is designed for about 45 to 50 minutes on a 2-CPU machine (the peers section
- * about 20 of them), {@code quick} for about 15 to 19 (quick validates the harness; its overhead figures are too short to mean much). {@code repeats}:
+ * about 20 of them), {@code quick} for about 15 to 19 (quick validates the harness; its overhead figures are too
+ * short to mean much). {@code repeats}:
  * measurements per overhead JVM (sessions per session JVM). {@code warmWrk} / {@code warmWrkMax}: the shortest and
  * longest HTTP warm-up per overhead JVM, in seconds; {@code warmCycles}: the most warm-up measurement cycles.
  * {@code soakMinutes}: how long the soak section measures (after {@code soakWarmup} seconds of the same traffic);
@@ -25,13 +26,13 @@ record Settings(String mode, int jmhWarmups, int jmhIterations, int jmhSeconds, 
 
     static Settings full() {
         return new Settings("full", 2, 3, 1, 3, 30, 120, 4, 3, 4, 16, 3, 20, 45, 12, 2, 8, 2, 2, true, 65, 30, 60,
-                new Peers(60, 3, 60, 15, 3, 5, 25, 30, 150));
+                new Peers(60, 3, 60, 20, 3, 5, 20, 30, 150));
     }
 
     /** Warm-up capped lower than full (16 s of wrk, 2 cycles): quick checks that the harness runs, not the JIT. */
     static Settings quick() {
         return new Settings("quick", 1, 1, 1, 1, 8, 16, 2, 2, 3, 16, 1, 10, 15, 5, 1, 4, 1, 1, false, 22, 3, 30,
-                new Peers(20, 2, 20, 5, 2, 2, 8, 20, 100));
+                new Peers(20, 2, 15, 6, 2, 2, 6, 15, 90));
     }
 
     /** {@code --repeats=N}: N measurements per overhead JVM, and 2 more minutes of budget per extra one. */
