@@ -32,14 +32,15 @@ final class PeersBusy {
         App none = apps.get(PeerTool.NONE);
         double warm = Math.max(3, p.busyWarm());
         // Calibration on none (after a first warm-up of its own): its CPU cost per request and the rate that puts
-        // it at TARGET of the machine, refined three times; then a warm-up pass at that rate on every app, none
-        // included, so that each has had its JIT compile the same path for as long before the rounds.
+        // it at TARGET of the machine, refined until it moves by less than 10% (at most 5 times); then a warm-up
+        // pass at that rate on every app, none included, so that each has had its JIT compile the same path for as
+        // long before the rounds.
         double rate = 300;
         try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
             Thread.sleep((long) (Math.max(5, p.warmPass() / 2) * 1000));
         }
         double perRequest = Double.NaN;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 5; i++) { // until the rate moves by less than 10% (the JIT is still compiling before)
             try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
                 Thread.sleep((long) (warm * 1000));
                 PeersSection.Snap a = PeersSection.Snap.of(none);
@@ -50,7 +51,12 @@ final class PeersBusy {
                 perRequest = (b.cpu() - a.cpu()) / (double) Math.max(1, c.completed());
                 System.out.printf("[peers] calibration at %.0f req/s: %.0f µs CPU per request%n", rate, perRequest / 1e3);
             }
-            rate = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
+            double next = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
+            boolean settled = Math.abs(next - rate) < 0.1 * rate;
+            rate = next;
+            if (settled) {
+                break;
+            }
         }
         System.out.printf("[peers] busy rate %.0f req/s; warm-up pass %.0f s per app%n", rate, p.warmPass());
         for (App app : apps.values()) {
@@ -127,10 +133,11 @@ final class PeersBusy {
 
         md.append(Proc.fmt("### Busy%n%nAn open-loop client in the harness (`OpenLoopLoad`: requests leave at fixed "
                 + "times whatever the answers do, 10-s timeout) sends `GET %s` at %.0f requests a second to one app at "
-                + "a time: the rate that put `none` at about %.0f%% of the machine's %d CPUs (%.0f µs CPU a request "
-                + "when calibrated), above the starter's look-back arming level (48%%) and below its 80%% trigger. "
-                + "After the calibration every app, none included, had a %.0f-s warm-up pass at that rate; then %d rounds, each loading every configuration in "
-                + "turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
+                + "a time: the rate meant to put `none` at about %.0f%% of the machine's %d CPUs (%.0f µs CPU a "
+                + "request at the last calibration step; refined until the rate moved by less than 10%%, at most 5 "
+                + "steps), above the starter's look-back arming level (48%%) and below its 80%% trigger. After the "
+                + "calibration every app, none included, had a %.0f-s warm-up pass at that rate; then %d rounds, each "
+                + "loading every configuration in turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
                 + "`POST /actuator/cpuprofiler?duration=%.0fs` on the ours app just before its slot (once a round). "
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
                 + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "

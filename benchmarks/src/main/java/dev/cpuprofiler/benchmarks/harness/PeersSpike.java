@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class PeersSpike {
 
-    private record Result(PeerTool tool, double spikeSeconds, double readable, String how, SpikeShares shares,
+    private record Result(String label, double spikeSeconds, double readable, String how, SpikeShares shares,
             SpikeShares truth, Meter meter) {
     }
 
@@ -68,8 +68,18 @@ final class PeersSpike {
             }
             System.out.printf("[peers] spike in %s%n", t.id);
             try {
+                if (t == PeerTool.OURS) {
+                    Result first = ours(ctx, app, "ours");
+                    results.add(first);
+                    // Other processes can hold the app below the 80% trigger for the whole spike (the table shows
+                    // the app's and others' CPU): then once more, if the budget allows.
+                    if (Double.isNaN(first.readable())
+                            && ctx.remainingSeconds() > ctx.settings.peers().oursSpikeMax() + 300) {
+                        results.add(ours(ctx, app, "ours, 2nd spike"));
+                    }
+                    continue;
+                }
                 results.add(switch (t) {
-                    case OURS -> ours(ctx, app);
                     case PYROSCOPE -> pyroscope(ctx, app, sink);
                     case JFR -> jfr(ctx, app);
                     default -> async(ctx, app);
@@ -80,19 +90,21 @@ final class PeersSpike {
             }
         }
         md.append(Proc.fmt("### The spike%n%n`POST /bench/split?threads=%d` in one app at a time (the others idle): "
-                + "%d workers (4 a CPU + 2, so that the spike keeps most of the machine when other processes run) of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
+                + "%d workers (4 a CPU + 2, so that the spike keeps most of the machine when other processes run) "
+                + "of the fixtures' `SplitWorkload`, each splitting its CPU 60/30/10 across `hotSixty`/"
                 + "`warmThirty`/`coolTen`, so the process uses the whole machine (above the starter's 80%% trigger). "
                 + "Truth: the workers' own CPU clocks around each method, summed, warm-up included. Reported: the "
                 + "three methods' shares among the samples through any of them (these methods run only in the spike, "
                 + "so a recording's samples of them are the spike's). The starter's app is the one of the rounds "
                 + "above: its 1-minute start-up grace long over, no CPU-triggered profile before (so no cooldown), "
-                + "every default; its spike runs until its CPU-triggered profile is readable (at most %.0f s), the "
+                + "every default; its spike runs until its CPU-triggered profile is readable (at most %.0f s; when "
+                + "other processes kept the app below 80%% all along, a 2nd spike follows if the budget allows), the "
                 + "others' for %.0f s.%n%n", workers(ctx), workers(ctx), ctx.settings.peers().oursSpikeMax(),
                 ctx.settings.peers().spikeSeconds()));
         md.append("| tool | spike s | CPU: the app / others, % of the machine | readable after the spike's start | what readable means here | split samples | "
                 + "hot / warm / cool % reported | truth % | largest error, points |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Result r : results) {
-            md.append("| ").append(r.tool().id).append(" | ").append(num(r.spikeSeconds(), 0)).append(" | ")
+            md.append("| ").append(r.label()).append(" | ").append(num(r.spikeSeconds(), 0)).append(" | ")
                     .append(r.meter().text()).append(" | ")
                     .append(Double.isNaN(r.readable()) ? "not readable" : num(r.readable(), 1) + " s").append(" | ")
                     .append(r.how().replace("|", "\\|")).append(" | ").append(r.shares().total()).append(" | ")
@@ -117,7 +129,7 @@ final class PeersSpike {
     }
 
     /** Polls the status until a CPU-triggered profile that was not there before is listed (it is then readable). */
-    private static Result ours(Ctx ctx, App app) throws Exception {
+    private static Result ours(Ctx ctx, App app, String label) throws Exception {
         JsonNode status = Http.get(app.base + "/actuator/cpuprofiler", 10).json();
         Set<String> before = new HashSet<>();
         status.path("profiles").forEach(p -> before.add(p.path("id").asString("")));
@@ -153,7 +165,7 @@ final class PeersSpike {
         SpikeShares truth = stopSpike(app);
         meter.stop();
         if (id == null) {
-            return new Result(PeerTool.OURS, spike, Double.NaN, "no CPU-triggered profile within " + num(max, 0) + " s"
+            return new Result(label, spike, Double.NaN, "no CPU-triggered profile within " + num(max, 0) + " s"
                     + (cooldown.isEmpty() ? "" : " (cooldown until " + cooldown + ")") + "; its status at the end: "
                     + last, SpikeShares.NONE, truth, meter);
         }
@@ -163,7 +175,7 @@ final class PeersSpike {
                 + "session from " + rel(profile.path("startedAt"), start) + ", look-back part from "
                 + rel(profile.path("lookback").path("startedAt"), start) + " after the spike's start); shares from "
                 + "`?format=collapsed`, look-back part included";
-        return new Result(PeerTool.OURS, spike, readable, how, SpikeShares.ofCollapsed(collapsed), truth, meter);
+        return new Result(label, spike, readable, how, SpikeShares.ofCollapsed(collapsed), truth, meter);
     }
 
     private static String rel(JsonNode iso, long startMillis) {
@@ -208,7 +220,7 @@ final class PeersSpike {
         }
         String how = Proc.fmt("the first upload to the sink with split samples arrived (%d uploads cover the spike, "
                 + "%d in all, %d unreadable); shares over them", covering, sink.uploads().size(), sink.failures());
-        return new Result(PeerTool.PYROSCOPE, (end - start) / 1000.0, readable, how, shares, truth, meter);
+        return new Result(PeerTool.PYROSCOPE.id, (end - start) / 1000.0, readable, how, shares, truth, meter);
     }
 
     /** {@code jcmd <pid> JFR.dump} 5 s into the spike (timed) and after it (the shares). */
@@ -234,7 +246,7 @@ final class PeersSpike {
                 ? Proc.fmt("`jcmd <pid> JFR.dump` works at any moment: the one 5 s in took %.1f s and held %d split "
                         + "samples; shares from a dump after the spike", dumpSeconds, earlyShares.total())
                 : "the dump 5 s in failed or held no split samples: " + out.lines().findFirst().orElse("");
-        return new Result(PeerTool.JFR, spike, earlyShares.total() > 0 ? earlyAt : Double.NaN, how, shares, truth,
+        return new Result(PeerTool.JFR.id, spike, earlyShares.total() > 0 ? earlyAt : Double.NaN, how, shares, truth,
                 meter);
     }
 
@@ -263,6 +275,6 @@ final class PeersSpike {
         String how = "its `file=` is written only when the profiler stops (JVM exit or `asprof stop`): here the JVM "
                 + "was stopped right after the spike (" + num(readable - spike, 1) + " s to exit); until then nothing "
                 + "is readable";
-        return new Result(PeerTool.ASYNC_PROFILER, spike, readable, how, shares, truth, meter);
+        return new Result(PeerTool.ASYNC_PROFILER.id, spike, readable, how, shares, truth, meter);
     }
 }
