@@ -14,27 +14,37 @@ import java.util.concurrent.locks.LockSupport;
  * An open-loop HTTP client: requests leave at fixed scheduled times ({@code rate} a second, evenly spaced), whether
  * or not earlier ones have answered, so a slower app gets the same offered load and its cost shows as CPU and
  * latency instead of as a lower request rate (a closed-loop client like wrk slows down with the app and hides it).
- * Counts requests sent, completed (2xx), failed (other status, error, 10-s timeout) and started more than 10 ms late
- * (the client itself could not keep the schedule).
+ * Counts requests sent, completed (2xx), failed (other status, error, 10-s timeout), started more than 10 ms late
+ * (the client itself could not keep the schedule) and dropped (due while {@link #MAX_IN_FLIGHT} were in flight).
  */
 final class OpenLoopLoad implements AutoCloseable {
 
     /** Counters at one moment. */
-    record Counts(long sent, long completed, long errors, long late, long nanos) {
+    record Counts(long sent, long completed, long errors, long late, long dropped, long nanos) {
         Counts minus(Counts o) {
-            return new Counts(sent - o.sent, completed - o.completed, errors - o.errors, late - o.late, nanos - o.nanos);
+            return new Counts(sent - o.sent, completed - o.completed, errors - o.errors, late - o.late,
+                    dropped - o.dropped, nanos - o.nanos);
         }
     }
 
     private static final long LATE_NANOS = 10_000_000L;
+    /**
+     * At most this many requests in flight (each one a connection while it waits): a request due while all are
+     * taken is dropped and counted, not queued, so the schedule holds and the harness's descriptors stay bounded.
+     */
+    static final int MAX_IN_FLIGHT = 256;
 
-    private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+    private static final ExecutorService POOL = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "open-loop-http");
         t.setDaemon(true);
         return t;
     });
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(pool)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    /** One client for every load: its connection pool is reused instead of left open by client after client. */
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(POOL).connectTimeout(Duration.ofSeconds(5)).build();
+
+    private final java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(MAX_IN_FLIGHT);
+    private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -59,8 +69,13 @@ final class OpenLoopLoad implements AutoCloseable {
                 if (-wait > LATE_NANOS) {
                     late.incrementAndGet();
                 }
+                if (!inFlight.tryAcquire()) {
+                    dropped.incrementAndGet();
+                    continue;
+                }
                 sent.incrementAndGet();
-                client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+                CLIENT.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) -> {
+                    inFlight.release();
                     if (e == null && r.statusCode() / 100 == 2) {
                         completed.incrementAndGet();
                     } else {
@@ -80,7 +95,7 @@ final class OpenLoopLoad implements AutoCloseable {
     }
 
     Counts counts() {
-        return new Counts(sent.get(), completed.get(), errors.get(), late.get(), System.nanoTime());
+        return new Counts(sent.get(), completed.get(), errors.get(), late.get(), dropped.get(), System.nanoTime());
     }
 
     /** Stops sending and waits up to 10 s for the requests in flight. */
@@ -92,6 +107,5 @@ final class OpenLoopLoad implements AutoCloseable {
         while (completed.get() + errors.get() < sent.get() && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-        pool.shutdownNow();
     }
 }

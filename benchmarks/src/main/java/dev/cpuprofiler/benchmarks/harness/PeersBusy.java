@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class PeersBusy {
 
-    static final String PATH = "/api/quote?items=200";
+    static final String PATH = "/api/quote?items=500";
     static final double TARGET = 0.60;
     static final String SESSION = "ours, session recording";
 
@@ -85,7 +85,7 @@ final class PeersBusy {
             msMin.put(s.label(), new ArrayList<>());
             above.put(s.label(), new ArrayList<>());
             others.put(s.label(), new ArrayList<>());
-            errorsLate.put(s.label(), new long[2]);
+            errorsLate.put(s.label(), new long[3]);
             notes.put(s.label(), new ArrayList<>());
             Map<PeerTool.Threads, List<Double>> g = new LinkedHashMap<>();
             PeerTool.GROUPS.forEach(x -> g.put(x, new ArrayList<>()));
@@ -119,7 +119,8 @@ final class PeersBusy {
                     usPerReq.get(s.label()).add((b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.completed()));
                     msMin.get(s.label()).add(ms);
                     errorsLate.get(s.label())[0] += c.errors();
-                    errorsLate.get(s.label())[1] += c.late();
+                    errorsLate.get(s.label())[1] += c.dropped();
+                    errorsLate.get(s.label())[2] += c.late();
                     PeerTool.GROUPS.forEach(g -> threads.get(s.label()).get(g).add(b.groupMsPerMinute(a, g)));
                 }
                 if (s.tool() == PeerTool.OURS) {
@@ -142,10 +143,11 @@ final class PeersBusy {
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
                 + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "
                 + "harness's own client included; late starts: requests the client sent more than 10 ms after their "
-                + "scheduled time (it could not keep the schedule, so fewer were offered).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
+                + "scheduled time (it could not keep the schedule); dropped: requests due while " + OpenLoopLoad.MAX_IN_FLIGHT
+                + " were in flight, not sent (the client's cap, which keeps its connections bounded).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
                 p.warmPass(), p.busyRounds(), warm, p.busySeconds(), SESSION, warm + p.busySeconds() + 5));
         md.append("| configuration | completed requests/s | CPU µs per request | process CPU, ms a minute | above none, "
-                + "ms a minute | others' CPU, % of the machine | failed / late starts | notes |\n"
+                + "ms a minute | others' CPU, % of the machine | failed / dropped / late starts | notes |\n"
                 + "|---|---|---|---|---|---|---|---|\n");
         for (Slot s : slots) {
             String l = s.label();
@@ -153,7 +155,8 @@ final class PeersBusy {
                     .append(spread(usPerReq.get(l), 0)).append(" | ").append(spread(msMin.get(l), 0)).append(" | ")
                     .append(s.tool() == PeerTool.NONE ? "–" : spread(above.get(l), 0)).append(" | ")
                     .append(spread(others.get(l), 0)).append(" | ")
-                    .append(errorsLate.get(l)[0]).append(" / ").append(errorsLate.get(l)[1]).append(" | ")
+                    .append(errorsLate.get(l)[0]).append(" / ").append(errorsLate.get(l)[1]).append(" / ")
+                    .append(errorsLate.get(l)[2]).append(" | ")
                     .append(String.join("; ", notes.get(l))).append(" |\n");
         }
         List<Double> ours = above.get(PeerTool.OURS.id);
