@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The benchmark harness, in one command (see BENCHMARKS.md):
 #
-#   benchmarks/run.sh            # everything, about 25-30 minutes on a 2-CPU machine
-#   benchmarks/run.sh --quick    # everything, shorter, about 8-12 minutes (validates the harness)
+#   benchmarks/run.sh            # everything, about 45-50 minutes on a 2-CPU machine
+#   benchmarks/run.sh --quick    # everything, shorter, about 15-19 minutes (validates the harness)
 #   benchmarks/run.sh --only=jmh,fidelity [--quick] [--repeats=N]
+#   benchmarks/run.sh --only=peers [--quick]     # vs Pyroscope's agent, async-profiler's agent, JFR: ~20 min (quick 7)
 #   benchmarks/run.sh --only=soak [--quick] [--soak-minutes=N]   # memory over time, 30 min (quick 3); not in a default run
 #
 # Needs a JDK 17+ and Maven. Builds the benchmarks module and what it depends on (no tests, nothing installed),

@@ -17,8 +17,9 @@ import java.util.Set;
  * Started by {@code benchmarks/run.sh [--quick] [--only=section,...]}.
  *
  * <pre>
- * --quick                 about 8-12 minutes instead of 25-30 (one measurement each, shorter phases)
- * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, endpoints, detection, soak
+ * --quick                 about 15-19 minutes instead of 45-50 (one measurement each, shorter phases)
+ * --only=a,b              sections: jmh, overhead, idle, fidelity, attribution, endpoints, detection, peers, soak
+ * --only=peers            the starter against Pyroscope's agent, async-profiler's agent and JFR (about 20 min, quick 7)
  * --repeats=N             overhead measurements per JVM / sessions per session JVM (default 3, quick 1)
  * --results=DIR           where the Markdown goes (default benchmarks/results)
  * --only=soak             the soak (not part of a default run): memory, threads, files over 30 minutes (quick 3)
@@ -30,7 +31,7 @@ public final class Harness {
 
     /** Every section, in the order they run. */
     static final List<String> SECTIONS = List.of("jmh", "overhead", "idle", "fidelity", "attribution", "endpoints",
-            "detection", "soak");
+            "detection", "peers", "soak");
     /** What a run without {@code --only} does: everything but the soak, which takes half an hour by itself. */
     static final List<String> DEFAULT_SECTIONS = SECTIONS.subList(0, SECTIONS.size() - 1);
 
@@ -119,6 +120,7 @@ public final class Harness {
                     case "attribution" -> AttributionSection.run(ctx);
                     case "endpoints" -> EndpointsSection.run(ctx);
                     case "detection" -> DetectionSection.run(ctx);
+                    case "peers" -> PeersSection.run(ctx);
                     case "soak" -> SoakSection.run(ctx, soakApps);
                     default -> throw new IllegalStateException(section);
                 }

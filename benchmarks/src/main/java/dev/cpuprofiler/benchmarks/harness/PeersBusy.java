@@ -1,0 +1,191 @@
+package dev.cpuprofiler.benchmarks.harness;
+
+import static dev.cpuprofiler.benchmarks.harness.PeersSection.range;
+import static dev.cpuprofiler.benchmarks.harness.PeersSection.spread;
+import static dev.cpuprofiler.benchmarks.harness.Report.num;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The busy part of the peers section: the same fixed open-loop load ({@link OpenLoopLoad}) on each app in turn,
+ * at a rate calibrated once on {@code none} to about 60% of the machine (above the starter's look-back arming level
+ * of 48%, below its 80% trigger), rounds interleaved; plus the starter while an on-demand session records.
+ */
+final class PeersBusy {
+
+    static final String PATH = "/api/quote?items=500";
+    static final double TARGET = 0.60;
+    static final String SESSION = "ours, session recording";
+
+    /** One slot of a round: one configuration under load. */
+    private record Slot(String label, PeerTool tool, boolean session) {
+    }
+
+    private PeersBusy() {
+    }
+
+    static void run(Ctx ctx, Map<PeerTool, App> apps, StringBuilder md) throws Exception {
+        Settings.Peers p = ctx.settings.peers();
+        App none = apps.get(PeerTool.NONE);
+        double warm = Math.max(3, p.busyWarm());
+        // Calibration on none (after a first warm-up of its own): its CPU cost per request and the rate that puts
+        // it at TARGET of the machine, refined until it moves by less than 10% (at most 5 times); then a warm-up
+        // pass at that rate on every app, none included, so that each has had its JIT compile the same path for as
+        // long before the rounds.
+        double rate = 300;
+        try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
+            Thread.sleep((long) (Math.max(5, p.warmPass() / 2) * 1000));
+        }
+        double perRequest = Double.NaN;
+        for (int i = 0; i < 5; i++) { // until the rate moves by less than 10% (the JIT is still compiling before)
+            try (OpenLoopLoad load = OpenLoopLoad.start(none.base + PATH, rate)) {
+                Thread.sleep((long) (warm * 1000));
+                PeersSection.Snap a = PeersSection.Snap.of(none);
+                OpenLoopLoad.Counts c0 = load.counts();
+                Thread.sleep((long) (Math.max(5, p.busySeconds() / 2) * 1000));
+                PeersSection.Snap b = PeersSection.Snap.of(none);
+                OpenLoopLoad.Counts c = load.counts().minus(c0);
+                perRequest = (b.cpu() - a.cpu()) / (double) Math.max(1, c.completed());
+                System.out.printf("[peers] calibration at %.0f req/s: %.0f µs CPU per request%n", rate, perRequest / 1e3);
+            }
+            double next = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
+            boolean settled = Math.abs(next - rate) < 0.1 * rate;
+            rate = next;
+            if (settled) {
+                break;
+            }
+        }
+        System.out.printf("[peers] busy rate %.0f req/s; warm-up pass %.0f s per app%n", rate, p.warmPass());
+        for (App app : apps.values()) {
+            try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, rate)) {
+                Thread.sleep((long) (p.warmPass() * 1000));
+            }
+        }
+        List<Slot> slots = new ArrayList<>();
+        for (PeerTool t : apps.keySet()) {
+            slots.add(new Slot(t.id, t, false));
+            if (t == PeerTool.OURS) {
+                slots.add(new Slot(SESSION, t, true));
+            }
+        }
+        Map<String, List<Double>> rps = new LinkedHashMap<>();
+        Map<String, List<Double>> usPerReq = new LinkedHashMap<>();
+        Map<String, List<Double>> msMin = new LinkedHashMap<>();
+        Map<String, List<Double>> above = new LinkedHashMap<>();
+        Map<String, List<Double>> others = new LinkedHashMap<>();
+        Map<String, long[]> errorsLate = new LinkedHashMap<>();
+        Map<String, List<String>> notes = new LinkedHashMap<>();
+        Map<String, Map<PeerTool.Threads, List<Double>>> threads = new LinkedHashMap<>();
+        for (Slot s : slots) {
+            rps.put(s.label(), new ArrayList<>());
+            usPerReq.put(s.label(), new ArrayList<>());
+            msMin.put(s.label(), new ArrayList<>());
+            above.put(s.label(), new ArrayList<>());
+            others.put(s.label(), new ArrayList<>());
+            errorsLate.put(s.label(), new long[3]);
+            notes.put(s.label(), new ArrayList<>());
+            Map<PeerTool.Threads, List<Double>> g = new LinkedHashMap<>();
+            PeerTool.GROUPS.forEach(x -> g.put(x, new ArrayList<>()));
+            threads.put(s.label(), g);
+        }
+        for (int r = 0; r < p.busyRounds(); r++) {
+            Map<String, Double> round = new LinkedHashMap<>();
+            for (int k = 0; k < slots.size(); k++) {
+                Slot s = slots.get((k + r) % slots.size()); // each round starts one slot later
+                App app = apps.get(s.tool());
+                if (s.session()) {
+                    String d = Proc.fmt("%.0fs", warm + p.busySeconds() + 5);
+                    Http.Response resp = Http.post(app.base + "/actuator/cpuprofiler?duration=" + d, null, 10);
+                    if (resp.status() / 100 != 2) {
+                        notes.get(s.label()).add("round " + (r + 1) + ": POST answered " + resp.status());
+                    }
+                }
+                try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, rate)) {
+                    Thread.sleep((long) (warm * 1000));
+                    PeersSection.Snap a = PeersSection.Snap.of(app);
+                    OpenLoopLoad.Counts c0 = load.counts();
+                    long[] m0 = Proc.machineJiffies();
+                    Thread.sleep((long) (p.busySeconds() * 1000));
+                    PeersSection.Snap b = PeersSection.Snap.of(app);
+                    OpenLoopLoad.Counts c = load.counts().minus(c0);
+                    others.get(s.label()).add(Proc.externalPercent(m0, Proc.machineJiffies(), b.cpu() - a.cpu(),
+                            b.nanos() - a.nanos(), ctx.cpus));
+                    double ms = b.processMsPerMinute(a);
+                    round.put(s.label(), ms);
+                    rps.get(s.label()).add(c.completed() / (c.nanos() / 1e9));
+                    usPerReq.get(s.label()).add((b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.completed()));
+                    msMin.get(s.label()).add(ms);
+                    errorsLate.get(s.label())[0] += c.errors();
+                    errorsLate.get(s.label())[1] += c.dropped();
+                    errorsLate.get(s.label())[2] += c.late();
+                    PeerTool.GROUPS.forEach(g -> threads.get(s.label()).get(g).add(b.groupMsPerMinute(a, g)));
+                }
+                if (s.tool() == PeerTool.OURS) {
+                    notes.get(s.label()).add("r" + (r + 1) + " " + LookbackProbe.of(app).state());
+                }
+                System.out.printf("[peers] busy round %d %s: %.0f ms/min%n", r + 1, s.label(), round.get(s.label()));
+            }
+            double n = round.get(PeerTool.NONE.id);
+            round.forEach((label, ms) -> above.get(label).add(ms - n));
+        }
+
+        md.append(Proc.fmt("### Busy%n%nAn open-loop client in the harness (`OpenLoopLoad`: requests leave at fixed "
+                + "times whatever the answers do, 10-s timeout) sends `GET %s` at %.0f requests a second to one app at "
+                + "a time: the rate meant to put `none` at about %.0f%% of the machine's %d CPUs (%.0f µs CPU a "
+                + "request at the last calibration step; refined until the rate moved by less than 10%%, at most 5 "
+                + "steps), above the starter's look-back arming level (48%%) and below its 80%% trigger. After the "
+                + "calibration every app, none included, had a %.0f-s warm-up pass at that rate; then %d rounds, each "
+                + "loading every configuration in turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
+                + "`POST /actuator/cpuprofiler?duration=%.0fs` on the ours app just before its slot (once a round). "
+                + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
+                + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "
+                + "harness's own client included; late starts: requests the client sent more than 10 ms after their "
+                + "scheduled time (it could not keep the schedule); dropped: requests due while " + OpenLoopLoad.MAX_IN_FLIGHT
+                + " were in flight, not sent (the client's cap, which keeps its connections bounded).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
+                p.warmPass(), p.busyRounds(), warm, p.busySeconds(), SESSION, warm + p.busySeconds() + 5));
+        md.append("| configuration | completed requests/s | CPU µs per request | process CPU, ms a minute | above none, "
+                + "ms a minute | others' CPU, % of the machine | failed / dropped / late starts | notes |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (Slot s : slots) {
+            String l = s.label();
+            md.append("| ").append(l).append(" | ").append(spread(rps.get(l), 0)).append(" | ")
+                    .append(spread(usPerReq.get(l), 0)).append(" | ").append(spread(msMin.get(l), 0)).append(" | ")
+                    .append(s.tool() == PeerTool.NONE ? "–" : spread(above.get(l), 0)).append(" | ")
+                    .append(spread(others.get(l), 0)).append(" | ")
+                    .append(errorsLate.get(l)[0]).append(" / ").append(errorsLate.get(l)[1]).append(" / ")
+                    .append(errorsLate.get(l)[2]).append(" | ")
+                    .append(String.join("; ", notes.get(l))).append(" |\n");
+        }
+        List<Double> ours = above.get(PeerTool.OURS.id);
+        List<Double> pyro = above.getOrDefault(PeerTool.PYROSCOPE.id, List.of());
+        double o = Stats.median(ours);
+        double py = Stats.median(pyro);
+        double noise = Math.max(range(ours), range(pyro));
+        boolean noisy = !(Math.abs(py - o) > noise);
+        md.append(Proc.fmt("%nOurs (monitoring) ÷ pyroscope, CPU above none: %s ms ÷ %s ms a minute = %s%s.%n",
+                num(o, 0), num(py, 0), py > 0 ? num(o / py, 2) : "–", noisy ? " — too noisy to separate: the rounds' "
+                        + "spread (" + num(noise, 0) + " ms) is wider than the difference" : ""));
+        md.append("\nWhere the cost hides: the tools' own threads and the JIT compiler threads under load (schedstat, "
+                + "ms CPU a minute, median of rounds; a signal-driven sampler such as async-profiler's runs its "
+                + "handler on the sampled threads, which no thread here shows):\n\n| configuration |");
+        PeerTool.GROUPS.forEach(g -> md.append(' ').append(g.label()).append(" |"));
+        md.append("\n|---|").append("---|".repeat(PeerTool.GROUPS.size())).append('\n');
+        for (Slot s : slots) {
+            md.append("| ").append(s.label()).append(" |");
+            PeerTool.GROUPS.forEach(g -> md.append(' ').append(num(Stats.median(threads.get(s.label()).get(g)), 1))
+                    .append(" |"));
+            md.append('\n');
+        }
+        md.append('\n');
+        ctx.report.goal("Peers: busy above the arming level, ours ≤ pyroscope agent", "the starter's whole cost (process "
+                        + "CPU above none, from outside) at most the Pyroscope agent's, same run",
+                Proc.fmt("above none: ours %s, pyroscope %s ms/min (medians; spread up to %s ms)", spread(ours, 0),
+                        spread(pyro, 0), num(noise, 0)),
+                pyro.isEmpty() ? Report.Verdict.NOT_MEASURED : o <= py ? Report.Verdict.MET : Report.Verdict.MISSED,
+                (noisy ? "too noisy to separate: the rounds' spread is wider than the difference; " : "")
+                        + "open-loop load at " + num(rate, 0) + " req/s (" + PeersSection.COMMAND + ")");
+    }
+}
