@@ -19,9 +19,37 @@ final class PeersBusy {
     static final String PATH = "/api/quote?items=500";
     static final double TARGET = 0.60;
     static final String SESSION = "ours, session recording";
+    static final String RISE = "ours, first seconds of load (look-back armed by the rise)";
+    /**
+     * How long the ours app is under load before its measured window: its look-back arms on a rise above the CPU's
+     * normal (the lowest 10-s mean of the last 2 minutes) and disarms one window (30 s) after that load is the normal,
+     * so a service that stays busy is measured after 2.5 minutes and some margin. The other tools' cost does not
+     * depend on what came before.
+     */
+    static final double OURS_STEADY_SECONDS = 170;
 
     /** One slot of a round: one configuration under load. */
     private record Slot(String label, PeerTool tool, boolean session) {
+    }
+
+    /** One measured window of one slot. */
+    private record Window(double ms, double rps, double usPerRequest, double others, OpenLoopLoad.Counts counts,
+            Map<PeerTool.Threads, Double> threads) {
+
+        static Window measure(Ctx ctx, App app, OpenLoopLoad load, double seconds) throws InterruptedException {
+            PeersSection.Snap a = PeersSection.Snap.of(app);
+            OpenLoopLoad.Counts c0 = load.counts();
+            long[] m0 = Proc.machineJiffies();
+            Thread.sleep((long) (seconds * 1000));
+            PeersSection.Snap b = PeersSection.Snap.of(app);
+            OpenLoopLoad.Counts c = load.counts().minus(c0);
+            Map<PeerTool.Threads, Double> threads = new LinkedHashMap<>();
+            PeerTool.GROUPS.forEach(g -> threads.put(g, b.groupMsPerMinute(a, g)));
+            return new Window(b.processMsPerMinute(a), c.completed() / (c.nanos() / 1e9),
+                    (b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.completed()),
+                    Proc.externalPercent(m0, Proc.machineJiffies(), b.cpu() - a.cpu(), b.nanos() - a.nanos(),
+                            ctx.cpus), c, threads);
+        }
     }
 
     private PeersBusy() {
@@ -65,10 +93,15 @@ final class PeersBusy {
             }
         }
         List<Slot> slots = new ArrayList<>();
+        List<Slot> rows = new ArrayList<>();
+        Slot rise = new Slot(RISE, PeerTool.OURS, false);
         for (PeerTool t : apps.keySet()) {
             slots.add(new Slot(t.id, t, false));
+            rows.add(slots.get(slots.size() - 1));
             if (t == PeerTool.OURS) {
+                rows.add(rise);
                 slots.add(new Slot(SESSION, t, true));
+                rows.add(slots.get(slots.size() - 1));
             }
         }
         Map<String, List<Double>> rps = new LinkedHashMap<>();
@@ -79,7 +112,7 @@ final class PeersBusy {
         Map<String, long[]> errorsLate = new LinkedHashMap<>();
         Map<String, List<String>> notes = new LinkedHashMap<>();
         Map<String, Map<PeerTool.Threads, List<Double>>> threads = new LinkedHashMap<>();
-        for (Slot s : slots) {
+        for (Slot s : rows) {
             rps.put(s.label(), new ArrayList<>());
             usPerReq.put(s.label(), new ArrayList<>());
             msMin.put(s.label(), new ArrayList<>());
@@ -103,25 +136,29 @@ final class PeersBusy {
                         notes.get(s.label()).add("round " + (r + 1) + ": POST answered " + resp.status());
                     }
                 }
+                boolean steady = s.tool() == PeerTool.OURS && !s.session();
                 try (OpenLoopLoad load = OpenLoopLoad.start(app.base + PATH, rate)) {
                     Thread.sleep((long) (warm * 1000));
-                    PeersSection.Snap a = PeersSection.Snap.of(app);
-                    OpenLoopLoad.Counts c0 = load.counts();
-                    long[] m0 = Proc.machineJiffies();
-                    Thread.sleep((long) (p.busySeconds() * 1000));
-                    PeersSection.Snap b = PeersSection.Snap.of(app);
-                    OpenLoopLoad.Counts c = load.counts().minus(c0);
-                    others.get(s.label()).add(Proc.externalPercent(m0, Proc.machineJiffies(), b.cpu() - a.cpu(),
-                            b.nanos() - a.nanos(), ctx.cpus));
-                    double ms = b.processMsPerMinute(a);
-                    round.put(s.label(), ms);
-                    rps.get(s.label()).add(c.completed() / (c.nanos() / 1e9));
-                    usPerReq.get(s.label()).add((b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.completed()));
-                    msMin.get(s.label()).add(ms);
-                    errorsLate.get(s.label())[0] += c.errors();
-                    errorsLate.get(s.label())[1] += c.dropped();
-                    errorsLate.get(s.label())[2] += c.late();
-                    PeerTool.GROUPS.forEach(g -> threads.get(s.label()).get(g).add(b.groupMsPerMinute(a, g)));
+                    List<Map.Entry<String, Window>> windows = new ArrayList<>();
+                    if (steady) {
+                        windows.add(Map.entry(RISE, Window.measure(ctx, app, load, p.busySeconds())));
+                        notes.get(RISE).add("r" + (r + 1) + " " + LookbackProbe.of(app).state());
+                        Thread.sleep((long) (Math.max(0, OURS_STEADY_SECONDS - warm - p.busySeconds()) * 1000));
+                    }
+                    windows.add(Map.entry(s.label(), Window.measure(ctx, app, load, p.busySeconds())));
+                    for (Map.Entry<String, Window> e : windows) {
+                        String l = e.getKey();
+                        Window w = e.getValue();
+                        others.get(l).add(w.others());
+                        round.put(l, w.ms());
+                        rps.get(l).add(w.rps());
+                        usPerReq.get(l).add(w.usPerRequest());
+                        msMin.get(l).add(w.ms());
+                        errorsLate.get(l)[0] += w.counts().errors();
+                        errorsLate.get(l)[1] += w.counts().dropped();
+                        errorsLate.get(l)[2] += w.counts().late();
+                        PeerTool.GROUPS.forEach(g -> threads.get(l).get(g).add(w.threads().get(g)));
+                    }
                 }
                 if (s.tool() == PeerTool.OURS) {
                     notes.get(s.label()).add("r" + (r + 1) + " " + LookbackProbe.of(app).state());
@@ -140,6 +177,11 @@ final class PeersBusy {
                 + "calibration every app, none included, had a %.0f-s warm-up pass at that rate; then %d rounds, each "
                 + "loading every configuration in turn for %.0f s of warm-up and %.0f s measured, the order shifted by one each round. *%s*: "
                 + "`POST /actuator/cpuprofiler?duration=%.0fs` on the ours app just before its slot (once a round). "
+                + "The ours slot keeps its load on for " + Proc.fmt("%.0f", OURS_STEADY_SECONDS) + " s before its "
+                + "measured window: its look-back arms on a rise above the CPU's normal (the lowest 10-s mean of "
+                + "the last 2 minutes), so load that starts after an idle spell arms it, and a service that stays "
+                + "busy has it disarmed once that load is its normal and one 30-s window has passed; *" + RISE
+                + "* is the same slot measured right after its warm-up, the cost of a rise. "
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
                 + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "
                 + "harness's own client included; late starts: requests the client sent more than 10 ms after their "
@@ -149,7 +191,7 @@ final class PeersBusy {
         md.append("| configuration | completed requests/s | CPU µs per request | process CPU, ms a minute | above none, "
                 + "ms a minute | others' CPU, % of the machine | failed / dropped / late starts | notes |\n"
                 + "|---|---|---|---|---|---|---|---|\n");
-        for (Slot s : slots) {
+        for (Slot s : rows) {
             String l = s.label();
             md.append("| ").append(l).append(" | ").append(spread(rps.get(l), 0)).append(" | ")
                     .append(spread(usPerReq.get(l), 0)).append(" | ").append(spread(msMin.get(l), 0)).append(" | ")
@@ -173,7 +215,7 @@ final class PeersBusy {
                 + "handler on the sampled threads, which no thread here shows):\n\n| configuration |");
         PeerTool.GROUPS.forEach(g -> md.append(' ').append(g.label()).append(" |"));
         md.append("\n|---|").append("---|".repeat(PeerTool.GROUPS.size())).append('\n');
-        for (Slot s : slots) {
+        for (Slot s : rows) {
             md.append("| ").append(s.label()).append(" |");
             PeerTool.GROUPS.forEach(g -> md.append(' ').append(num(Stats.median(threads.get(s.label()).get(g)), 1))
                     .append(" |"));
