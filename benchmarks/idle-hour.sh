@@ -20,6 +20,7 @@ echo "[idle-hour] building the benchmarks module"
 mvn -B -q -ntp -pl benchmarks -am package -DskipTests
 CP="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
 stamp="$(date -u +%Y%m%d-%H%M%S)"
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' with local changes')"
 work="benchmarks/target/bench-work/$stamp-idle-hour"
 mkdir -p "$work" benchmarks/results
 out="benchmarks/results/$stamp-idle-hour.md"
@@ -73,7 +74,7 @@ per_min() { awk -v v="$1" -v s="$(( end - begin ))" 'BEGIN { printf "%.2f", v / 
 {
   echo "# Idle cost over $minutes minutes"
   echo
-  echo "Command: \`benchmarks/idle-hour.sh $minutes\` ($stamp UTC, $("$java" -version 2>&1 | head -1), commit $(git rev-parse --short HEAD))."
+  echo "Command: \`benchmarks/idle-hour.sh $minutes\` ($stamp UTC, $("$java" -version 2>&1 | head -1), commit $commit, as built at the start)."
   echo "Three idle copies of the benchmark app side by side after a 2-minute settle; CPU per minute over the whole span."
   echo
   echo "| app | whole process, ms/min (/proc/<pid>/stat) | profiler + JFR threads, ms/min (schedstat) | their wake-ups per minute |"
