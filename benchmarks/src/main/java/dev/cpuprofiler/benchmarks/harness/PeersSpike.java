@@ -114,6 +114,19 @@ final class PeersSpike {
         md.append('\n');
     }
 
+    /** A spike of the configured length: started, left to run, stopped with its truth; the meter stopped with it. */
+    private record FixedSpike(long start, SpikeShares truth) {
+
+        static FixedSpike run(Ctx ctx, App app, Meter meter) throws Exception {
+            double seconds = ctx.settings.peers().spikeSeconds();
+            long start = startSpike(app, seconds + 60, workers(ctx));
+            Thread.sleep((long) (seconds * 1000));
+            SpikeShares truth = stopSpike(app);
+            meter.stop();
+            return new FixedSpike(start, truth);
+        }
+    }
+
     private static long startSpike(App app, double seconds, int threads) throws Exception {
         JsonNode r = Http.post(app.base + "/bench/split?threads=" + threads + "&seconds=" + seconds, null, 10).json();
         return r.path("startedAtEpochMillis").asLong();
@@ -188,12 +201,10 @@ final class PeersSpike {
 
     /** The sink's uploads whose window overlaps the spike; readable when the first with split samples arrived. */
     private static Result pyroscope(Ctx ctx, App app, PyroscopeSink sink) throws Exception {
-        double seconds = ctx.settings.peers().spikeSeconds();
         Meter meter = new Meter(app, ctx.cpus);
-        long start = startSpike(app, seconds + 60, workers(ctx));
-        Thread.sleep((long) (seconds * 1000));
-        SpikeShares truth = stopSpike(app);
-        meter.stop();
+        FixedSpike fixed = FixedSpike.run(ctx, app, meter);
+        long start = fixed.start();
+        SpikeShares truth = fixed.truth();
         long end = System.currentTimeMillis();
         long deadline = end + 25_000; // the upload interval is 10 s: wait for the one that covers the spike's end
         while (System.currentTimeMillis() < deadline
@@ -261,12 +272,10 @@ final class PeersSpike {
 
     /** async-profiler's agent writes its file only when it stops: here at JVM exit, right after the spike. */
     private static Result async(Ctx ctx, App app) throws Exception {
-        double seconds = ctx.settings.peers().spikeSeconds();
         Meter meter = new Meter(app, ctx.cpus);
-        long start = startSpike(app, seconds + 60, workers(ctx));
-        Thread.sleep((long) (seconds * 1000));
-        SpikeShares truth = stopSpike(app);
-        meter.stop();
+        FixedSpike fixed = FixedSpike.run(ctx, app, meter);
+        long start = fixed.start();
+        SpikeShares truth = fixed.truth();
         double spike = since(start);
         app.close(); // SIGTERM: the agent stops and writes its file on the way out
         double readable = since(start);

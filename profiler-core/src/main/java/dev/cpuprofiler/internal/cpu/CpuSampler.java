@@ -65,11 +65,7 @@ public final class CpuSampler implements AutoCloseable {
     private long smoothedCpu; // cumulative CPU with counter resets removed
     private boolean primed;
     private int failureStreak;
-    // Whether DEBUG is on, asked every DEBUG_CHECK_TICKS ticks: with Micrometer's logback metrics installed (as in a
-    // Spring Boot app with actuator) each isDebugEnabled() runs a turbo filter chain, a tenth of an idle tick.
-    private static final int DEBUG_CHECK_TICKS = 10;
-    private boolean debug;
-    private int debugCheckIn;
+    private final DebugLevel debug = new DebugLevel(log);
 
     // Guarded by this.
     private Thread thread;
@@ -188,11 +184,7 @@ public final class CpuSampler implements AutoCloseable {
             recordReading(now, smoothedCpu);
             latestPercent = percent;
             samples++;
-            if (--debugCheckIn <= 0) {
-                debugCheckIn = DEBUG_CHECK_TICKS;
-                debug = log.isDebugEnabled();
-            }
-            if (debug) {
+            if (debug.on()) {
                 log.debug(sampleLogFormat, String.format("%.1f", percent));
             }
             notifyListeners(now, smoothedCpu, percent);

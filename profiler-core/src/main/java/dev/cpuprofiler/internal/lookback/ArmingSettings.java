@@ -104,7 +104,7 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
      * points with the defaults), wider than the 3-s average's wobble under steady load.
      */
     public double risePercent() {
-        return thresholdPercent * (1 - ratio) / 2;
+        return rise(thresholdPercent);
     }
 
     /**
@@ -127,6 +127,11 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
         if (Double.isNaN(normal)) {
             return floor;
         }
-        return Math.max(floor, Math.min(ceiling, normal + ceiling * (1 - ratio) / 2));
+        return Math.max(floor, Math.min(ceiling, normal + rise(ceiling)));
+    }
+
+    /** Half the distance between the floor ({@code ratio × ceiling}) and the ceiling. */
+    private double rise(double ceiling) {
+        return ceiling * (1 - ratio) / 2;
     }
 }

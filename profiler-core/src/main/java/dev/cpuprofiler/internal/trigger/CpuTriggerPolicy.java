@@ -12,6 +12,7 @@ import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.cpu.DebugLevel;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,11 +67,7 @@ public final class CpuTriggerPolicy {
     private volatile SessionOutcome lastOutcome;
     private volatile double lastSeenAverage = Double.NaN;
     private volatile String shutDownReason; // why no session may start any more (the profiler is closing), or null
-    // Whether DEBUG is on, asked every DEBUG_CHECK_POLLS polls (each ask runs logback's turbo filters). Polls come from
-    // one thread; a test's other thread at worst asks once more.
-    private static final int DEBUG_CHECK_POLLS = 10;
-    private int debugCheckIn;
-    private boolean debug;
+    private final DebugLevel debug = new DebugLevel(log);
 
     /** Without the saturation trigger. */
     public CpuTriggerPolicy(TriggerSettings settings, Supplier<OptionalDouble> average, SessionLauncher launcher,
@@ -146,11 +143,7 @@ public final class CpuTriggerPolicy {
      * the whole way interpreted (about 100 µs). At DEBUG every poll takes the whole way, which logs what it saw.
      */
     private boolean nothingToDecide() {
-        if (--debugCheckIn <= 0) {
-            debugCheckIn = DEBUG_CHECK_POLLS;
-            debug = log.isDebugEnabled();
-        }
-        if (debug || shutDownReason != null || slot.taken()) {
+        if (debug.on() || shutDownReason != null || slot.taken()) {
             return false;
         }
         OptionalDouble avg = average.get();
