@@ -201,6 +201,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         stopForShutdown();
         p.sessions().close();
         p.lookback().close();
+        p.jfrKeeper().close();  // after every recording of ours has ended
         p.sampler().close();
         p.profiles().close();  // the recordings it kept for format=jfr; the profiles stay readable
         p.workDirectory().close();

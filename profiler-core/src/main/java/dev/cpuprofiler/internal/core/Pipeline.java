@@ -11,6 +11,7 @@ import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
@@ -26,11 +27,13 @@ import java.util.concurrent.ThreadFactory;
  * The parts {@link PipelineAssembly} built, held by the running {@link CpuProfiler}.
  *
  * @param threads per-thread CPU time, or null when this JVM cannot measure it
+ * @param jfrKeeper the recording that keeps JFR's periodic thread asleep on Java 17 to 20, closed last
  */
 record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
         SelectedCpuSource cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
         ThreadCpuTracker threads, ProfileStore profiles,
-        WorkDirectory workDirectory, DiskSpaceGuard diskSpace, EngineSelector engines, ProfilingSessions sessions,
+        WorkDirectory workDirectory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
+        ProfilingSessions sessions,
         Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints,
         RequestTimeline requests) {
 }

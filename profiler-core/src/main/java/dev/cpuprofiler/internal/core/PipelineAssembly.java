@@ -12,6 +12,7 @@ import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
@@ -94,9 +95,11 @@ final class PipelineAssembly {
 
         // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
         b.jfrStackDepth.ensure(options.getMaxStackDepth());
-        Lookback lookback = lookback(b, options, diskSpace, engineLock, sampler, tracker);
+        // Opens its recording before the first of ours, and only on a JVM whose periodic thread would spin after it.
+        JfrPeriodicTaskKeeper jfrKeeper = JfrPeriodicTaskKeeper.forThisJvm();
+        Lookback lookback = lookback(b, options, diskSpace, jfrKeeper, engineLock, sampler, tracker);
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
-                : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints), engineLock);
+                : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         RequestTimeline requests = new RequestTimeline(b.virtualThreads);
         ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
@@ -112,7 +115,8 @@ final class PipelineAssembly {
                 StageSettings.saturation(options, tracker != null), saturation(tracker), sessions, b.clock);
         policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
-                profiles, workDirectory, diskSpace, engines, sessions, lookback, policy, b.debugNonSafepoints, requests);
+                profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, policy, b.debugNonSafepoints,
+                requests);
     }
 
     /**
@@ -120,7 +124,7 @@ final class PipelineAssembly {
      * records only while the CPU arms it.
      */
     private static Lookback lookback(DefaultCpuProfiler.Builder b, CpuProfilerOptions options, DiskSpaceGuard diskSpace,
-            EngineLock engineLock, CpuSampler sampler, ThreadCpuTracker tracker) {
+            JfrPeriodicTaskKeeper jfrKeeper, EngineLock engineLock, CpuSampler sampler, ThreadCpuTracker tracker) {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return Lookback.off();
         }
@@ -132,7 +136,7 @@ final class PipelineAssembly {
             // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
             // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
             LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), settings.maxStackDepth(),
-                    named(b.threadFactory, "cpuprofiler-lookback-stream"), diskSpace);
+                    named(b.threadFactory, "cpuprofiler-lookback-stream"), diskSpace, jfrKeeper);
             log.debug("Look-back source: {}", choice.reason());
             source = choice.source();
         }

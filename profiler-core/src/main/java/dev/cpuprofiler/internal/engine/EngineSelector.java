@@ -51,9 +51,15 @@ public final class EngineSelector {
      */
     public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
             DebugNonSafepointsCheck debugNonSafepoints) {
-        return List.of(new JfrCpuTimeEngine(jfrStackDepth, debugNonSafepoints),
+        return standardEngines(jfrStackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
+    }
+
+    /** As above, the JFR engines telling {@code jfrKeeper} before each recording starts. */
+    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
+            DebugNonSafepointsCheck debugNonSafepoints, JfrPeriodicTaskKeeper jfrKeeper) {
+        return List.of(new JfrCpuTimeEngine(jfrStackDepth, debugNonSafepoints, jfrKeeper),
                 new AsyncProfilerEngine(null, debugNonSafepoints),
-                new JfrExecutionEngine(jfrStackDepth, debugNonSafepoints));
+                new JfrExecutionEngine(jfrStackDepth, debugNonSafepoints, jfrKeeper));
     }
 
     /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,6 +22,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
     private final CpuTimeSamplerCheck sampler;
     private final JfrStackDepth stackDepth;
     private final DebugNonSafepointsCheck debugNonSafepoints;
+    private final JfrPeriodicTaskKeeper jfrKeeper;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrCpuTimeEngine() {
@@ -32,18 +34,26 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
      * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
      */
     public JfrCpuTimeEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
-        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth, debugNonSafepoints);
+        this(stackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
+    }
+
+    /** @param jfrKeeper told before each recording starts (see {@link JfrPeriodicTaskKeeper}) */
+    public JfrCpuTimeEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
+            JfrPeriodicTaskKeeper jfrKeeper) {
+        this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth, debugNonSafepoints,
+                jfrKeeper);
     }
 
     JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName) {
-        this(probe, osName, new JfrStackDepth(), new DebugNonSafepointsCheck());
+        this(probe, osName, new JfrStackDepth(), new DebugNonSafepointsCheck(), JfrPeriodicTaskKeeper.none());
     }
 
     JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrStackDepth stackDepth,
-            DebugNonSafepointsCheck debugNonSafepoints) {
+            DebugNonSafepointsCheck debugNonSafepoints, JfrPeriodicTaskKeeper jfrKeeper) {
         this.sampler = new CpuTimeSamplerCheck(probe, osName);
         this.stackDepth = stackDepth;
         this.debugNonSafepoints = debugNonSafepoints;
+        this.jfrKeeper = Objects.requireNonNull(jfrKeeper, "jfrKeeper");
     }
 
     @Override
@@ -82,6 +92,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                         JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")), settings),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         debugNonSafepoints.note().ifPresent(notes::add);
+        jfrKeeper.beforeRecording();
         return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 

@@ -4,6 +4,7 @@ import dev.cpuprofiler.internal.stack.StackSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -26,6 +27,7 @@ public final class JfrExecutionEngine implements ProfilingEngine {
 
     private final JfrStackDepth stackDepth;
     private final DebugNonSafepointsCheck debugNonSafepoints;
+    private final JfrPeriodicTaskKeeper jfrKeeper;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrExecutionEngine() {
@@ -37,8 +39,15 @@ public final class JfrExecutionEngine implements ProfilingEngine {
      * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
      */
     public JfrExecutionEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
+        this(stackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
+    }
+
+    /** @param jfrKeeper told before each recording starts (see {@link JfrPeriodicTaskKeeper}) */
+    public JfrExecutionEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
+            JfrPeriodicTaskKeeper jfrKeeper) {
         this.stackDepth = stackDepth;
         this.debugNonSafepoints = debugNonSafepoints;
+        this.jfrKeeper = Objects.requireNonNull(jfrKeeper, "jfrKeeper");
     }
 
     @Override
@@ -60,6 +69,7 @@ public final class JfrExecutionEngine implements ProfilingEngine {
                         Map.of("enabled", "true", "period", period)), settings),
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), List.of(SAMPLER_NOTE));
         debugNonSafepoints.note().ifPresent(notes::add);
+        jfrKeeper.beforeRecording();
         return JfrDumpRecording.start(plan, settings, sink, notes);
     }
 }

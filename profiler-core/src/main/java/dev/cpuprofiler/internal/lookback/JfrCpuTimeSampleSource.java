@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.CpuTimeSamplerCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import java.io.IOException;
@@ -34,6 +35,7 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
     private final int maxStackDepth;
     private final ThreadFactory threadFactory;
     private final DiskSpaceGuard diskSpace;
+    private final JfrPeriodicTaskKeeper jfrKeeper;
     private final CpuTimeSamplerCheck sampler;
     // Samples instead where the sampler proves silent (null: the look-back is then unavailable, saying why).
     private final LookbackSource whenSilent;
@@ -52,7 +54,7 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
     /** @param sampler whether the CPU-time sampler records here (shareable with the jfr-cpu-time engine's answer) */
     public JfrCpuTimeSampleSource(int maxStackDepth, ThreadFactory threadFactory, DiskSpaceGuard diskSpace,
             CpuTimeSamplerCheck sampler) {
-        this(maxStackDepth, threadFactory, diskSpace, sampler, null);
+        this(maxStackDepth, threadFactory, diskSpace, JfrPeriodicTaskKeeper.none(), sampler, null);
     }
 
     /**
@@ -60,10 +62,11 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
      *        first: the sessions will not record with jfr-cpu-time either); null to be unavailable then
      */
     JfrCpuTimeSampleSource(int maxStackDepth, ThreadFactory threadFactory, DiskSpaceGuard diskSpace,
-            CpuTimeSamplerCheck sampler, LookbackSource whenSilent) {
+            JfrPeriodicTaskKeeper jfrKeeper, CpuTimeSamplerCheck sampler, LookbackSource whenSilent) {
         this.maxStackDepth = maxStackDepth;
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
+        this.jfrKeeper = Objects.requireNonNull(jfrKeeper, "jfrKeeper");
         this.sampler = Objects.requireNonNull(sampler, "sampler");
         this.whenSilent = whenSilent;
     }
@@ -86,6 +89,7 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
         if (full.isPresent()) {
             throw new LookbackUnavailableException(full.get());
         }
+        jfrKeeper.beforeRecording();
         Optional<String> missing = sampler.missingEvent();
         if (missing.isPresent()) {
             throw new LookbackUnavailableException(missing.get());
@@ -102,7 +106,7 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
             return whenSilent.start(period, sink);
         }
         return JfrSampleStream.start(JfrSampleEvent.CPU_TIME, period, sink, maxStackDepth, threadFactory, diskSpace,
-                JfrExecutionSampleSource.FLUSH_WAIT);
+                jfrKeeper, JfrExecutionSampleSource.FLUSH_WAIT);
     }
 
     /** The probe's answer; its short-lived file goes in a private temp directory, removed afterwards. */

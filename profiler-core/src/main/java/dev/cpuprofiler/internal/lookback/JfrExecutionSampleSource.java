@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
@@ -26,6 +27,7 @@ final class JfrExecutionSampleSource implements LookbackSource {
     private final int maxStackDepth;
     private final ThreadFactory threadFactory;
     private final DiskSpaceGuard diskSpace;
+    private final JfrPeriodicTaskKeeper jfrKeeper;
 
     /** With the automatic free-space floor under JFR's repository. */
     public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory) {
@@ -40,9 +42,16 @@ final class JfrExecutionSampleSource implements LookbackSource {
      *        stops the JVM when it cannot; the stream does not start below the floor and ends when it gets there
      */
     public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory, DiskSpaceGuard diskSpace) {
+        this(maxStackDepth, threadFactory, diskSpace, JfrPeriodicTaskKeeper.none());
+    }
+
+    /** @param jfrKeeper told before each stream starts (see {@link JfrPeriodicTaskKeeper}) */
+    public JfrExecutionSampleSource(int maxStackDepth, ThreadFactory threadFactory, DiskSpaceGuard diskSpace,
+            JfrPeriodicTaskKeeper jfrKeeper) {
         this.maxStackDepth = maxStackDepth;
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.diskSpace = Objects.requireNonNull(diskSpace, "diskSpace");
+        this.jfrKeeper = Objects.requireNonNull(jfrKeeper, "jfrKeeper");
     }
 
     @Override
@@ -53,6 +62,6 @@ final class JfrExecutionSampleSource implements LookbackSource {
     @Override
     public Recording start(Duration period, TimedStackSink sink) throws LookbackUnavailableException {
         return JfrSampleStream.start(JfrSampleEvent.EXECUTION, period, sink, maxStackDepth, threadFactory, diskSpace,
-                FLUSH_WAIT);
+                jfrKeeper, FLUSH_WAIT);
     }
 }

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.Frame;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,12 +90,13 @@ final class JfrSampleStream implements LookbackSource.Recording {
      * Opens a stream of {@code event} every {@code period} and starts it on a daemon thread from {@code threadFactory}.
      * The system clock decides what was sampled before a hand-over: it is the clock JFR stamps its events with.
      *
+     * @param jfrKeeper told before the stream starts (see {@link JfrPeriodicTaskKeeper})
      * @param flushWait the longest wait for the flush that delivers the samples before a hand-over or stop
      * @throws LookbackUnavailableException without JFR, with the disk under JFR's repository at the floor, or when
      *         JFR refuses the stream
      */
     static JfrSampleStream start(JfrSampleEvent event, Duration period, TimedStackSink sink, int maxStackDepth,
-            ThreadFactory threadFactory, DiskSpaceGuard diskSpace, Duration flushWait)
+            ThreadFactory threadFactory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, Duration flushWait)
             throws LookbackUnavailableException {
         try {
             if (!FlightRecorder.isAvailable()) {
@@ -108,6 +110,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
         if (full.isPresent()) {
             throw new LookbackUnavailableException(full.get());
         }
+        jfrKeeper.beforeRecording();
         RecordingStream stream;
         try {
             stream = new RecordingStream();

@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.CpuTimeSamplerCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.EngineChoice;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,17 +35,19 @@ public final class LookbackSourceChoice {
      * @param maxStackDepth frames kept per sample
      * @param threadFactory makes the thread each look-back stream runs on
      * @param diskSpace the free space kept under JFR's repository
+     * @param jfrKeeper told before each stream starts (see {@link JfrPeriodicTaskKeeper})
      */
     public static LookbackSourceChoice choose(EngineChoice engine, int maxStackDepth, ThreadFactory threadFactory,
-            DiskSpaceGuard diskSpace) {
-        return choose(engine, maxStackDepth, threadFactory, diskSpace, new CpuTimeSamplerCheck());
+            DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper) {
+        return choose(engine, maxStackDepth, threadFactory, diskSpace, jfrKeeper, new CpuTimeSamplerCheck());
     }
 
     /** @param sampler whether JFR's CPU-time sampler records in this JVM */
     static LookbackSourceChoice choose(EngineChoice engine, int maxStackDepth, ThreadFactory threadFactory,
-            DiskSpaceGuard diskSpace, CpuTimeSamplerCheck sampler) {
+            DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, CpuTimeSamplerCheck sampler) {
         Objects.requireNonNull(engine, "engine");
-        JfrExecutionSampleSource execution = new JfrExecutionSampleSource(maxStackDepth, threadFactory, diskSpace);
+        JfrExecutionSampleSource execution = new JfrExecutionSampleSource(maxStackDepth, threadFactory, diskSpace,
+                jfrKeeper);
         String setting = "profiler.cpu.engine=" + engine.id();
         switch (engine) {
             case JFR_EXECUTION:
@@ -64,7 +67,7 @@ public final class LookbackSourceChoice {
                     + unavailable.get());
         }
         return new LookbackSourceChoice(
-                new JfrCpuTimeSampleSource(maxStackDepth, threadFactory, diskSpace, sampler, execution),
+                new JfrCpuTimeSampleSource(maxStackDepth, threadFactory, diskSpace, jfrKeeper, sampler, execution),
                 JfrCpuTimeSampleSource.EVENT + ": the sessions record with jfr-cpu-time (" + setting + "); "
                         + JfrExecutionSampleSource.EVENT + " instead if JFR's CPU-time sampler proves silent here");
     }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,7 +159,7 @@ class JfrHandOverTest {
         assumeRunnable(event);
         // A 1 ms wait for the flush: the bounded wait always ends the hand-over, as when JFR is starved.
         recording = JfrSampleStream.start(event, PERIOD, sink, 512, daemon(), DiskSpaceGuard.auto(),
-                Duration.ofMillis(1));
+                JfrPeriodicTaskKeeper.none(), Duration.ofMillis(1));
         Thread busy = Workloads.startOn(BUSY, this::work);
         await().atMost(GENEROUS).until(() -> sink.count() > 0);
 

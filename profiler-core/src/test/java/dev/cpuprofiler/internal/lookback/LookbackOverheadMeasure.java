@@ -1,10 +1,11 @@
 package dev.cpuprofiler.internal.lookback;
 
 import com.sun.management.OperatingSystemMXBean;
-import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.EngineChoice;
-import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.fixtures.CountedDeepWork;
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineLock;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -94,7 +95,7 @@ public final class LookbackOverheadMeasure {
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
         // The source a default install picks here (engine auto): CPU time on JDK 25, jdk.ExecutionSample on 17.
         LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 512,
-                r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto());
+                r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto(), JfrPeriodicTaskKeeper.none());
         System.out.println("look-back source: " + choice.reason());
         LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, choice.source(),
                 new EngineLock(), Clock.systemUTC());

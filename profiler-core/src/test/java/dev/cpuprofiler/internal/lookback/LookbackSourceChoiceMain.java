@@ -1,10 +1,11 @@
 package dev.cpuprofiler.internal.lookback;
 
-import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ public final class LookbackSourceChoiceMain {
             }
         }
         LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 64, r -> new Thread(r, "stream"),
-                DiskSpaceGuard.auto());
+                DiskSpaceGuard.auto(), JfrPeriodicTaskKeeper.none());
         System.out.println("CHOSE " + choice.reason());
         System.out.println("JFR_INITIALIZED " + FlightRecorder.isInitialized());
         if (afterAsyncProfiler) {

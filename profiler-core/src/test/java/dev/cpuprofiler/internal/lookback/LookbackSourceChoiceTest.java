@@ -2,11 +2,12 @@ package dev.cpuprofiler.internal.lookback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.AsyncProfilerEngine;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
-import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -100,7 +101,7 @@ class LookbackSourceChoiceTest {
     }
 
     private static LookbackSourceChoice choose(EngineChoice engine) {
-        return LookbackSourceChoice.choose(engine, 64, THREADS, DiskSpaceGuard.auto());
+        return LookbackSourceChoice.choose(engine, 64, THREADS, DiskSpaceGuard.auto(), JfrPeriodicTaskKeeper.none());
     }
 
     private static List<String> runInOwnJvm(String mode) throws IOException, InterruptedException {
