@@ -110,9 +110,9 @@ public final class JfrPeriodicTaskKeeper implements AutoCloseable {
     private static final class Keeping {
 
         static AutoCloseable open() {
-            Runnable hook = () -> {
-                // Nothing to write: the event only has to be enabled with a period.
-            };
+            // A new object each time: JFR refuses a hook added twice, and a non-capturing lambda is one shared
+            // instance, so a second profiler in the JVM (two application contexts) could not open its own.
+            Runnable hook = new NothingToWrite();
             FlightRecorder.addPeriodicEvent(Tick.class, hook);
             Recording recording = new Recording();
             try {
@@ -130,6 +130,13 @@ public final class JfrPeriodicTaskKeeper implements AutoCloseable {
                 recording.close();
                 FlightRecorder.removePeriodicEvent(hook);
             };
+        }
+    }
+
+    /** The periodic hook: the event only has to be enabled with a period, it is never written. */
+    private static final class NothingToWrite implements Runnable {
+        @Override
+        public void run() {
         }
     }
 
