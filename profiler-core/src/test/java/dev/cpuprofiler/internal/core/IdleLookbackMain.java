@@ -1,20 +1,26 @@
 package dev.cpuprofiler.internal.core;
 
-
 import dev.cpuprofiler.CpuProfilerOptions;
-
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import jdk.jfr.FlightRecorder;
 
 /**
  * Run in a JVM of its own (whether JFR ever started is a per-JVM fact): the profiler with every default but no
  * start-up grace and a 1-second look-back window, on this process's real CPU. Prints one line per phase:
  * {@code IDLE state=… jfr=… jfrThreads=…} after 5 calm seconds, {@code BUSY …} once two burning threads armed it,
  * {@code CALM …} after it disarmed again, with the look-back's state, whether JFR is initialised, and how many
- * {@code JFR } threads exist.
+ * {@code JFR } threads exist; then {@code PERIODIC wakeups=… java=… keeper=…}, how often JFR's periodic thread woke in
+ * the next 2 s and whether the recording that keeps it asleep is open, and {@code CLOSED keeper=…} once the profiler
+ * is closed.
  */
 public final class IdleLookbackMain {
 
@@ -58,7 +64,46 @@ public final class IdleLookbackMain {
             }
             await(profiler, CpuProfilerStatus.LookbackState.IDLE);
             print("CALM", profiler);
+            printPeriodicThread();
         }
+        System.out.println("CLOSED keeper=" + keeperOpen());
+    }
+
+    /**
+     * JFR's periodic thread now that the look-back's recording has ended: its wake-ups over 2 s (JDK 17 without the
+     * keeper: about 200, its 10-ms nap; with it: about 2) and whether the keeping recording is open.
+     */
+    private static void printPeriodicThread() throws Exception {
+        Thread.sleep(1000);  // past the pass the recording's end caused
+        long before = periodicThreadSwitches();
+        Thread.sleep(2000);
+        System.out.println("PERIODIC wakeups=" + (periodicThreadSwitches() - before) + " java="
+                + Runtime.version().feature() + " keeper=" + keeperOpen());
+    }
+
+    private static boolean keeperOpen() {
+        return FlightRecorder.getFlightRecorder().getRecordings().stream()
+                .anyMatch(r -> r.getName().equals(JfrPeriodicTaskKeeper.RECORDING_NAME));
+    }
+
+    /** Voluntary context switches of "JFR Periodic Tasks" (one per nap it wakes from), -1 without /proc. */
+    private static long periodicThreadSwitches() throws IOException {
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return -1;
+        }
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
+            for (Path task : all) {
+                if (Files.readString(task.resolve("comm")).trim().equals("JFR Periodic Ta")) {
+                    for (String line : Files.readAllLines(task.resolve("status"))) {
+                        if (line.startsWith("voluntary_ctxt_switches:")) {
+                            return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        }
+                    }
+                }
+            }
+        }
+        return -1;
     }
 
     private static void await(DefaultCpuProfiler profiler, CpuProfilerStatus.LookbackState state) throws InterruptedException {

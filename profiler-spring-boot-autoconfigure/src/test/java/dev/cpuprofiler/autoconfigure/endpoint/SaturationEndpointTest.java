@@ -18,7 +18,7 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The saturation trigger in a real web application over real HTTP: one thread pinned at a core while the process
- * stays under the 80% CPU threshold (2 CPUs here) is profiled as SATURATION, and the endpoint serves that thread's
+ * stays under the CPU threshold (2 CPUs here; 95%, out of the way) is profiled as SATURATION, and the endpoint serves that thread's
  * stacks: text opens on them, {@code thread=all} has every thread's, a thread the profile does not keep is a 404 and
  * {@code thread=} with jfr a 400. The saturation threshold is 75% of a core (see {@code SaturationTriggerTest} for the
  * measured spread of a spinning thread on this busy machine).
@@ -26,7 +26,7 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=cpuprofiler",
-            "profiler.cpu.threshold=80",
+            "profiler.cpu.threshold=95",
             "profiler.cpu.source=process",
             "profiler.cpu.engine=jfr-execution",
             "profiler.cpu.sampling-interval=250ms",
@@ -60,8 +60,9 @@ class SaturationEndpointTest {
         Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "a pinned thread is a whole CPU here");
         Http http = new Http(port);
         // Right after the context starts, the JIT compilers can keep both CPUs busy for seconds: with the pinned
-        // thread's core on top, the process's 2-s average passed the 80% CPU threshold once in CI, and the CPU
-        // trigger (which goes first) recorded instead. The scenario is a settled application: wait for it.
+        // thread's core on top, the process's 2-s average passed an 80% CPU threshold twice in CI, and the CPU
+        // trigger (which goes first) recorded instead. The scenario is a settled application with its CPU well under
+        // the threshold: wait for it, and keep the threshold at 95% (the pinned thread alone is 50%).
         long calmBy = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         JsonNode cpu = http.json("/actuator/cpuprofiler").path("cpu");
         while (!(cpu.path("averagePercent").isNumber() && cpu.path("averagePercent").asDouble() < 25)) {
