@@ -59,7 +59,10 @@ public final class CpuSampler implements AutoCloseable {
     // The latest cumulative reading, for averages over arbitrary spans (e.g. one profiling session).
     private long readingNanoTime;
     private long readingCpuNanos;
+    private long readingRawCpu;
     private boolean hasReading;
+    // A source reads its counter file into one buffer: the sampling thread's tick and a fresh reading take turns.
+    private final Object sourceRead = new Object();
     private long lastRawCpu;
     private long lastWall;
     private long smoothedCpu; // cumulative CPU with counter resets removed
@@ -146,7 +149,9 @@ public final class CpuSampler implements AutoCloseable {
         try {
             long raw;
             try {
-                raw = source.cpuTimeNanos();
+                synchronized (sourceRead) {
+                    raw = source.cpuTimeNanos();
+                }
             } catch (Exception | LinkageError e) {
                 onReadFailure(e);
                 return;
@@ -162,7 +167,7 @@ public final class CpuSampler implements AutoCloseable {
                 lastRawCpu = raw;
                 lastWall = now;
                 smoothedCpu = 0;
-                recordReading(now, 0);
+                recordReading(now, 0, raw);
                 samples++;
                 notifyListeners(now, smoothedCpu, Double.NaN);
                 return;
@@ -181,7 +186,7 @@ public final class CpuSampler implements AutoCloseable {
             double percent = percent(cpuDelta, wallDelta, cpus.count());
             calm = wallDelta > 0 && cpuDelta < CALM_SHARE * wallDelta;
             smoothedCpu += cpuDelta;
-            recordReading(now, smoothedCpu);
+            recordReading(now, smoothedCpu, raw);
             latestPercent = percent;
             samples++;
             if (debug.on()) {
@@ -194,18 +199,43 @@ public final class CpuSampler implements AutoCloseable {
         }
     }
 
-    private synchronized void recordReading(long nanoTime, long cpuNanos) {
+    private synchronized void recordReading(long nanoTime, long cpuNanos, long rawCpu) {
         readingNanoTime = nanoTime;
         readingCpuNanos = cpuNanos;
+        readingRawCpu = rawCpu;
         hasReading = true;
     }
 
     /**
-     * The latest cumulative reading as {@code {nanoTime, cpuNanos}} (counter resets smoothed out), or
-     * null before the first sample. Two readings give the average CPU% between them.
+     * The cumulative reading now, as {@code {nanoTime, cpuNanos}} (counter resets smoothed out), or null before the
+     * first sample. Two readings give the average CPU% between them. Read from the counter at the call, not at the last
+     * tick: a calm process is sampled only every quiet interval, so a session that starts on one would otherwise count
+     * seconds from before it. The last tick's reading when the counter cannot be read or went backwards.
      */
-    public synchronized long[] reading() {
-        return hasReading ? new long[] {readingNanoTime, readingCpuNanos} : null;
+    public long[] reading() {
+        long wall;
+        long cpu;
+        long raw;
+        synchronized (this) {
+            if (!hasReading) {
+                return null;
+            }
+            wall = readingNanoTime;
+            cpu = readingCpuNanos;
+            raw = readingRawCpu;
+        }
+        try {
+            long rawNow;
+            long now;
+            synchronized (sourceRead) {
+                rawNow = source.cpuTimeNanos();
+                now = ticker.nanoTime();
+            }
+            long delta = rawNow - raw;
+            return delta >= 0 && now >= wall ? new long[] {now, cpu + delta} : new long[] {wall, cpu};
+        } catch (Exception | LinkageError e) {
+            return new long[] {wall, cpu};
+        }
     }
 
     /** Average CPU% between an earlier {@link #reading()} and now; null if unknown. */

@@ -47,6 +47,32 @@ class CpuSamplerTest {
     }
 
     @Test
+    void aReadingIsTakenFromTheCounterAtTheCallNotAtTheLastTick() {
+        CpuSampler sampler = sampler(2);
+        assertThat(sampler.reading()).as("before the first tick").isNull();
+        sampler.tick();
+        source.add(1_000_000_000L);
+        time.advance(Duration.ofSeconds(1));
+        sampler.tick();
+        long lastTick = time.nanoTime();
+        // Calm ticks come every quiet interval (5 s by default): a session starting between two must not count the
+        // seconds since the last one.
+        time.advance(Duration.ofSeconds(4));
+        source.add(500_000_000L);
+        long[] start = sampler.reading();
+        assertThat(start).containsExactly(time.nanoTime(), 1_500_000_000L);
+        source.add(2_000_000_000L);  // one core for the session's one second
+        time.advance(Duration.ofSeconds(1));
+        assertThat(sampler.percentSince(start)).isCloseTo(100.0, offset(0.01));
+
+        source.failWith(new IOException("cpu.stat: No such device"));
+        assertThat(sampler.reading()).as("unreadable: the last tick's").containsExactly(lastTick, 1_000_000_000L);
+        source.failWith(null);
+        source.set(1_000L);  // the counter went backwards (a new cgroup): the last tick's too
+        assertThat(sampler.reading()[1]).isEqualTo(1_000_000_000L);
+    }
+
+    @Test
     void percentIsClampedToOneHundred() {
         CpuSampler sampler = sampler(1);
         sampler.tick();
