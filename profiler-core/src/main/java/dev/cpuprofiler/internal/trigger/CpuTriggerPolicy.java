@@ -49,6 +49,11 @@ import org.slf4j.LoggerFactory;
 public final class CpuTriggerPolicy {
 
     private static final Logger log = LoggerFactory.getLogger(CpuTriggerPolicy.class);
+    /**
+     * The longest a shutdown waits for a session still starting: an engine starts in well under a second (async-
+     * profiler's first load included), so only a hung one reaches it.
+     */
+    public static final Duration SHUTDOWN_LAUNCH_WAIT = Duration.ofSeconds(5);
 
     private final TriggerSettings settings;
     private final SaturationSettings saturationSettings;
@@ -497,15 +502,26 @@ public final class CpuTriggerPolicy {
     /**
      * Shutdown: stops the running session, if any, early, keeping what it recorded ({@link
      * CpuProfiler#CUT_SHORT_BY_SHUTDOWN}), and refuses every session after it (an on-demand start then fails with the
-     * reason, a poll does nothing). A launch under way is waited for and its session stopped so too, so no session
-     * outlives the profiler, and no engine recreates the files it cleans up. Returns without waiting for the session
-     * to end: its outcome says when its profile is stored.
+     * reason, a poll does nothing). A launch under way is waited for, {@link #SHUTDOWN_LAUNCH_WAIT} at most, and its
+     * session stopped so too, so no session outlives the profiler, and no engine recreates the files it cleans up; an
+     * engine whose start hangs holds the shutdown no longer (the launch stops its session itself when it returns).
+     * Returns without waiting for the session to end: its outcome says when its profile is stored.
      *
      * @return the session stopping, if one recorded
      */
     public Optional<RunningSession> shutDown(String reason) {
+        return shutDown(reason, SHUTDOWN_LAUNCH_WAIT);
+    }
+
+    /** As {@link #shutDown(String)}, waiting at most {@code launchWait} for a launch under way. */
+    Optional<RunningSession> shutDown(String reason, Duration launchWait) {
         shutDownReason = Objects.requireNonNull(reason, "reason");
-        slot.awaitLaunch(); // if interrupted, the launch stops its own session when it is done
+        // Timed out or interrupted: the launch stops its own session when it is done (it reads the reason set above).
+        if (!slot.awaitLaunch(launchWait)) {
+            log.warn("A profiling session was still starting after {}: the profiler shuts down without waiting for "
+                    + "it; it stops itself once its engine has started", launchWait);
+            return Optional.empty();
+        }
         Optional<RunningSession> active = slot.session().filter(s -> !s.isDone());
         active.ifPresent(s -> s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN));
         return active;

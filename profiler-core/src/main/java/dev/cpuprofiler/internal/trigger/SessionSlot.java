@@ -1,9 +1,12 @@
 package dev.cpuprofiler.internal.trigger;
 
 import dev.cpuprofiler.RunningSession;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -69,15 +72,26 @@ final class SessionSlot {
 
     /** Waits until no launch is under way; false if interrupted first. */
     boolean awaitLaunch() {
+        return awaitLaunch(null);
+    }
+
+    /** Waits until no launch is under way, at most {@code max} (null: no bound); false if interrupted or timed out. */
+    boolean awaitLaunch(Duration max) {
         Holder h = holder.get();
         if (h == null || h.session() != null) {
             return true;
         }
         try {
-            h.launchEnded().get();
+            if (max == null) {
+                h.launchEnded().get();
+            } else {
+                h.launchEnded().get(max.toNanos(), TimeUnit.NANOSECONDS);
+            }
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
+        } catch (TimeoutException e) {
             return false;
         } catch (ExecutionException e) {
             return true; // never completed exceptionally

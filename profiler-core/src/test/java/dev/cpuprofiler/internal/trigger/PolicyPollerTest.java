@@ -217,6 +217,30 @@ class PolicyPollerTest {
         assertThat(launched).as("nothing starts after the shutdown").hasSize(1);
     }
 
+    @Test
+    void aLaunchThatHangsHoldsTheShutdownNoLongerThanItsBoundAndStopsItsOwnSessionLater() throws Exception {
+        PolicyPoller poller = poller(threadFactory);
+        sample(poller, 30);
+        average = 95;
+        slowLaunch = true;
+        sample(poller, 5);
+        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // The engine's start hangs: the shutdown goes on after its bound, with no session to stop.
+        long before = System.nanoTime();
+        assertThat(policy.shutDown("closing", Duration.ofMillis(200))).isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(200))
+                .isLessThan(Duration.ofSeconds(5));
+
+        // When the engine finally starts, the launch sees the shutdown and stops its session, keeping what it took.
+        releaseLaunch.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> !launched.isEmpty()
+                && launched.get(0).stopEarlyReason() != null);
+        assertThat(launched.get(0).stopEarlyReason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+        sample(poller, 60);
+        assertThat(launched).as("nothing starts after the shutdown").hasSize(1);
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);
