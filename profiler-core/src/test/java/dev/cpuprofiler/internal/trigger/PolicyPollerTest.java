@@ -200,12 +200,7 @@ class PolicyPollerTest {
 
     @Test
     void aShutdownWaitsForALaunchUnderWayAndStopsItsSessionEarly() throws Exception {
-        PolicyPoller poller = poller(threadFactory);
-        sample(poller, 30);
-        average = 95;
-        slowLaunch = true;
-        sample(poller, 5);
-        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        PolicyPoller poller = aLaunchHeldUnderWay();
 
         CompletableFuture<Void> shutDown = CompletableFuture.runAsync(() -> policy.shutDown("closing"));
         releaseLaunch.countDown();
@@ -219,12 +214,7 @@ class PolicyPollerTest {
 
     @Test
     void aLaunchThatHangsHoldsTheShutdownNoLongerThanItsBoundAndStopsItsOwnSessionLater() throws Exception {
-        PolicyPoller poller = poller(threadFactory);
-        sample(poller, 30);
-        average = 95;
-        slowLaunch = true;
-        sample(poller, 5);
-        assertThat(engineStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        PolicyPoller poller = aLaunchHeldUnderWay();
 
         // The engine's start hangs: the shutdown goes on after its bound, with no session to stop.
         long before = System.nanoTime();

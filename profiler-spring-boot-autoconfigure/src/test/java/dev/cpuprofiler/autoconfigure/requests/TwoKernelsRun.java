@@ -44,6 +44,15 @@ final class TwoKernelsRun {
             return share(beta, "[GET /beta]");
         }
 
+        /** alphaKernel's samples, under any endpoint. */
+        long alphaSamples() {
+            return alpha.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long betaSamples() {
+            return beta.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         /** The share of alphaKernel's samples under the other endpoint: attributed to the wrong request. */
         double alphaUnderBeta() {
             return share(alpha, "[GET /beta]");
@@ -70,6 +79,7 @@ final class TwoKernelsRun {
             Result r = run(parts[0], Boolean.parseBoolean(parts[1]), Duration.ofSeconds(2));
             System.out.println("RESULT " + spec + " alpha=" + r.alphaShare() + " beta=" + r.betaShare()
                     + " alphaUnderBeta=" + r.alphaUnderBeta() + " betaUnderAlpha=" + r.betaUnderAlpha()
+                    + " alphaSamples=" + r.alphaSamples() + " betaSamples=" + r.betaSamples()
                     + " groupEndpoint=" + r.collapsedByEndpoint().lines().findFirst().orElse("").replace(' ', '_')
                     + " endpoints=" + r.profile().endpoints().size() + " " + r);
         }
