@@ -92,8 +92,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
                         JfrSampleReader.CPU_TIME_SAMPLES_LOST, Map.of("enabled", "true")), settings),
                 Set.of(JfrSampleReader.CPU_TIME_SAMPLE), List.of());
         debugNonSafepoints.note().ifPresent(notes::add);
-        jfrKeeper.beforeRecording();
-        return JfrDumpRecording.start(plan, settings, sink, notes);
+        return JfrDumpRecording.start(plan, settings, sink, notes, jfrKeeper);
     }
 
     private void ensureSamplerWorks(EngineSettings settings) throws EngineUnavailableException {

@@ -56,13 +56,14 @@ final class JfrDumpRecording extends OnceStoppedRecording {
         this.startNotes = List.copyOf(startNotes);
     }
 
-    /** Starts the recording; it is running when this returns. */
+    /** Starts the recording; it is running when this returns. {@code jfrKeeper} is told first, past the disk check. */
     static JfrDumpRecording start(JfrRecordingPlan plan, EngineSettings settings, StackSink sink,
-            List<String> startNotes) throws EngineUnavailableException {
+            List<String> startNotes, JfrPeriodicTaskKeeper jfrKeeper) throws EngineUnavailableException {
         Optional<String> full = settings.diskSpace().jfrRefusal(settings.workDirectory());
         if (full.isPresent()) {
             throw new EngineUnavailableException(plan.engineId(), full.get());
         }
+        jfrKeeper.beforeRecording();
         Path file = RecordingFiles.create(plan.engineId(), settings);
         Recording recording = null;
         try {

@@ -69,7 +69,6 @@ public final class JfrExecutionEngine implements ProfilingEngine {
                         Map.of("enabled", "true", "period", period)), settings),
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), List.of(SAMPLER_NOTE));
         debugNonSafepoints.note().ifPresent(notes::add);
-        jfrKeeper.beforeRecording();
-        return JfrDumpRecording.start(plan, settings, sink, notes);
+        return JfrDumpRecording.start(plan, settings, sink, notes, jfrKeeper);
     }
 }

@@ -89,7 +89,6 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
         if (full.isPresent()) {
             throw new LookbackUnavailableException(full.get());
         }
-        jfrKeeper.beforeRecording();
         Optional<String> missing = sampler.missingEvent();
         if (missing.isPresent()) {
             throw new LookbackUnavailableException(missing.get());
