@@ -22,7 +22,6 @@ import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.StoredProfileListener;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import dev.cpuprofiler.internal.trigger.PolicyPoller;
 import dev.cpuprofiler.SessionEndListener;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
- * sampler → rolling baseline → trigger policy → profiling sessions). Building it starts no thread; {@link #start()}
- * starts the sampler, the look-back and the policy checks; {@link #close()} stops everything.
+ * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread; {@link #start()}
+ * starts the sampler, the look-back and the trigger checks; {@link #close()} stops everything.
  */
 public final class DefaultCpuProfiler implements CpuProfiler {
 
@@ -58,7 +57,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         return new Builder(options);
     }
 
-    /** Starts sampling and the policy checks. Idempotent. */
+    /** Starts sampling and the trigger checks. Idempotent. */
     @Override
     public synchronized void start() {
         if (closed) {
@@ -72,12 +71,9 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
         p.engines().prepare(options.getEngine());
         p.debugNonSafepoints().warning().ifPresent(log::warn);
-        p.policy().monitoringStarted();
+        // The start-up grace first: the look-back reads it as it starts.
+        p.coordinator().monitoringStarted();
         p.lookback().start();
-        // The policy is checked on the sampler's tick: no thread of its own waking an idle application. A session
-        // it starts is launched on a thread made for that launch.
-        p.sampler().addListener(new PolicyPoller(p.policy(), options.getPollingInterval(),
-                options.getSamplingInterval(), PipelineAssembly.named(p.threadFactory(), "cpuprofiler-policy")));
         p.sampler().start();
         log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}",
                 p.cpuSource().source().kind().id(), p.cpuSource().effectiveCpus().count(), options.getThreshold(),
@@ -91,7 +87,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     @Override
     public RunningSession startOnDemand(Duration duration) {
         // The engine starts on a thread of the profiler's: the caller may be a virtual thread (a request's).
-        return p.policy().startOnDemand(duration,
+        return p.coordinator().startOnDemand(duration,
                 launch -> PipelineAssembly.named(p.threadFactory(), "cpuprofiler-launch").newThread(launch).start());
     }
 
@@ -102,7 +98,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
 
     @Override
     public void addSessionEndListener(SessionEndListener listener) {
-        p.policy().addListener(listener);
+        p.coordinator().addListener(listener);
     }
 
     /**
@@ -166,13 +162,13 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     /** The session recording now, if any; empty while one is still being launched. Never waits. */
     @Override
     public Optional<RunningSession> activeSession() {
-        return p.policy().activeSession();
+        return p.coordinator().activeSession();
     }
 
     /** Ends the session recording now, if any, with this reason; later sessions start as usual. */
     @Override
     public void cancelActive(String reason) {
-        p.policy().cancelActive(reason);
+        p.coordinator().cancelActive(reason);
     }
 
     @Override
@@ -182,7 +178,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
 
     @Override
     public Optional<RunningSession> stopForShutdown() {
-        return p.policy().shutDown("the profiler is shutting down");
+        return p.coordinator().shutDown("the profiler is shutting down");
     }
 
     /**

@@ -19,7 +19,7 @@ import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import java.time.Clock;
 import java.util.concurrent.ThreadFactory;
 
@@ -34,6 +34,6 @@ record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFa
         ThreadCpuTracker threads, ProfileStore profiles,
         WorkDirectory workDirectory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
         ProfilingSessions sessions,
-        Lookback lookback, CpuTriggerPolicy policy, DebugNonSafepointsCheck debugNonSafepoints,
+        Lookback lookback, SessionCoordinator coordinator, DebugNonSafepointsCheck debugNonSafepoints,
         RequestTimeline requests) {
 }

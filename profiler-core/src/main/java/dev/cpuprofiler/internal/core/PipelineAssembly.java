@@ -38,15 +38,16 @@ import java.time.Duration;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Optional;
 import java.util.function.Supplier;
-import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
-import dev.cpuprofiler.internal.trigger.LookbackResume;
+import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.internal.trigger.SessionCoordinator;
+import dev.cpuprofiler.internal.trigger.TriggerPoller;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Builds the pipeline from validated options and what the builder was given (production defaults, or a test's
- * fakes through the same builder methods): CPU source → sampler → rolling baseline → trigger policy → sessions,
+ * fakes through the same builder methods): CPU source → sampler → rolling baseline → trigger → sessions,
  * with per-thread CPU, the look-back and the engines beside them. Picks the CPU source (one file read), raises JFR's
  * stack depth, and starts no thread.
  */
@@ -67,22 +68,19 @@ final class PipelineAssembly {
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
         // records the sampler ticks every interval; a calm process with nothing recording only every polling
-        // interval, at which the policy checks anyway.
+        // interval, at which the trigger checks anyway.
         EngineLock engineLock = new EngineLock();
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
                 quietInterval, engineLock::held, b.ticker, named(threads, "cpuprofiler-sampler"));
         RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
-        sampler.addListener(baseline);
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
-        sampler.addListener(recentCpu);
 
         ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
             tracker = new ThreadCpuTracker(threadReader, StageSettings.threads(options));
-            sampler.addListener(tracker);
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
@@ -97,7 +95,10 @@ final class PipelineAssembly {
         b.jfrStackDepth.ensure(options.getMaxStackDepth());
         // Opens its recording before the first of ours, and only on a JVM whose periodic thread would spin after it.
         JfrPeriodicTaskKeeper jfrKeeper = JfrPeriodicTaskKeeper.forThisJvm();
-        Lookback lookback = lookback(b, options, diskSpace, jfrKeeper, engineLock, sampler, tracker);
+        // The start-up grace, the cooldown and the shutdown: kept once, for the trigger and the look-back.
+        Holds holds = new Holds();
+        LookbackRecorder recorder = lookbackRecorder(b, options, diskSpace, jfrKeeper, engineLock, holds, tracker);
+        Lookback lookback = recorder != null ? recorder : Lookback.off();
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
@@ -111,22 +112,49 @@ final class PipelineAssembly {
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
                 saturation(tracker), options.effectiveSaturationWindow());
 
-        CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, tracker != null), saturation(tracker), sessions, b.clock);
-        policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
+        SessionCoordinator coordinator = new SessionCoordinator(StageSettings.trigger(options), baseline::average,
+                StageSettings.saturation(options, tracker != null), saturation(tracker), holds, sessions, b.clock);
+        // After each session the look-back may record again: at once, or from when the holds let it.
+        coordinator.addListener((trigger, session, outcome) -> lookback.resume());
+        // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
+        // it starts is launched on a thread made for that launch.
+        TriggerPoller poller = new TriggerPoller(coordinator, options.getPollingInterval(),
+                options.getSamplingInterval(), named(threads, "cpuprofiler-policy"));
+        listenToTicks(sampler, baseline, recentCpu, tracker, recorder, poller);
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
-                profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, policy, b.debugNonSafepoints,
-                requests);
+                profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, coordinator,
+                b.debugNonSafepoints, requests);
     }
 
     /**
-     * Look-back only helps CPU-triggered profiles, so it exists only when the trigger is on and it is asked for, and
-     * records only while the CPU arms it.
+     * The order in which every CPU sample is told, declared here alone: a listener that pulls what another was pushed
+     * on this tick comes after it, so each tick's pushed sample and pulled average agree. The baseline takes the
+     * sample before the trigger reads its average; the thread tracker reads the threads before the look-back reads the
+     * hottest one and the trigger its saturation reading; the look-back before the trigger, so a rise that triggers
+     * has armed it by then. Absent stages (null: no per-thread CPU, look-back off) are skipped.
      */
-    private static Lookback lookback(DefaultCpuProfiler.Builder b, CpuProfilerOptions options, DiskSpaceGuard diskSpace,
-            JfrPeriodicTaskKeeper jfrKeeper, EngineLock engineLock, CpuSampler sampler, ThreadCpuTracker tracker) {
+    private static void listenToTicks(CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
+            ThreadCpuTracker tracker, LookbackRecorder lookback, TriggerPoller trigger) {
+        sampler.addListener(baseline);
+        sampler.addListener(recentCpu);
+        if (tracker != null) {
+            sampler.addListener(tracker);
+        }
+        if (lookback != null) {
+            sampler.addListener(lookback);
+        }
+        sampler.addListener(trigger);
+    }
+
+    /**
+     * Look-back only helps CPU-triggered profiles, so it exists only when the trigger is on and it is asked for (null
+     * otherwise), and records only while the CPU arms it.
+     */
+    private static LookbackRecorder lookbackRecorder(DefaultCpuProfiler.Builder b, CpuProfilerOptions options,
+            DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineLock engineLock, Holds holds,
+            ThreadCpuTracker tracker) {
         if (!options.isEnabled() || options.getLookback().isZero()) {
-            return Lookback.off();
+            return null;
         }
         LookbackSettings settings = StageSettings.lookback(options);
         LookbackSource source;
@@ -141,11 +169,8 @@ final class PipelineAssembly {
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
-        // After the thread tracker on each tick: it reads the hottest thread the tracker has just read.
-        LookbackRecorder recorder = new LookbackRecorder(settings, StageSettings.arming(options), source, engineLock,
-                b.clock, tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
-        sampler.addListener(recorder);
-        return recorder;
+        return new LookbackRecorder(settings, StageSettings.arming(options), holds, source, engineLock, b.clock,
+                tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.internal.threads.SaturationReading;
+import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.SaturationSettings;
 
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -51,13 +52,15 @@ final class StatusReader {
                 avg.isPresent() ? Rounding.percent(avg.getAsDouble()) : null,
                 options.getThreshold(), p.cpuSource().fallbackReason(), highest.isPresent()
                         ? Rounding.percent(highest.getAsDouble()) : null, p.baseline().keptHistory());
-        Instant graceUntil = p.policy().graceUntil().orElse(null);
+        Holds holds = p.coordinator().holds();
+        Instant now = p.clock().instant();
+        Instant graceUntil = holds.graceUntil(now).orElse(null);
         CpuProfilerStatus.Trigger trigger = new CpuProfilerStatus.Trigger(options.isEnabled(), options.getCooldown(),
-                p.policy().cooldownUntil().orElse(null), p.policy().cooldownRemaining().orElse(null), graceUntil,
-                graceUntil == null ? null : Duration.between(p.clock().instant(), graceUntil));
-        CpuProfilerStatus.Session session = p.policy().activeSession().map(s -> CpuProfilerStatus.Session.of(s, p.clock())).orElse(null);
+                holds.cooldownUntil(now).orElse(null), holds.cooldownRemaining(now).orElse(null), graceUntil,
+                graceUntil == null ? null : Duration.between(now, graceUntil));
+        CpuProfilerStatus.Session session = p.coordinator().activeSession().map(s -> CpuProfilerStatus.Session.of(s, p.clock())).orElse(null);
         List<Profile> profiles = p.profiles().list();
-        return new CpuProfilerStatus(p.policy().state(), cpu, trigger, session,
+        return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session,
                 profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
                 history.read());
     }
@@ -85,7 +88,7 @@ final class StatusReader {
     }
 
     private CpuProfilerStatus.Saturation saturation() {
-        SaturationSettings s = p.policy().saturationSettings();
+        SaturationSettings s = p.coordinator().saturationSettings();
         Optional<SaturationReading> hottest = p.threads() == null ? Optional.empty() : p.threads().saturation();
         return new CpuProfilerStatus.Saturation(s.enabled(), s.thresholdPercent(), s.window(),
                 hottest.map(SaturationReading::thread).orElse(null),

@@ -3,14 +3,12 @@ package dev.cpuprofiler.internal.lookback;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackSnapshot;
 
-import java.time.Instant;
 import java.util.Optional;
 
 /**
  * A rolling record of recent stack samples, kept while monitoring so a CPU-triggered profile can show the burst that
  * raised the average as well as what follows. It records only while no session does: whoever starts a session calls
- * {@link #stepAside()} first (which also hands over what it holds) and {@link #resume()} or {@link #resumeAt} once
- * the session has ended.
+ * {@link #handOver()} first (which also hands over what it holds) and {@link #resume()} once the session has ended.
  */
 public interface Lookback extends AutoCloseable {
 
@@ -36,15 +34,13 @@ public interface Lookback extends AutoCloseable {
         return handOver().map(LookbackHandOver::snapshot);
     }
 
-    /** May record again after a session: at once when armed (or always armed), else once the CPU arms it. */
-    void resume();
-
     /**
-     * May record again from {@code when} on: after a CPU-triggered session, one window before its cooldown ends, so
-     * the window is full when the trigger can fire again and nothing is sampled for hours in between. A time in the
-     * past resumes now. A later {@link #handOver()} cancels it.
+     * May record again after a session: at once when the CPU arms it (or always armed) and the trigger's holds let it,
+     * else once they do: after a CPU-triggered session, from one window before its cooldown ends, so the window is
+     * full when the trigger can fire again and nothing is sampled for hours in between. Nothing once the profiler
+     * shuts down.
      */
-    void resumeAt(Instant when);
+    void resume();
 
     CpuProfilerStatus.Lookback status();
 

@@ -2,7 +2,6 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.CpuProfilerStatus;
 
-import java.time.Instant;
 import java.util.Optional;
 
 /** {@link Lookback#off()}: stateless, so one shared instance. */
@@ -24,10 +23,6 @@ final class LookbackOff implements Lookback {
 
     @Override
     public void resume() {
-    }
-
-    @Override
-    public void resumeAt(Instant when) {
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * The last resort against a session that never ends: one still running {@code grace} past its duration is overdue,
- * and the policy cancels it and counts it as failed.
+ * and the coordinator cancels it and counts it as failed.
  */
 final class SessionWatchdog {
 

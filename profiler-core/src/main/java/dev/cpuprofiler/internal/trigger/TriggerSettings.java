@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param duration how long a CPU-triggered session records; positive
  * @param watchdogGrace how long past its duration a session may run before the policy gives up on it; positive
  * @param startupGrace how long after monitoring starts the CPU does not trigger ({@link
- *     CpuTriggerPolicy#monitoringStarted()}); zero or positive
+ *     SessionCoordinator#monitoringStarted()}); zero or positive
  */
 public record TriggerSettings(boolean enabled, double thresholdPercent, Duration cooldown, Duration duration,
         Duration watchdogGrace, Duration startupGrace) {

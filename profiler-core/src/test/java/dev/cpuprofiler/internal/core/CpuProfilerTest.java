@@ -156,6 +156,31 @@ class CpuProfilerTest {
         }
     }
 
+    /** One start-up grace, the trigger's: the look-back is held back by it, not by a copy of its own. */
+    @Test
+    void theStartupGraceHoldsTheTriggerAndTheLookbackUntilTheSameInstant() throws Exception {
+        FakeCgroupV2Container.create(root, "150000 100000", "0-3");
+        CpuProfilerOptions o = fastOptions();
+        o.setStartupGrace(Duration.ofMinutes(2));
+        o.setLookback(Duration.ofSeconds(30));
+        FakeTime clock = new FakeTime(Instant.now());
+        try (DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(o).fsRoot(root).clock(clock)
+                .workDirectory(root.resolve("work")).build()) {
+            profiler.start();
+            Instant graceEnd = clock.instant().plus(Duration.ofMinutes(2));
+
+            CpuProfilerStatus during = profiler.status();
+            assertThat(during.trigger().startupGraceUntil()).isEqualTo(graceEnd);
+            assertThat(during.lookback().armsFrom()).isEqualTo(graceEnd);
+            assertThat(during.lookback().reason()).isEqualTo("start-up grace: it may arm from " + graceEnd);
+
+            clock.advance(Duration.ofMinutes(2));
+            CpuProfilerStatus after = profiler.status();
+            assertThat(after.trigger().startupGraceUntil()).isNull();
+            assertThat(after.lookback().armsFrom()).isNull();
+        }
+    }
+
     /** Keeps the fake container's CPU counter rising at a number of cores until closed. */
     private static final class Burner implements AutoCloseable {
 

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackSnapshot;
 
@@ -30,6 +31,7 @@ class LookbackArmingTest {
     private final FakeLookbackSource source = new FakeLookbackSource(detector);
     private final EngineLock lock = new EngineLock();
     private final FakeTime time = new FakeTime();
+    private final Holds holds = new Holds();
     private LookbackRecorder recorder;
 
     @AfterEach
@@ -39,11 +41,13 @@ class LookbackArmingTest {
         }
     }
 
+    /** A recorder whose start-up grace, the trigger's, lasts {@code grace} from now. */
     private LookbackRecorder recorder(Duration grace) {
         LookbackSettings settings = new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512,
                 44_000, false);
-        ArmingSettings arming = ArmingSettings.of(80, 0.6, SECOND, WINDOW, WINDOW, grace);
-        return new LookbackRecorder(settings, arming, source, lock, time);
+        ArmingSettings arming = ArmingSettings.of(80, 0.6, SECOND, WINDOW, WINDOW, Duration.ZERO);
+        holds.startGrace(grace.isZero() ? null : time.instant().plus(grace));
+        return new LookbackRecorder(settings, arming, holds, source, lock, time);
     }
 
     /** One CPU sample a second. */

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.CpuProfilerStatus;
 
 import dev.cpuprofiler.internal.engine.EngineLock;
@@ -17,7 +18,7 @@ public final class LookbackBatchMain {
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
                 Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
         // Threads as the profiler's factory makes them (named daemons); the JFR stream must not add a non-daemon.
-        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS,
+        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, new Holds(),
                 new JfrExecutionSampleSource(512, r -> new Thread(r, "cpuprofiler-lookback-stream")),
                 new EngineLock(), Clock.systemUTC());
         LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.trigger.Holds;
 import com.sun.management.OperatingSystemMXBean;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.fixtures.CountedDeepWork;
@@ -97,7 +98,7 @@ public final class LookbackOverheadMeasure {
         LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 512,
                 r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto(), JfrPeriodicTaskKeeper.none());
         System.out.println("look-back source: " + choice.reason());
-        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, choice.source(),
+        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, new Holds(), choice.source(),
                 new EngineLock(), Clock.systemUTC());
         LookbackTicks ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {
             Thread t = new Thread(r, TICKER_THREAD);

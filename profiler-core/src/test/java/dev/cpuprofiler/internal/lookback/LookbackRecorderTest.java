@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 
 import dev.cpuprofiler.LookbackSnapshot;
@@ -54,6 +55,7 @@ class LookbackRecorderTest {
     private final EngineLock lock = new EngineLock();
     private final EngineSelector selector = new EngineSelector(List.of(new FakeSessionEngine(detector)), lock);
     private final FakeTime time = new FakeTime();
+    private final Holds holds = new Holds();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private final ThreadFactory threadFactory = r -> {
         Thread t = new Thread(r, "lookback-test-ticker");
@@ -162,7 +164,7 @@ class LookbackRecorderTest {
 
     @Test
     void lookbackAndSessionsNeverSampleAtTheSameTime() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, source, lock, java.time.Clock.systemUTC());
+        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, java.time.Clock.systemUTC());
         ticks = LookbackTicks.every(recorder, Duration.ofMillis(1), threadFactory);
         recorder.start();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -213,8 +215,9 @@ class LookbackRecorderTest {
         recorder.start();
         recorder.stepAside();
         Instant cooldownEnd = time.instant().plus(Duration.ofHours(4));
+        holds.startCooldown(cooldownEnd);  // the session ended: the trigger's cooldown, which the look-back reads
 
-        recorder.resumeAt(cooldownEnd.minus(WINDOW));
+        recorder.resume();
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.IDLE);
         assertThat(recorder.status().armsFrom()).isEqualTo(cooldownEnd.minus(WINDOW));
@@ -234,19 +237,53 @@ class LookbackRecorderTest {
     }
 
     @Test
+    void aSessionWithNoCooldownAfterItResumesItAtOnce() {
+        recorder = recorder(NEVER);
+        recorder.start();
+        recorder.stepAside();
+
+        recorder.resume();  // an on-demand session, or a cooldown of zero
+
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
+        assertThat(source.starts.get()).isEqualTo(2);
+    }
+
+    @Test
     void aSessionStartingBeforeTheResumeTimeKeepsItAside() {
         recorder = recorder(NEVER);
         recorder.start();
         recorder.stepAside();
-        recorder.resumeAt(time.instant().plus(Duration.ofMinutes(5)));
+        holds.startCooldown(time.instant().plus(WINDOW).plus(Duration.ofMinutes(5)));
+        recorder.resume();
 
-        recorder.stepAside();
+        recorder.stepAside();  // an on-demand session during the cooldown
         time.advance(Duration.ofMinutes(10));
-        recorder.tick();  // past the resume time that the second stepAside cancelled
+        recorder.tick();  // past the time it could have armed from: the session holds it aside until it resumes it
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.STEPPED_ASIDE);
         assertThat(recorder.status().armsFrom()).isNull();
         assertThat(source.starts.get()).isEqualTo(1);
+    }
+
+    /**
+     * After a session the look-back records again, but not after one the shutdown stopped: no engine starts again
+     * while the application shuts down (the web server may drain requests for many seconds before the profiler
+     * closes).
+     */
+    @Test
+    void aSessionStoppedByTheShutdownDoesNotRestartIt() {
+        recorder = recorder(NEVER);
+        recorder.start();
+        recorder.stepAside();
+
+        holds.shutDown("the profiler is shutting down");
+        recorder.resume();
+        time.advance(Duration.ofMinutes(1));
+        recorder.tick();
+
+        assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.STEPPED_ASIDE);
+        assertThat(source.starts.get()).isEqualTo(1);
+        assertThat(lock.holder()).isEmpty();
     }
 
     @Test
@@ -301,7 +338,7 @@ class LookbackRecorderTest {
 
     @Test
     void aSamplerThatCannotRunLeavesTheEngineFreeAndSaysWhy() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS,
+        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds,
                 FakeLookbackSource.refusing("JFR is not available here"), lock, time);
         recorder.start();
 
@@ -397,7 +434,7 @@ class LookbackRecorderTest {
     }
 
     private LookbackRecorder recorder(Duration tick) {
-        LookbackRecorder r = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, source, lock, time);
+        LookbackRecorder r = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, time);
         if (!tick.isZero()) {
             ticks = LookbackTicks.every(r, tick, threadFactory);
         }

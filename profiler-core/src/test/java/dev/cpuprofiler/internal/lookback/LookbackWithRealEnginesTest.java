@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 
 import dev.cpuprofiler.LookbackSnapshot;
@@ -208,7 +209,7 @@ class LookbackWithRealEnginesTest {
     private LookbackRecorder recorder() {
         LookbackSettings s = new LookbackSettings(WINDOW, LookbackSettings.DEFAULT_PERIOD, SESSION_PERIOD, DEPTH,
                 LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        LookbackRecorder recorder = new LookbackRecorder(s, ArmingSettings.ALWAYS,
+        LookbackRecorder recorder = new LookbackRecorder(s, ArmingSettings.ALWAYS, new Holds(),
                 new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")), lock, Clock.systemUTC());
         ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, daemon("cpuprofiler-lookback"));
         return recorder;

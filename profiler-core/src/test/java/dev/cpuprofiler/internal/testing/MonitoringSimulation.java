@@ -11,15 +11,17 @@ import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.internal.session.SessionLauncher;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * The real sampler, baseline and policy driven second by second on fake time: the CPU load is a function
- * of the elapsed second, the policy is polled every polling interval, and sessions are fakes the test ends.
+ * The real sampler, baseline and session coordinator driven second by second on fake time: the CPU load is a function
+ * of the elapsed second, the trigger is polled every polling interval, and sessions are fakes the test ends.
  */
 public final class MonitoringSimulation {
 
@@ -28,10 +30,11 @@ public final class MonitoringSimulation {
     public final EffectiveCpuCount cpus;
     public final CpuSampler sampler;
     public final RollingBaseline baseline;
-    public final CpuTriggerPolicy policy;
+    public final Holds holds = new Holds();
+    public final SessionCoordinator coordinator;
     public final List<FakeSession> sessions = new ArrayList<>();
     public final List<Long> launchSeconds = new ArrayList<>();
-    /** The saturation trigger's reading the policy sees (the thread tracker's, in production); null for none. */
+    /** The saturation trigger's reading the trigger sees (the thread tracker's, in production); null for none. */
     public volatile SaturationReading saturation;
     private final CpuProfilerOptions options;
     private SessionLauncher launcher;
@@ -45,8 +48,8 @@ public final class MonitoringSimulation {
                 options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
-        this.policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, true), () -> Optional.ofNullable(saturation),
+        this.coordinator = new SessionCoordinator(StageSettings.trigger(options), baseline::average,
+                StageSettings.saturation(options, true), () -> Optional.ofNullable(saturation), holds,
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }
@@ -72,9 +75,19 @@ public final class MonitoringSimulation {
             second++;
             sampler.tick();
             if (second % pollEvery == 0) {
-                policy.poll();
+                coordinator.poll();
             }
         }
+    }
+
+    /** When the cooldown ends, if one is in force now. */
+    public Optional<Instant> cooldownUntil() {
+        return holds.cooldownUntil(time.instant());
+    }
+
+    /** Time left in the cooldown, if one is in force now. */
+    public Optional<Duration> cooldownRemaining() {
+        return holds.cooldownRemaining(time.instant());
     }
 
     public long second() {

@@ -1,12 +1,9 @@
 package dev.cpuprofiler.internal.trigger;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.internal.lookback.Lookback;
-import dev.cpuprofiler.internal.lookback.LookbackHandOver;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Duration;
-import java.time.Instant;
 
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -24,10 +21,9 @@ import dev.cpuprofiler.internal.testing.MonitoringSimulation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class CpuTriggerPolicyTest {
+class SessionCoordinatorTest {
 
     private static CpuProfilerOptions defaults() {
         return new CpuProfilerOptions();
@@ -45,7 +41,7 @@ class CpuTriggerPolicyTest {
         long bound = options.getAverageWindow().plus(options.getPollingInterval()).toSeconds();
         assertThat(sim.launchSeconds.get(0)).isLessThanOrEqualTo(bound);
         assertThat(sim.sessions.get(0).trigger()).isEqualTo(SessionTrigger.CPU);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
     }
 
     /** One thread pinned at 97% of a core for 40 s of a 60-s window, as the tracker would report it. */
@@ -64,11 +60,11 @@ class CpuTriggerPolicyTest {
         sim.run(10, s -> 25);
         assertThat(sim.sessions).hasSize(1);
         assertThat(sim.sessions.get(0).trigger()).isEqualTo(SessionTrigger.SATURATION);
-        assertThat(sim.policy.lastSeenAverage()).isLessThan(30.0);
+        assertThat(sim.baseline.average().getAsDouble()).isLessThan(30.0);
 
         sim.lastSession().complete(sim.time.instant());
         sim.run(600, s -> 25);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
         assertThat(sim.sessions).as("saturation during the cooldown starts nothing").hasSize(1);
     }
 
@@ -98,7 +94,7 @@ class CpuTriggerPolicyTest {
         disabled.saturation = pinned();
         disabled.run(120, s -> 25);
         assertThat(disabled.sessions).isEmpty();
-        assertThat(disabled.policy.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
+        assertThat(disabled.coordinator.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
     }
 
     @Test
@@ -124,7 +120,7 @@ class CpuTriggerPolicyTest {
         sim.run(600, s -> s == 100 ? 100 : 10);
 
         assertThat(sim.sessions).isEmpty();
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
         assertThat(sim.baseline.average()).isPresent();
     }
 
@@ -134,7 +130,7 @@ class CpuTriggerPolicyTest {
 
         sim.run(300, s -> 80);
 
-        assertThat(sim.policy.lastSeenAverage()).isEqualTo(80.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(sim.baseline.average().getAsDouble()).isEqualTo(80.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(sim.sessions).isEmpty();
     }
 
@@ -158,13 +154,13 @@ class CpuTriggerPolicyTest {
         sim.run(30, s -> 95);
         first.complete(sim.time.instant());
         long endedAt = sim.second();
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.policy.cooldownUntil()).contains(sim.time.instant().plus(Duration.ofMinutes(10)));
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.cooldownUntil()).contains(sim.time.instant().plus(Duration.ofMinutes(10)));
 
         sim.run(599, s -> 95);
         assertThat(sim.sessions).hasSize(1);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.policy.cooldownRemaining()).hasValue(Duration.ofSeconds(1));
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.cooldownRemaining()).hasValue(Duration.ofSeconds(1));
 
         sim.run(10, s -> 95);
         assertThat(sim.sessions).hasSize(2);
@@ -177,7 +173,7 @@ class CpuTriggerPolicyTest {
         options.setCooldown(Duration.ofMinutes(2));
         MonitoringSimulation sim = new MonitoringSimulation(options, 2);
         List<SessionOutcome> outcomes = new ArrayList<>();
-        sim.policy.addListener((trigger, session, outcome) -> outcomes.add(outcome));
+        sim.coordinator.addListener((trigger, session, outcome) -> outcomes.add(outcome));
         sim.launcher((trigger, duration) -> {
             throw new IllegalStateException("engine exploded");
         });
@@ -188,10 +184,10 @@ class CpuTriggerPolicyTest {
         assertThat(outcomes.get(0).status()).isEqualTo(SessionOutcome.Status.FAILED);
         assertThat(outcomes.get(0).reason())
                 .isEqualTo("session could not start (IllegalStateException; the application's log has the details)");
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
 
         sim.run(125, s -> 10);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
     }
 
     @Test
@@ -202,10 +198,10 @@ class CpuTriggerPolicyTest {
         sim.run(40, s -> 95);
         sim.lastSession().fail("recording thread died: OutOfMemoryError", sim.time.instant());
 
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.policy.lastOutcome()).hasValueSatisfying(o -> assertThat(o.reason()).contains("thread died"));
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.reason()).contains("thread died"));
         sim.run(61, s -> 10);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
     }
 
     @Test
@@ -219,11 +215,11 @@ class CpuTriggerPolicyTest {
         sim.run(30 + 30 + 10, s -> 95);
 
         assertThat(hung.cancelReason()).contains("did not end");
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.policy.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
         // The hung session completing late changes nothing.
         hung.complete(sim.time.instant());
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
     }
 
     @Test
@@ -239,7 +235,7 @@ class CpuTriggerPolicyTest {
         // nothing nor jumps, and the slots after it are exact again.
         assertThat(sim.baseline.history()).hasSize(6)
                 .allSatisfy(slot -> assertThat(slot.percent()).isBetween(45.0, 50.01));
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
 
         sim.run(40, s -> 95);
         assertThat(sim.sessions).as("the trigger still fires after the reset").hasSize(1);
@@ -252,63 +248,17 @@ class CpuTriggerPolicyTest {
         sim.run(40, s -> 95);
         FakeSession running = sim.lastSession();
 
-        assertThat(sim.policy.shutDown("the profiler is shutting down")).containsSame(running);
+        assertThat(sim.coordinator.shutDown("the profiler is shutting down")).containsSame(running);
         running.complete(sim.time.instant());
         sim.run(600, s -> 99);
 
         assertThat(running.stopEarlyReason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
         assertThat(running.cancelReason()).as("its recording is not thrown away").isNull();
+        assertThat(sim.holds.isShutDown()).as("the look-back reads it: it resumes no more").isTrue();
         assertThat(sim.sessions).as("no CPU-triggered session after shutdown").hasSize(1);
-        assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> sim.coordinator.startOnDemand(Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
         assertThat(sim.sessions).hasSize(1);
-    }
-
-    /**
-     * After a session the look-back records again, but not after one the shutdown stopped: no engine starts again
-     * while the application shuts down (the web server may drain requests for many seconds before the profiler
-     * closes).
-     */
-    @Test
-    void aSessionStoppedByTheShutdownDoesNotRestartTheLookback() {
-        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
-        List<Instant> resumes = new ArrayList<>();
-        sim.policy.addListener(new LookbackResume(sim.policy, new Lookback() {
-            @Override
-            public void start() {
-            }
-
-            @Override
-            public Optional<LookbackHandOver> handOver() {
-                return Optional.empty();
-            }
-
-            @Override
-            public void resume() {
-                resumes.add(sim.time.instant());
-            }
-
-            @Override
-            public void resumeAt(Instant when) {
-                resumes.add(when);
-            }
-
-            @Override
-            public CpuProfilerStatus.Lookback status() {
-                return Lookback.off().status();
-            }
-
-            @Override
-            public void close() {
-            }
-        }, Duration.ofSeconds(30), sim.time));
-        sim.run(40, s -> 95);
-        FakeSession running = sim.lastSession();
-
-        sim.policy.shutDown("the profiler is shutting down");
-        running.complete(sim.time.instant());
-
-        assertThat(resumes).isEmpty();
     }
 
     @Test
@@ -316,21 +266,21 @@ class CpuTriggerPolicyTest {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
         sim.run(10, s -> 5);
 
-        var s1 = sim.policy.startOnDemand(Duration.ofSeconds(20));
+        var s1 = sim.coordinator.startOnDemand(Duration.ofSeconds(20));
         assertThat(s1.trigger()).isEqualTo(SessionTrigger.MANUAL);
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
-        assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+        assertThatThrownBy(() -> sim.coordinator.startOnDemand(Duration.ofSeconds(5)))
                 .isInstanceOf(SessionAlreadyRunningException.class);
 
         ((FakeSession) s1).complete(sim.time.instant());
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
-        assertThat(sim.policy.cooldownUntil()).isEmpty();
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.cooldownUntil()).isEmpty();
     }
 
     @Test
     void highCpuDuringAnOnDemandSessionStartsNoSecondSession() {
         MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
-        sim.policy.startOnDemand(Duration.ofMinutes(5));
+        sim.coordinator.startOnDemand(Duration.ofMinutes(5));
 
         sim.run(120, s -> 99);
 
@@ -345,13 +295,13 @@ class CpuTriggerPolicyTest {
 
         sim.run(300, s -> 100);
         assertThat(sim.sessions).isEmpty();
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
         assertThat(sim.baseline.average().getAsDouble()).isGreaterThan(99);
 
-        var s = sim.policy.startOnDemand(Duration.ofSeconds(10));
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+        var s = sim.coordinator.startOnDemand(Duration.ofSeconds(10));
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
         ((FakeSession) s).complete(sim.time.instant());
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.DISABLED);
     }
 
     @Test
@@ -361,13 +311,13 @@ class CpuTriggerPolicyTest {
         MonitoringSimulation sim = new MonitoringSimulation(options, 2);
         sim.run(40, s -> 95);
         sim.lastSession().complete(sim.time.instant());
-        var until = sim.policy.cooldownUntil();
+        var until = sim.cooldownUntil();
 
-        var manual = sim.policy.startOnDemand(Duration.ofSeconds(10));
+        var manual = sim.coordinator.startOnDemand(Duration.ofSeconds(10));
         ((FakeSession) manual).complete(sim.time.instant());
 
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.policy.cooldownUntil()).isEqualTo(until);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(sim.cooldownUntil()).isEqualTo(until);
     }
 
     @Test
@@ -393,10 +343,10 @@ class CpuTriggerPolicyTest {
         });
 
         // The message is served (a 503): the exception's text, which may hold anything, stays in the log.
-        assertThatThrownBy(() -> sim.policy.startOnDemand(Duration.ofSeconds(5)))
+        assertThatThrownBy(() -> sim.coordinator.startOnDemand(Duration.ofSeconds(5)))
                 .isInstanceOf(SessionStartException.class)
                 .hasMessage("session could not start (IllegalStateException; the application's log has the details)");
-        assertThat(sim.policy.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
-        assertThat(sim.policy.cooldownUntil()).isEmpty();
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.cooldownUntil()).isEmpty();
     }
 }

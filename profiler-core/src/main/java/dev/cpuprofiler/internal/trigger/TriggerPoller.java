@@ -7,17 +7,17 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Polls the {@link CpuTriggerPolicy} every polling interval on the CPU sampler's tick, timed by the samples' own
- * nanoTime, instead of on a thread of its own: a thread woken every few seconds costs an idle application more than
- * the check itself. The first poll comes one polling interval after the first sample.
+ * Polls the {@link SessionCoordinator} (one trigger check) every polling interval on the CPU sampler's tick, timed by
+ * the samples' own nanoTime, instead of on a thread of its own: a thread woken every few seconds costs an idle
+ * application more than the check itself. The first poll comes one polling interval after the first sample.
  *
  * <p>The check is quick and never waits for a launch; a session it starts is launched on a thread made for that
  * launch alone (the look-back hands over, an engine starts: a second or more), so the sampler is never held up, and
- * no policy thread exists while nothing is launched.
+ * no launch thread exists while nothing is launched.
  */
-public final class PolicyPoller implements CpuSampleListener {
+public final class TriggerPoller implements CpuSampleListener {
 
-    private final CpuTriggerPolicy policy;
+    private final SessionCoordinator coordinator;
     private final long intervalNanos;
     private final long toleranceNanos;
     private final Executor launches;
@@ -25,14 +25,14 @@ public final class PolicyPoller implements CpuSampleListener {
     private long lastPoll;
 
     /**
-     * @param pollingInterval how often the policy is checked
+     * @param pollingInterval how often the trigger is checked
      * @param samplingInterval how often samples arrive: a poll due within half of it is taken at this sample rather
      *        than one sample late
      * @param launchThreads makes the thread each launch runs on (name it, make it a daemon)
      */
-    public PolicyPoller(CpuTriggerPolicy policy, Duration pollingInterval, Duration samplingInterval,
+    public TriggerPoller(SessionCoordinator coordinator, Duration pollingInterval, Duration samplingInterval,
             ThreadFactory launchThreads) {
-        this.policy = Objects.requireNonNull(policy, "policy");
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
         this.intervalNanos = Objects.requireNonNull(pollingInterval, "pollingInterval").toNanos();
         if (intervalNanos <= 0 || samplingInterval.isNegative() || samplingInterval.isZero()) {
             throw new IllegalArgumentException("intervals must be positive: " + pollingInterval + ", "
@@ -55,6 +55,6 @@ public final class PolicyPoller implements CpuSampleListener {
             return;
         }
         lastPoll = nanoTime;
-        policy.poll(launches);
+        coordinator.poll(launches);
     }
 }

@@ -14,6 +14,7 @@ import dev.cpuprofiler.internal.testing.FakeSession;
 import dev.cpuprofiler.internal.testing.FakeTime;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The policy checked on the CPU sampler's tick: polled on time, and a launch never holds the sampler up. */
-class PolicyPollerTest {
+/** The trigger checked on the CPU sampler's tick: polled on time, and a launch never holds the sampler up. */
+class TriggerPollerTest {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
 
@@ -44,12 +45,12 @@ class PolicyPollerTest {
         return t;
     };
 
-    private final CpuTriggerPolicy policy = new CpuTriggerPolicy(
+    private final SessionCoordinator coordinator = new SessionCoordinator(
             new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30)),
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);
-            }, (trigger, duration) -> {
+            }, SaturationSettings.OFF, Optional::empty, new Holds(), (trigger, duration) -> {
                 if (slowLaunch) {
                     // The look-back handing over, an engine starting: as long as the test wants.
                     engineStarted.countDown();
@@ -68,7 +69,7 @@ class PolicyPollerTest {
     }
 
     /** The sampler's thread: {@code seconds} more samples, one a second, each told to the poller. */
-    private void sample(PolicyPoller poller, int seconds) {
+    private void sample(TriggerPoller poller, int seconds) {
         for (int i = 0; i < seconds; i++) {
             time.advance(SECOND);
             second++;
@@ -77,8 +78,8 @@ class PolicyPollerTest {
     }
 
     /** CPU above the threshold for long enough: the poller launches a session, held in its engine's start. */
-    private PolicyPoller aLaunchHeldUnderWay() throws InterruptedException {
-        PolicyPoller poller = poller(threadFactory);
+    private TriggerPoller aLaunchHeldUnderWay() throws InterruptedException {
+        TriggerPoller poller = poller(threadFactory);
         sample(poller, 30);
         average = 95;
         slowLaunch = true;
@@ -87,15 +88,15 @@ class PolicyPollerTest {
         return poller;
     }
 
-    private PolicyPoller poller(ThreadFactory launchThreads) {
-        PolicyPoller poller = new PolicyPoller(policy, Duration.ofSeconds(5), SECOND, launchThreads);
+    private TriggerPoller poller(ThreadFactory launchThreads) {
+        TriggerPoller poller = new TriggerPoller(coordinator, Duration.ofSeconds(5), SECOND, launchThreads);
         poller.onSample(time.nanoTime(), 0, Double.NaN); // the sampler's first sample
         return poller;
     }
 
     @Test
-    void checksThePolicyEveryPollingIntervalOfSampleTime() {
-        PolicyPoller poller = poller(threadFactory);
+    void checksTheTriggerEveryPollingIntervalOfSampleTime() {
+        TriggerPoller poller = poller(threadFactory);
 
         sample(poller, 4);
         assertThat(averageReads).as("no check before one polling interval").hasValue(0);
@@ -113,14 +114,14 @@ class PolicyPollerTest {
 
     @Test
     void aLaunchRunsOnAThreadOfItsOwnWhileTheSamplerGoesOnAndNoSecondLaunchStarts() throws Exception {
-        PolicyPoller poller = aLaunchHeldUnderWay();
+        TriggerPoller poller = aLaunchHeldUnderWay();
         // The sampler's thread came back although the launch is still under way.
         assertThat(threads).extracting(Thread::getName).containsExactly("cpuprofiler-policy");
-        assertThat(policy.state()).as("a launch under way counts as profiling").isEqualTo(CpuProfilerStatus.State.PROFILING);
+        assertThat(coordinator.state()).as("a launch under way counts as profiling").isEqualTo(CpuProfilerStatus.State.PROFILING);
         sample(poller, 20);
         CompletableFuture<Throwable> onDemand = CompletableFuture.supplyAsync(() -> {
             try {
-                policy.startOnDemand(Duration.ofSeconds(10));
+                coordinator.startOnDemand(Duration.ofSeconds(10));
                 return null;
             } catch (RuntimeException e) {
                 return e;
@@ -131,38 +132,39 @@ class PolicyPollerTest {
         assertThat(onDemand.get(10, TimeUnit.SECONDS)).as("an on-demand start waits for the launch, then is refused")
                 .isInstanceOf(SessionAlreadyRunningException.class);
         assertThat(launched).hasSize(1);
-        assertThat(policy.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
-        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
+        assertThat(coordinator.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
+        assertThat(coordinator.state()).isEqualTo(CpuProfilerStatus.State.PROFILING);
         threads.get(0).join(10_000);
         assertThat(threads.get(0).isAlive()).as("the launch's thread ends with the launch").isFalse();
 
         launched.get(0).complete(time.instant());
-        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
         sample(poller, 60);
         assertThat(launched).as("the cooldown holds").hasSize(1);
     }
 
     @Test
-    void readingThePolicyNeverWaitsForALaunchUnderWay() throws Exception {
+    void readingTheTriggerNeverWaitsForALaunchUnderWay() throws Exception {
         aLaunchHeldUnderWay();
 
         // What a status request and a metrics scrape read, from threads of their own, while the launch is held: the
         // launch is released only after they answered, so one that waited for it would time out here.
-        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> policy.state() + " "
-                + policy.activeSession().isPresent() + " " + policy.cooldownRemaining().isPresent() + " "
-                + policy.lastOutcome().isPresent());
+        CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> coordinator.state() + " "
+                + coordinator.activeSession().isPresent() + " "
+                + coordinator.holds().cooldownRemaining(time.instant()).isPresent() + " "
+                + coordinator.lastOutcome().isPresent());
         assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("PROFILING false false false");
 
         releaseLaunch.countDown();
-        await().atMost(Duration.ofSeconds(10)).until(() -> policy.activeSession().isPresent());
-        assertThat(policy.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
+        await().atMost(Duration.ofSeconds(10)).until(() -> coordinator.activeSession().isPresent());
+        assertThat(coordinator.activeSession()).map(RunningSession::trigger).hasValue(SessionTrigger.CPU);
     }
 
     @Test
     void aLaunchWithNoThreadToRunOnFailsAndStartsTheCooldown() {
         List<SessionOutcome> outcomes = new CopyOnWriteArrayList<>();
-        policy.addListener((trigger, session, outcome) -> outcomes.add(outcome));
-        PolicyPoller poller = poller(r -> {
+        coordinator.addListener((trigger, session, outcome) -> outcomes.add(outcome));
+        TriggerPoller poller = poller(r -> {
             throw new OutOfMemoryError("unable to create native thread: possibly out of memory");
         });
         sample(poller, 30);
@@ -177,32 +179,32 @@ class PolicyPollerTest {
             assertThat(o.reason()).isEqualTo(
                     "session could not start (OutOfMemoryError; the application's log has the details)");
         });
-        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
         // Not stuck: an on-demand profile still starts.
-        assertThat(policy.startOnDemand(Duration.ofSeconds(5)).trigger()).isEqualTo(SessionTrigger.MANUAL);
+        assertThat(coordinator.startOnDemand(Duration.ofSeconds(5)).trigger()).isEqualTo(SessionTrigger.MANUAL);
     }
 
     @Test
     void theWatchdogStillCancelsASessionStuckPastItsDuration() {
-        PolicyPoller poller = poller(threadFactory);
+        TriggerPoller poller = poller(threadFactory);
         sample(poller, 30);
         average = 95;
         sample(poller, 5);
-        await().atMost(Duration.ofSeconds(10)).until(() -> policy.activeSession().isPresent());
+        await().atMost(Duration.ofSeconds(10)).until(() -> coordinator.activeSession().isPresent());
         FakeSession hung = launched.get(0);
 
         sample(poller, 30 + 30 + 10);
 
         assertThat(hung.cancelReason()).contains("did not end");
-        assertThat(policy.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(policy.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
+        assertThat(coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        assertThat(coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
     }
 
     @Test
     void aShutdownWaitsForALaunchUnderWayAndStopsItsSessionEarly() throws Exception {
-        PolicyPoller poller = aLaunchHeldUnderWay();
+        TriggerPoller poller = aLaunchHeldUnderWay();
 
-        CompletableFuture<Void> shutDown = CompletableFuture.runAsync(() -> policy.shutDown("closing"));
+        CompletableFuture<Void> shutDown = CompletableFuture.runAsync(() -> coordinator.shutDown("closing"));
         releaseLaunch.countDown();
         shutDown.get(10, TimeUnit.SECONDS);
 
@@ -214,11 +216,11 @@ class PolicyPollerTest {
 
     @Test
     void aLaunchThatHangsHoldsTheShutdownNoLongerThanItsBoundAndStopsItsOwnSessionLater() throws Exception {
-        PolicyPoller poller = aLaunchHeldUnderWay();
+        TriggerPoller poller = aLaunchHeldUnderWay();
 
         // The engine's start hangs: the shutdown goes on after its bound, with no session to stop.
         long before = System.nanoTime();
-        assertThat(policy.shutDown("closing", Duration.ofMillis(200))).isEmpty();
+        assertThat(coordinator.shutDown("closing", Duration.ofMillis(200))).isEmpty();
         assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(200))
                 .isLessThan(Duration.ofSeconds(5));
 

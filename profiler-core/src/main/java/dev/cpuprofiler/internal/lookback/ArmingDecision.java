@@ -1,0 +1,168 @@
+package dev.cpuprofiler.internal.lookback;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Whether the look-back should be armed, and from when it may be. Fed every CPU sample on the sampler's thread, it
+ * says whether the recent CPU, or one thread's, rose above its arming level ({@link ArmingSettings}); the trigger's
+ * holds say from when it may arm: the end of the start-up grace, and one window before a cooldown ends, so that its
+ * window is full when the trigger can fire again and nothing is sampled for the hours in between. It says why it is
+ * not armed (the status) and why it armed (the log). Its readings are read by status readers on any thread.
+ */
+final class ArmingDecision {
+
+    private final ArmingSettings arming;
+    private final TriggerHolds holds;
+    private final Duration window;
+    private final DoubleSupplier hottestThreadPercent;
+    private final ArmingSignal signal;
+    private final ArmingSignal threadSignal;
+    private final NormalLevel normal;
+    private final NormalLevel threadNormal;
+
+    /**
+     * @param window the look-back's window
+     * @param hottestThreadPercent the highest share of one core a thread used at the latest tick, read with each
+     *        sample, for {@link ArmingSettings#threadLevelPercent()}
+     */
+    ArmingDecision(ArmingSettings arming, TriggerHolds holds, Duration window, DoubleSupplier hottestThreadPercent) {
+        this.arming = Objects.requireNonNull(arming, "arming");
+        this.holds = Objects.requireNonNull(holds, "holds");
+        this.window = Objects.requireNonNull(window, "window");
+        this.hottestThreadPercent = Objects.requireNonNull(hottestThreadPercent, "hottestThreadPercent");
+        this.signal = new ArmingSignal(arming.smoothingSamples());
+        this.threadSignal = new ArmingSignal(arming.smoothingSamples());
+        this.normal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
+        this.threadNormal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
+    }
+
+    /** One CPU sample, on the sampler's thread (after the thread tracker's, whose hottest thread it reads). */
+    void add(double percent) {
+        signal.add(percent);
+        normal.add(percent);
+        if (!Double.isNaN(arming.threadLevelPercent())) {
+            double thread = hottestThreadPercent.getAsDouble();
+            threadSignal.add(thread);
+            threadNormal.add(thread);
+        }
+    }
+
+    /** Whether to be armed: always, or the process's recent CPU% or one thread's rose above its arming level. */
+    boolean hot() {
+        return arming.always() || processHot() || threadHot();
+    }
+
+    /** The floor first: a calm tick compares one number and never looks at the normal level. */
+    private boolean processHot() {
+        return signal.above(arming.levelPercent()) && signal.above(arming.levelPercent(normal.lowest()));
+    }
+
+    /** One thread's recent CPU (NaN-safe: off without the saturation trigger) rose above its arming level. */
+    private boolean threadHot() {
+        return !Double.isNaN(arming.threadLevelPercent()) && threadSignal.above(arming.threadLevelPercent())
+                && threadSignal.above(arming.threadLevelPercent(threadNormal.lowest()));
+    }
+
+    /** Whether the holds let it arm at {@code now}. */
+    boolean armable(Instant now) {
+        return armsFrom(now) == null;
+    }
+
+    /**
+     * When the holds let it arm, if later than {@code now}: the end of the start-up grace, or one window before the
+     * cooldown ends; null when they let it arm now.
+     */
+    Instant armsFrom(Instant now) {
+        Instant grace = holds.graceUntil(now).orElse(null);
+        Instant resume = resumesAt(now);
+        Instant from = grace == null ? resume : resume == null || grace.isAfter(resume) ? grace : resume;
+        return from != null && from.isAfter(now) ? from : null;
+    }
+
+    /** One window before the cooldown in force at {@code now} ends, or null. */
+    private Instant resumesAt(Instant now) {
+        return holds.cooldownUntil(now).map(until -> until.minus(window)).orElse(null);
+    }
+
+    /** Why it is idle at {@code now}. */
+    String idleReason(Instant now) {
+        Instant resume = resumesAt(now);
+        if (resume != null && now.isBefore(resume)) {
+            return "it steps aside during the cooldown after a CPU-triggered profile; it may arm again from " + resume
+                    + ", one window before the trigger can fire again";
+        }
+        Instant grace = holds.graceUntil(now).orElse(null);
+        if (grace != null) {
+            return "start-up grace: it may arm from " + grace;
+        }
+        double recent = signal.mean();
+        if (Double.isNaN(recent)) {
+            return "waiting for " + seconds(arming.smoothing()) + " of CPU samples";
+        }
+        double usual = normal.lowest();
+        double threadLevel = arming.threadLevelPercent(threadNormal.lowest());
+        return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(recent)
+                + "%, is not above the arming level " + fmt(arming.levelPercent(usual)) + "% (" + levelWhy(usual)
+                + ")" + (Double.isNaN(threadLevel) ? "" : ", nor any thread's above " + fmt(threadLevel)
+                        + "% of one core");
+    }
+
+    /** Why it armed just now, and how long it stays armed, for the log. */
+    String armedReason() {
+        if (threadHot() && !processHot()) {
+            double usual = threadNormal.lowest();
+            return "a thread used " + fmt(threadSignal.mean()) + "% of one core over the last "
+                    + seconds(arming.smoothing()) + ", above " + fmt(arming.threadLevelPercent(usual)) + "% (at least "
+                    + fmt(arming.ratio()) + " of the saturation threshold" + (Double.isNaN(usual) ? ""
+                            : ", and a rise above the hottest thread's normal " + fmt(usual) + "%") + ")";
+        }
+        double usual = normal.lowest();
+        return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(signal.mean()) + "%, is above "
+                + fmt(arming.levelPercent(usual)) + "% (" + levelWhy(usual) + ")";
+    }
+
+    /** Why the arming level is what it is, for a CPU whose normal is {@code usual}. */
+    private String levelWhy(double usual) {
+        String floor = fmt(arming.ratio()) + " of the " + fmt(arming.thresholdPercent()) + "% threshold";
+        double level = arming.levelPercent(usual);
+        if (Double.isNaN(usual) || level == arming.levelPercent()) {
+            return floor;
+        }
+        String normalIs = "its normal, the lowest " + seconds(ArmingSettings.NORMAL_BUCKET) + " average of the last "
+                + ArmingSettings.NORMAL_SPAN.toMinutes() + " min, is " + fmt(usual) + "%";
+        if (level == arming.thresholdPercent()) {
+            return "the threshold: " + normalIs + ", within " + fmt(arming.risePercent()) + " points of it";
+        }
+        return normalIs + ": it arms on a rise of " + fmt(arming.risePercent()) + " points above it, and above "
+                + floor;
+    }
+
+    /** The CPU% the recent average must exceed to arm now; null when always armed. */
+    Double levelPercent() {
+        return arming.always() ? null : arming.levelPercent(normal.lowest());
+    }
+
+    /** The recent CPU% it compares with the level; null until it has enough samples. */
+    Double recentPercent() {
+        double recent = signal.mean();
+        return Double.isNaN(recent) ? null : recent;
+    }
+
+    /** The CPU% that is normal lately; null when always armed or not known yet. */
+    Double normalPercent() {
+        double usual = normal.lowest();
+        return arming.always() || Double.isNaN(usual) ? null : usual;
+    }
+
+    static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    static String fmt(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+}

@@ -1,0 +1,360 @@
+package dev.cpuprofiler.internal.trigger;
+
+import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionAlreadyRunningException;
+import dev.cpuprofiler.SessionEndListener;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionStartException;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.session.SessionLauncher;
+import dev.cpuprofiler.internal.threads.SaturationReading;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the profiling sessions, one at a time ({@link SessionSlot}): the one its {@link TriggerDecision} calls for at a
+ * {@link #poll()} (every polling interval), and the on-demand ones asked for. A session the profiler started by itself
+ * that ends, completed or failed, starts a cooldown from its end ({@link Holds}); on-demand sessions do not.
+ *
+ * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
+ * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
+ * cancels a session still running past its duration, counted as failed.
+ *
+ * <p>A launch (the look-back hands over, an engine starts: a second or more) runs without any lock, on a reserved
+ * slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
+ * Reading it ({@link #state()}, {@link #activeSession()}, the holds) never waits, so neither a status request nor a
+ * metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on the CPU sampler's own
+ * thread.
+ */
+public final class SessionCoordinator {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionCoordinator.class);
+    /**
+     * The longest a shutdown waits for a session still starting: an engine starts in well under a second (async-
+     * profiler's first load included), so only a hung one reaches it.
+     */
+    public static final Duration SHUTDOWN_LAUNCH_WAIT = Duration.ofSeconds(5);
+
+    private final TriggerSettings settings;
+    private final SaturationSettings saturationSettings;
+    private final TriggerDecision decision;
+    private final Holds holds;
+    private final Supplier<Optional<SaturationReading>> saturation;
+    private final Supplier<OptionalDouble> average;
+    private final SessionLauncher launcher;
+    private final Clock clock;
+    private final SessionWatchdog watchdog;
+    private final SessionSlot slot = new SessionSlot();
+    // Orders the decisions (a poll) with the records of an end (outcome, cooldown, the slot freed): a poll sees a
+    // session's end whole. Readers do not take it.
+    private final ReentrantLock decisions = new ReentrantLock();
+    private final SessionEnds ends;
+
+    /**
+     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); counts only when
+     *        {@code saturationSettings} are enabled
+     * @param holds the holds it keeps, shared with the look-back
+     */
+    public SessionCoordinator(TriggerSettings settings, Supplier<OptionalDouble> average,
+            SaturationSettings saturationSettings, Supplier<Optional<SaturationReading>> saturation, Holds holds,
+            SessionLauncher launcher, Clock clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.saturationSettings = Objects.requireNonNull(saturationSettings, "saturationSettings");
+        this.decision = new TriggerDecision(settings, saturationSettings);
+        this.holds = Objects.requireNonNull(holds, "holds");
+        this.saturation = Objects.requireNonNull(saturation, "saturation");
+        this.average = Objects.requireNonNull(average, "average");
+        this.launcher = Objects.requireNonNull(launcher, "launcher");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.watchdog = new SessionWatchdog(settings.watchdogGrace());
+        this.ends = new SessionEnds(slot, holds, settings.cooldown(), decisions);
+    }
+
+    /** Told of every session's end, after its cooldown is set; in the order they were added. */
+    public void addListener(SessionEndListener listener) {
+        ends.addListener(listener);
+    }
+
+    /** One trigger check; a session it starts is launched on the calling thread. Never throws. */
+    public void poll() {
+        poll(Runnable::run);
+    }
+
+    /**
+     * One trigger check, called every polling interval; a session it starts is launched by {@code launches}, so the
+     * caller does not wait for it (until it is launched it counts as profiling). Never throws.
+     */
+    public void poll(Executor launches) {
+        try {
+            SessionTrigger trigger = reserve();
+            if (trigger != null) {
+                launchAutomatic(trigger, launches);
+            }
+        } catch (RuntimeException e) {
+            log.warn("CPU trigger check failed; next check in one polling interval", e);
+        }
+    }
+
+    /** The trigger of the launch it reserved the slot for, which the caller must then make, or null. */
+    private SessionTrigger reserve() {
+        OptionalDouble avg = average.get();
+        Optional<SaturationReading> hottest = saturation.get();
+        // No launch or session holds the slot, so no watchdog either, and nothing could trigger: no lock, no clock.
+        if (!slot.taken() && decision.nothingToDecide(avg, hottest)) {
+            return null;
+        }
+        decisions.lock();
+        try {
+            Instant now = clock.instant();
+            if (holds.isShutDown() || !slotFree(now)) {
+                return null;
+            }
+            Optional<SessionTrigger> trigger = decision.decide(avg, hottest, holds, now);
+            return trigger.isPresent() && slot.tryReserve() ? trigger.get() : null;
+        } finally {
+            decisions.unlock();
+        }
+    }
+
+    /** Whether no session is being launched or recording (an overdue one is ended here first). */
+    private boolean slotFree(Instant now) {
+        if (slot.launching()) {
+            log.debug("A profiling session is being launched; not checking CPU");
+            return false;
+        }
+        Optional<RunningSession> active = slot.session();
+        if (active.isPresent()) {
+            RunningSession s = active.get();
+            Optional<String> overdue = watchdog.overdue(s, now);
+            if (overdue.isEmpty()) {
+                log.debug("Session {} is recording; not checking CPU", s.id());
+                return false;
+            }
+            log.warn("Profiling session {} {}", s.id(), overdue.get());
+            try {
+                s.cancel(overdue.get());
+            } catch (RuntimeException e) {
+                log.warn("Cancelling session {} failed", s.id(), e);
+            }
+            ends.ended(s, SessionOutcome.failed(overdue.get(), now));
+        }
+        return !slot.taken();
+    }
+
+    /** Hands the reserved automatic launch to {@code launches}; a launch that cannot be handed over fails. */
+    private void launchAutomatic(SessionTrigger trigger, Executor launches) {
+        AtomicBoolean ran = new AtomicBoolean();
+        try {
+            launches.execute(() -> {
+                ran.set(true);
+                launch(trigger, settings.duration());
+            });
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (ran.get()) {
+                throw e; // the launch ran (on this thread) and has already ended its reservation
+            }
+            ends.launchFailed(trigger, e, clock.instant()); // no thread to launch on: it fails like a launch that threw
+        }
+    }
+
+    /**
+     * Starts an on-demand profile, whatever the trigger state (also in cooldown or when the CPU trigger is
+     * disabled); it does not start a cooldown.
+     *
+     * @throws SessionAlreadyRunningException if a session is recording
+     * @throws IllegalStateException after {@link #shutDown(String)}: the profiler is shutting down
+     * @throws RuntimeException if the session could not start
+     */
+    public RunningSession startOnDemand(Duration duration) {
+        return startOnDemand(duration, Runnable::run);
+    }
+
+    /**
+     * Starts an on-demand profile as {@link #startOnDemand(Duration)} does, its launch (the engine's start) run by
+     * {@code launches} while the caller waits: on a platform thread of the profiler's, whatever thread asks.
+     * async-profiler cannot start from a virtual thread (a request's, with {@code spring.threads.virtual.enabled}).
+     */
+    public RunningSession startOnDemand(Duration duration, Executor launches) {
+        Objects.requireNonNull(duration, "duration");
+        do {
+            refuseAfterShutdown();
+            // An automatic launch under way: wait for its session, which is then the one already running.
+            if (!slot.awaitLaunch()) {
+                throw new IllegalStateException("profiling session could not start: interrupted while another "
+                        + "session was being launched");
+            }
+            refuseAfterShutdown();
+            Optional<RunningSession> s = slot.session();
+            if (s.isPresent()) {
+                // Also when it is done but its end is not yet recorded: its cooldown must not be lost.
+                throw new SessionAlreadyRunningException(s.get());
+            }
+        } while (!slot.tryReserve()); // a poll reserved it in between: wait for that launch
+        log.info("Starting an on-demand profiling session for {}", duration);
+        Launch launch = launchOn(launches, duration);
+        if (launch.session() == null) {
+            // The reason alone, as CpuProfiler documents it: it already says what could not record and why, with no
+            // exception's text (the endpoint's 503 shows it).
+            throw new SessionStartException(launch.failure().reason(), null);
+        }
+        return launch.session();
+    }
+
+    /** Runs the reserved on-demand launch on {@code launches} and waits for it; no thread to run on fails it. */
+    private Launch launchOn(Executor launches, Duration duration) {
+        CompletableFuture<Launch> launched = new CompletableFuture<>();
+        try {
+            launches.execute(() -> {
+                try {
+                    launched.complete(launch(SessionTrigger.MANUAL, duration));
+                } catch (Error e) {
+                    launched.completeExceptionally(e);
+                    throw e;
+                }
+            });
+        } catch (RuntimeException | OutOfMemoryError e) {
+            if (launched.isDone()) {
+                throw e;
+            }
+            return new Launch(null, ends.launchFailed(SessionTrigger.MANUAL, e, clock.instant()));
+        }
+        try {
+            return launched.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e;
+        }
+    }
+
+    private void refuseAfterShutdown() {
+        holds.shutDownReason().ifPresent(reason -> {
+            throw new IllegalStateException("profiling session could not start: " + reason);
+        });
+    }
+
+    /** What a launch gave: the session, or why there is none. */
+    private record Launch(RunningSession session, SessionOutcome failure) {
+    }
+
+    /**
+     * Launches the session the slot is reserved for, without any lock, and records it, or records it failed. A
+     * session launched after a shutdown began is stopped at once, keeping what it recorded.
+     */
+    private Launch launch(SessionTrigger trigger, Duration duration) {
+        RunningSession s;
+        try {
+            s = launcher.launch(trigger, duration);
+        } catch (RuntimeException | LinkageError e) {
+            return new Launch(null, ends.launchFailed(trigger, e, clock.instant()));
+        } catch (Error e) {
+            slot.launchFailed(); // never stay reserved
+            throw e;
+        }
+        slot.launched(s);
+        s.outcome().whenComplete((outcome, error) -> ends.ended(s,
+                outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
+        // Read after the slot names the session: a shutdown that began before sees it and stops it, or this does.
+        if (holds.isShutDown()) {
+            s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+        }
+        return new Launch(s, null);
+    }
+
+    /** The state now (cooldown expiry is seen at once, not only at the next poll). Never waits. */
+    public CpuProfilerStatus.State state() {
+        if (slot.taken()) {
+            return CpuProfilerStatus.State.PROFILING;
+        }
+        if (!settings.enabled()) {
+            return CpuProfilerStatus.State.DISABLED;
+        }
+        if (holds.cooldownUntil(clock.instant()).isPresent()) {
+            return CpuProfilerStatus.State.COOLDOWN;
+        }
+        return CpuProfilerStatus.State.MONITORING;
+    }
+
+    /**
+     * Monitoring has started: the CPU does not trigger, nor the look-back arm, for the start-up grace from now (JIT
+     * warm-up and caches filling burn CPU that is not an incident). On-demand sessions are not held back.
+     */
+    public void monitoringStarted() {
+        Instant until = settings.startupGrace().isZero() ? null : clock.instant().plus(settings.startupGrace());
+        holds.startGrace(until);
+        if (until != null) {
+            log.debug("CPU trigger held back until {} (start-up grace)", until);
+        }
+    }
+
+    /** The start-up grace, the cooldown and the shutdown, as they hold now. */
+    public Holds holds() {
+        return holds;
+    }
+
+    /**
+     * The session recording, if any; empty while one is still being launched ({@link #state()} already counts that
+     * as profiling). Never waits.
+     */
+    public Optional<RunningSession> activeSession() {
+        return slot.session();
+    }
+
+    /** How the last session ended, if one did. */
+    public Optional<SessionOutcome> lastOutcome() {
+        return ends.last();
+    }
+
+    public SaturationSettings saturationSettings() {
+        return saturationSettings;
+    }
+
+    /**
+     * Shutdown: stops the running session, if any, early, keeping what it recorded ({@link
+     * CpuProfiler#CUT_SHORT_BY_SHUTDOWN}), and refuses every session after it (an on-demand start then fails with the
+     * reason, a poll does nothing, the look-back does not resume). A launch under way is waited for, {@link
+     * #SHUTDOWN_LAUNCH_WAIT} at most, and its session stopped so too, so no session outlives the profiler, and no
+     * engine recreates the files it cleans up; an engine whose start hangs holds the shutdown no longer (the launch
+     * stops its session itself when it returns). Returns without waiting for the session to end: its outcome says
+     * when its profile is stored.
+     *
+     * @return the session stopping, if one recorded
+     */
+    public Optional<RunningSession> shutDown(String reason) {
+        return shutDown(reason, SHUTDOWN_LAUNCH_WAIT);
+    }
+
+    /** As {@link #shutDown(String)}, waiting at most {@code launchWait} for a launch under way. */
+    Optional<RunningSession> shutDown(String reason, Duration launchWait) {
+        holds.shutDown(reason);
+        // Timed out or interrupted: the launch stops its own session when it is done (it reads the hold set above).
+        if (!slot.awaitLaunch(launchWait)) {
+            log.warn("A profiling session was still starting after {}: the profiler shuts down without waiting for "
+                    + "it; it stops itself once its engine has started", launchWait);
+            return Optional.empty();
+        }
+        Optional<RunningSession> active = slot.session().filter(s -> !s.isDone());
+        active.ifPresent(s -> s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN));
+        return active;
+    }
+
+    /** Cancels the running session, if any; later sessions may start as usual. */
+    public void cancelActive(String reason) {
+        slot.session().filter(s -> !s.isDone()).ifPresent(s -> s.cancel(reason));
+    }
+}

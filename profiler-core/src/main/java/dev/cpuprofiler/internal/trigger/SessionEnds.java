@@ -1,0 +1,112 @@
+package dev.cpuprofiler.internal.trigger;
+
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionEndListener;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionStartException;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What follows a session's end, or a launch that gave none: the outcome kept as the last, a cooldown after a session
+ * the profiler started by itself (an on-demand one starts none), the slot freed, then the listeners told (the
+ * look-back among them, which reads the cooldown; one failing neither stops the others nor the coordinator). Recorded
+ * under the coordinator's decision lock, so a poll sees an end whole.
+ */
+final class SessionEnds {
+
+    private static final Logger log = LoggerFactory.getLogger(SessionEnds.class);
+
+    private final List<SessionEndListener> listeners = new CopyOnWriteArrayList<>();
+    private final SessionSlot slot;
+    private final Holds holds;
+    private final Duration cooldown;
+    private final ReentrantLock decisions;
+    private volatile SessionOutcome last;
+
+    /**
+     * @param cooldown how long a session the profiler started by itself holds the trigger back after it ends
+     * @param decisions the lock the coordinator decides under
+     */
+    SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, ReentrantLock decisions) {
+        this.slot = Objects.requireNonNull(slot, "slot");
+        this.holds = Objects.requireNonNull(holds, "holds");
+        this.cooldown = Objects.requireNonNull(cooldown, "cooldown");
+        this.decisions = Objects.requireNonNull(decisions, "decisions");
+    }
+
+    void addListener(SessionEndListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** How the last session ended, if one did. */
+    Optional<SessionOutcome> last() {
+        return Optional.ofNullable(last);
+    }
+
+    /** The reserved launch failed at {@code now}: the slot is free again. */
+    SessionOutcome launchFailed(SessionTrigger trigger, Throwable e, Instant now) {
+        // The reason is served (the status's last outcome): an unexpected exception's text, which may hold a path,
+        // goes only to the log.
+        String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start ("
+                + EngineUnavailableException.unexpected(e) + ")";
+        log.warn("Profiling session ({}) could not start: {}", trigger, reason,
+                e instanceof SessionStartException ? null : e);
+        SessionOutcome outcome = SessionOutcome.failed(reason, now);
+        decisions.lock();
+        try {
+            last = outcome;
+            if (trigger.automatic()) {
+                holds.startCooldown(now.plus(cooldown));
+            }
+            slot.launchFailed();
+        } finally {
+            decisions.unlock();
+        }
+        tell(trigger, null, outcome);
+        return outcome;
+    }
+
+    /** The session holding the slot ended so; nothing if its end was already recorded (by the watchdog). */
+    void ended(RunningSession s, SessionOutcome outcome) {
+        decisions.lock();
+        try {
+            if (!slot.heldBy(s)) {
+                return;
+            }
+            last = outcome;
+            if (s.trigger().automatic()) {
+                Instant until = outcome.endedAt().plus(cooldown);
+                holds.startCooldown(until);
+                log.info("{}-triggered session {} ended {}{}; cooldown until {}", s.trigger(), s.id(), outcome.status(),
+                        outcome.reason() == null ? "" : " (" + outcome.reason() + ")", until);
+            } else {
+                log.info("On-demand session {} ended {}{}", s.id(), outcome.status(),
+                        outcome.reason() == null ? "" : " (" + outcome.reason() + ")");
+            }
+            slot.release(s); // last: a poll that finds the slot free finds the cooldown too
+        } finally {
+            decisions.unlock();
+        }
+        tell(s.trigger(), s, outcome);
+    }
+
+    private void tell(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
+        for (SessionEndListener l : listeners) {
+            try {
+                l.sessionEnded(trigger, session, outcome);
+            } catch (RuntimeException e) {
+                log.warn("Session end listener {} failed", l, e);
+            }
+        }
+    }
+}
