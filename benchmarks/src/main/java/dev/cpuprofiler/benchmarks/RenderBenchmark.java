@@ -4,7 +4,7 @@ import dev.cpuprofiler.fixtures.CountingOutputStream;
 import dev.cpuprofiler.fixtures.RealisticStacks;
 import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
 import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.stack.StackTreeRenderer;

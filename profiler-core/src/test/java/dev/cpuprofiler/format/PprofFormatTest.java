@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.requests.EndpointTally;
 import dev.cpuprofiler.internal.requests.RequestLog;

@@ -2,7 +2,7 @@ package dev.cpuprofiler.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;

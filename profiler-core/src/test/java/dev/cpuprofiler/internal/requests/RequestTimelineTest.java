@@ -2,7 +2,7 @@ package dev.cpuprofiler.internal.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;

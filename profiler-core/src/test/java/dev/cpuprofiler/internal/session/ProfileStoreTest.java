@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrRepository;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.testing.LogCapture;
 import dev.cpuprofiler.internal.testing.OtherUser;

@@ -152,7 +152,7 @@ class ProfilingSessionsTest {
             // The burner's thread counts as the application's: 49.5% in a clean-clone run beside two benchmark JVMs
             // (JIT and GC took more of this short session there), more on a quiet machine; 35% stays far above what
             // a misfiled burner would leave (the application's other threads are idle).
-            assertThat(breakdown.percentOf("application")).isGreaterThan(35.0);
+            assertThat(breakdown.percentOf(CpuBreakdown.Group.APPLICATION)).isGreaterThan(35.0);
             assertThat(profiler.store().get("latest")).contains(profile);
             assertThat(profiler.store().get(profile.id())).contains(profile);
         }

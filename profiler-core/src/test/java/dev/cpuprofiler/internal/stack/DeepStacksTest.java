@@ -1,6 +1,5 @@
 package dev.cpuprofiler.internal.stack;
 
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;

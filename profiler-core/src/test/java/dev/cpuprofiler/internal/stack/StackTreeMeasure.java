@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import dev.cpuprofiler.fixtures.CountingOutputStream;

@@ -25,7 +25,7 @@ import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -534,11 +534,11 @@ class CpuProfilerEndpointFixtureTest {
                         new ThreadCpu(43, "reader", 5.0, Duration.ofMillis(150), ThreadCpu.Label.MOSTLY_WAITING)),
                 12);
         CpuBreakdown breakdown = new CpuBreakdown(Duration.ofMillis(5500), CpuBreakdown.SOURCE_PROC, List.of(
-                new CpuBreakdown.Share("application", Duration.ofMillis(4400), 80.0),
-                new CpuBreakdown.Share("gc", Duration.ofMillis(550), 10.0),
-                new CpuBreakdown.Share("jit", Duration.ofMillis(275), 5.0),
-                new CpuBreakdown.Share("profiler", Duration.ofMillis(110), 2.0),
-                new CpuBreakdown.Share("jvm-other", Duration.ofMillis(165), 3.0)));
+                new CpuBreakdown.Share(CpuBreakdown.Group.APPLICATION, Duration.ofMillis(4400), 80.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.GC, Duration.ofMillis(550), 10.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JIT, Duration.ofMillis(275), 5.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.PROFILER, Duration.ofMillis(110), 2.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JVM_OTHER, Duration.ofMillis(165), 3.0)));
         return new Profile(id, trigger, "async-profiler", "perf_events",
                 List.of(new Profile.EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
                 ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), null, concurrency,

@@ -12,7 +12,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

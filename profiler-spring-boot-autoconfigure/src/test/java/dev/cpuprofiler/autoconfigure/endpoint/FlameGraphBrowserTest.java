@@ -3,7 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import dev.cpuprofiler.fixtures.Chromium;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;

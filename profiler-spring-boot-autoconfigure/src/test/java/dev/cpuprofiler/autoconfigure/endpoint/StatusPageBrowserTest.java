@@ -11,7 +11,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.File;
 import java.io.IOException;

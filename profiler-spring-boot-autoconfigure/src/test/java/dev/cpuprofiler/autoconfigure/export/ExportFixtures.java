@@ -6,7 +6,7 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayOutputStream;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
