@@ -147,7 +147,7 @@ class ProfilingSessionsTest {
             assertThat(breakdown).isNotNull();
             assertThat(breakdown.processCpuTime()).isPositive();
             assertThat(breakdown.groups()).extracting(CpuBreakdown.Share::group)
-                    .startsWith("application", "gc", "jit", "profiler", "jvm-other");
+                    .startsWith(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER);
             assertThat(breakdown.groups().stream().mapToDouble(CpuBreakdown.Share::percent).sum()).isBetween(95.0, 105.0);
             // The burner's thread counts as the application's: 49.5% in a clean-clone run beside two benchmark JVMs
             // (JIT and GC took more of this short session there), more on a quiet machine; 35% stays far above what

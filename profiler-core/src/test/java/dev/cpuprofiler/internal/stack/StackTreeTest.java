@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
+import dev.cpuprofiler.format.Rendered;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 
@@ -92,7 +93,7 @@ class StackTreeTest {
                 expected.merge(String.join(";", names), weight, Long::sum);
             }
             Map<String, Long> actual = new TreeMap<>();
-            for (String line : new CollapsedStacksRenderer().renderToString(tree.snapshot()).split("\n")) {
+            for (String line : Rendered.collapsed(tree.snapshot()).split("\n")) {
                 int space = line.lastIndexOf(' ');
                 actual.put(line.substring(0, space), Long.parseLong(line.substring(space + 1)));
             }
@@ -214,8 +215,7 @@ class StackTreeTest {
 
         first.merge(second);
 
-        CollapsedStacksRenderer collapsed = new CollapsedStacksRenderer();
-        assertThat(collapsed.renderToString(first.snapshot())).isEqualTo(collapsed.renderToString(both.snapshot()));
+        assertThat(Rendered.collapsed(first.snapshot())).isEqualTo(Rendered.collapsed(both.snapshot()));
     }
 
     @Test

@@ -27,7 +27,7 @@ class CpuBreakdownCalculatorTest {
         assertThat(b.source()).isEqualTo("proc");
         assertThat(b.processCpuTime()).isEqualTo(Duration.ofMillis(900));
         assertThat(b.groups()).extracting(CpuBreakdown.Share::group)
-                .containsExactly("application", "gc", "jit", "profiler", "jvm-other");
+                .containsExactly(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER);
         assertThat(b.groups()).extracting(CpuBreakdown.Share::cpuTime).containsExactly(Duration.ofMillis(600),
                 Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(50));
         assertThat(b.percentOf(CpuBreakdown.Group.APPLICATION)).isCloseTo(66.667, within(0.001));

@@ -102,7 +102,7 @@ class CpuBreakdownProbeTest {
         CpuBreakdown b = measurement.finish().orElseThrow();
 
         assertThat(b.groups()).extracting(CpuBreakdown.Share::group)
-                .containsExactly("application", "gc", "jit", "profiler", "jvm-other", "unattributed");
+                .containsExactly(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER, CpuBreakdown.Group.UNATTRIBUTED);
         assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(Duration.ofNanos(4_950 * MS / 10));
         assertThat(b.cpuTimeOf(CpuBreakdown.Group.PROFILER)).isEqualTo(Duration.ofNanos(50 * MS / 10));
         assertThat(CpuBreakdownCalculatorTest.sumOfPercents(b)).isCloseTo(100, within(1e-9));
