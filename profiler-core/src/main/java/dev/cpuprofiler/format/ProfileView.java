@@ -112,13 +112,13 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
      * The view a format that labels samples draws (pprof, OTLP): this one, but a profile with endpoints is grouped by
      * endpoint unless its threads are asked for, so that every sample carries its endpoint as a label, not a frame.
      */
-    public ProfileView labelled(Profile profile) {
+    ProfileView labelled(Profile profile) {
         return group(profile) == Group.NONE && profile.endpointTree() != null && thread == null
                 ? new ProfileView(lookback, minPercent, Group.ENDPOINT) : this;
     }
 
     /** Whether this view's first level is the profile's endpoints (else its threads, if any). */
-    public boolean byEndpoint(Profile profile) {
+    boolean byEndpoint(Profile profile) {
         return group(profile) == Group.ENDPOINT && profile.endpointTree() != null;
     }
 
@@ -190,7 +190,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
      * every frame kept, with each traced request's samples under its trace and span groups when the profile has them
      * ({@link Profile#spanTree}), for span labels.
      */
-    public StackTreeSnapshot labelledTree(Profile profile) {
+    StackTreeSnapshot labelledTree(Profile profile) {
         return byEndpoint(profile) && profile.spanTree() != null && minPercent == 0
                 ? fullTree(profile, profile.spanTree()) : tree(profile);
     }

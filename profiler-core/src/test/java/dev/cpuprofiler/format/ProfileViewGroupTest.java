@@ -106,7 +106,7 @@ class ProfileViewGroupTest {
         List<Frame> stack = java.util.Arrays.stream(frames).map(Frame::java).toList();
         tree.accept(stack, "worker-1", weight);
         List<Frame> grouped = new java.util.ArrayList<>();
-        grouped.add(new Frame("[" + endpoint + "]", dev.cpuprofiler.FrameKind.UNKNOWN));
+        grouped.add(new Frame(endpoint, dev.cpuprofiler.FrameKind.ENDPOINT));
         grouped.addAll(stack);
         byEndpoint.accept(grouped, "worker-1", weight);
     }

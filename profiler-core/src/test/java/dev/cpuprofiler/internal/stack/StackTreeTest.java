@@ -196,7 +196,7 @@ class StackTreeTest {
         StackNode root = StackNode.of(tree.snapshot());
 
         assertThat(root.children()).extracting(StackNode::frame)
-                .containsExactly("[http-nio-8080-exec-*]", "[pool-*-thread-*]", ThreadNames.UNKNOWN_THREAD);
+                .containsExactly("[http-nio-8080-exec-*]", "[pool-*-thread-*]", "[" + ThreadNames.UNKNOWN_THREAD + "]");
         assertThat(root.child("[http-nio-8080-exec-*]").child("Thread.run").child("Handler.handle").total())
                 .isEqualTo(2);
     }
