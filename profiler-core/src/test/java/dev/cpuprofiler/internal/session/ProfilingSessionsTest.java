@@ -137,7 +137,7 @@ class ProfilingSessionsTest {
             Profile profile = status.latestProfile();
             assertThat(profile.id()).isEqualTo(session.id());
             assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
-            assertThat(profile.engine()).isEqualTo(EnginesHere.autoExpected());
+            assertThat(profile.engine().id()).isEqualTo(EnginesHere.autoExpected());
             assertThat(profile.samples()).isGreaterThan(20);
             assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
             assertThat(containsFrame(StackNode.of(profile.tree()), "ProfilingSessionsTest.burnDistinctively")).isTrue();
@@ -230,7 +230,7 @@ class ProfilingSessionsTest {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.engine()).isEqualTo("jfr-execution");
+            assertThat(profile.engine()).isEqualTo(EngineChoice.JFR_EXECUTION);
             assertThat(profile.fallbacks()).singleElement().satisfies(f -> {
                 assertThat(f.engineId()).isEqualTo("jfr-cpu-time");
                 assertThat(f.reason()).contains("no CPU-time sampler");
