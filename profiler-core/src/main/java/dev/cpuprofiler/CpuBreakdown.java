@@ -26,10 +26,10 @@ public record CpuBreakdown(Duration processCpuTime, String source, List<Share> g
         groups = List.copyOf(groups);
     }
 
-    /** The group with this id ({@link Group#id()}), if shown. */
-    public Optional<Share> group(String group) {
+    /** The group's share, if shown. */
+    public Optional<Share> group(Group group) {
         for (Share g : groups) {
-            if (g.group().equals(group)) {
+            if (g.group() == group) {
                 return Optional.of(g);
             }
         }
@@ -37,28 +37,28 @@ public record CpuBreakdown(Duration processCpuTime, String source, List<Share> g
     }
 
     /** The group's % of the process's CPU time, 0..100; 0 for a group not shown. */
-    public double percentOf(String group) {
+    public double percentOf(Group group) {
         return group(group).map(Share::percent).orElse(0.0);
     }
 
     /** The group's share of the process's CPU time, 0..1 (for a gauge); 0 for a group not shown. */
-    public double ratio(String group) {
+    public double ratio(Group group) {
         return percentOf(group) / 100.0;
     }
 
     /** The group's CPU time; zero for a group not shown. */
-    public Duration cpuTimeOf(String group) {
+    public Duration cpuTimeOf(Group group) {
         return group(group).map(Share::cpuTime).orElse(Duration.ZERO);
     }
 
     /**
      * One group's share of a {@link CpuBreakdown}.
      *
-     * @param group the {@link Group#id()}: application, gc, jit, profiler, jvm-other or unattributed
+     * @param group which threads: application, gc, jit, profiler, jvm-other or unattributed
      * @param cpuTime the CPU time its threads used during the session
      * @param percent {@code cpuTime} as % of the process's CPU time, 0..100
      */
-    public record Share(String group, Duration cpuTime, double percent) {
+    public record Share(Group group, Duration cpuTime, double percent) {
 
         public Share {
             Objects.requireNonNull(group, "group");

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
 
 /**
  * The CPU profiler: watches the process's CPU (its cgroup's when it has one), keeps a smoothed baseline, records a
@@ -89,16 +90,14 @@ public interface CpuProfiler extends AutoCloseable {
     void addSessionEndListener(SessionEndListener listener);
 
     /**
-     * Tells the listener of every profile stored from now on, on the session's thread: it must not block (an
-     * exporter queues the profile for a thread of its own).
+     * Tells the listener of every profile the profiler keeps from now on, as kept (its {@code .jfr} moved or gone), on
+     * the thread that stored it: a session's own. It must return quickly and never block: hand the profile to a thread
+     * of its own for anything slow (an exporter queues it). What it throws is logged and does not reach the session.
      */
-    void addStoredProfileListener(StoredProfileListener listener);
+    void addStoredProfileListener(Consumer<Profile> listener);
 
     /** Stops telling the listener. */
-    void removeStoredProfileListener(StoredProfileListener listener);
-
-    /** The clock the profiler's times come from. */
-    Clock clock();
+    void removeStoredProfileListener(Consumer<Profile> listener);
 
     /**
      * Stops a running session early as {@link #stopForShutdown()} does, waits a few seconds at most for its profile to
@@ -188,11 +187,26 @@ public interface CpuProfiler extends AutoCloseable {
          *         its {@code META-INF/services} entry)
          */
         public CpuProfiler build() {
-            CpuProfilerProvider provider = ServiceLoader.load(CpuProfilerProvider.class,
-                    CpuProfilerProvider.class.getClassLoader()).findFirst().orElseThrow(() -> new IllegalStateException(
-                            "no " + CpuProfilerProvider.class.getName() + " in META-INF/services: profiler-core's jar "
-                                    + "is incomplete (merged without its service files?)"));
+            Provider provider = ServiceLoader.load(Provider.class, Provider.class.getClassLoader()).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no " + Provider.class.getName()
+                            + " in META-INF/services: profiler-core's jar is incomplete (merged without its service "
+                            + "files?)"));
             return provider.build(this);
         }
+    }
+
+    /**
+     * What builds a {@link CpuProfiler} from a {@link Builder}: found with {@link ServiceLoader}, so that this API
+     * refers to no implementation class and the pipeline's packages sit wholly below it. profiler-core provides the
+     * one implementation ({@code META-INF/services/dev.cpuprofiler.CpuProfiler$Provider}); an application has no
+     * reason to provide another.
+     */
+    interface Provider {
+
+        /**
+         * @param settings what the builder was given
+         * @throws InvalidOptionException when an option is out of range, naming it
+         */
+        CpuProfiler build(Builder settings);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -106,10 +105,9 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
     public record Session(String id, SessionTrigger trigger, String engine, Instant startedAt, Duration duration,
             Duration elapsed, long samples) {
 
-        public static Session of(RunningSession s, Clock clock) {
-            Duration elapsed = Duration.between(s.startedAt(), clock.instant());
-            return new Session(s.id(), s.trigger(), s.engine(), s.startedAt(), s.duration(),
-                    elapsed.isNegative() ? Duration.ZERO : elapsed, s.samplesSoFar());
+        public static Session of(RunningSession s) {
+            return new Session(s.id(), s.trigger(), s.engine(), s.startedAt(), s.duration(), s.elapsed(),
+                    s.samplesSoFar());
         }
     }
 

@@ -24,6 +24,12 @@ public enum EngineChoice {
         return id;
     }
 
+    /** Its {@link #id()}: an engine reads in a log line or a title as it does in the properties. */
+    @Override
+    public String toString() {
+        return id;
+    }
+
     /**
      * Parses {@code jfr-cpu-time}, {@code JFR_CPU_TIME} and the like.
      *

@@ -1,20 +1,17 @@
 package dev.cpuprofiler;
 
-
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * One recorded profile: what was sampled, by which engine, and the merged stack tree.
  *
  * @param id unique, URL-safe
  * @param trigger CPU or MANUAL
- * @param engine the engine that recorded it ({@code jfr-cpu-time}, {@code async-profiler}, {@code jfr-execution})
+ * @param engine the engine that recorded it (never {@link EngineChoice#AUTO})
  * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
  * @param fallbacks engines tried before it, each with the reason it could not record
  * @param notes remarks from the engine (lost samples, and the like)
@@ -35,14 +32,15 @@ import java.util.Optional;
  *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
  * @param endpoints the session's samples by the request their thread served ({@link RequestActivity}), most first;
  *        empty when nothing reported requests (the notes say why)
- * @param endpointTree the session's samples, each stack under a first frame naming its endpoint
- *        ({@code [GET /owners/{id}]}), or null without endpoints
+ * @param endpointTree the session's samples, each stack under its endpoint's group: a first-level node of kind
+ *        {@link FrameKind#ENDPOINT} named {@code GET /owners/{id}}; null without endpoints
  * @param hottestTraces the traced requests with the most samples, most first; empty without tracing
- * @param spanTree as {@code endpointTree}, each traced request's samples one level further down, under a frame naming
- *        its trace and span ({@code [trace <traceId> <spanId>]}): what pprof's {@code span_id} labels and OTLP's links
- *        come from; null without tracing
+ * @param spanTree as {@code endpointTree}, each traced request's samples further down, under a node of kind
+ *        {@link FrameKind#TRACE} named by its trace id and one of kind {@link FrameKind#SPAN} named by its span id:
+ *        what pprof's {@code span_id} labels and OTLP's links come from; null without tracing
+ * @param saturation why a SATURATION profile was recorded, or null
  */
-public record Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
+public record Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
         Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
@@ -61,7 +59,7 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
     }
 
     /** A profile without endpoints. */
-    public Profile(String id, SessionTrigger trigger, String engine, String engineDetail,
+    public Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
             Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
             Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
@@ -72,21 +70,6 @@ public record Profile(String id, SessionTrigger trigger, String engine, String e
 
     public Duration duration() {
         return Duration.between(startedAt, endedAt);
-    }
-
-    /** A generous estimate of the heap this profile holds, for the store's byte bound. */
-    public long estimatedBytes() {
-        // ~33 B/node in the snapshot's arrays plus the frame names it references.
-        return 512L + tree.size() * 96L + (concurrency == null ? 0 : 256L + concurrency.threads().size() * 128L)
-                + (lookback == null ? 0 : 256L + lookback.tree().size() * 96L) + endpoints.size() * 128L
-                + (endpointTree == null ? 0 : endpointTree.size() * 96L) + (spanTree == null ? 0 : spanTree.size() * 96L)
-                + (saturation == null ? 0 : saturation.tree().size() * 96L);
-    }
-
-    public Profile withJfrFile(Path file) {
-        return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, file, concurrency, lookback, cpuBreakdown, endpoints,
-                endpointTree, hottestTraces, spanTree, saturation);
     }
 
     /**

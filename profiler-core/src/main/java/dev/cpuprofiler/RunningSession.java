@@ -18,6 +18,9 @@ public interface RunningSession {
 
     Duration duration();
 
+    /** How long it has recorded so far, by the profiler's clock (never negative). */
+    Duration elapsed();
+
     /** Samples recorded so far. */
     long samplesSoFar();
 

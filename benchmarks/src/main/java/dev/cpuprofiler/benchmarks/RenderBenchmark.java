@@ -2,15 +2,18 @@ package dev.cpuprofiler.benchmarks;
 
 import dev.cpuprofiler.fixtures.CountingOutputStream;
 import dev.cpuprofiler.fixtures.RealisticStacks;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
-import dev.cpuprofiler.Frame;
-import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
-import dev.cpuprofiler.internal.stack.StackTree;
-import dev.cpuprofiler.internal.stack.StackTreeRenderer;
+import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.StackTreeSnapshot;
-import dev.cpuprofiler.internal.stack.TextTreeRenderer;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,10 +30,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Each rendering of a merged tree of about 100 000 nodes (realistic stacks, grouped by thread so the tree is wide
- * as well as deep), with the settings the endpoint uses for a full profile: JSON (whole tree), indented text
- * (everything shown), collapsed stacks, and the HTML flame graph (no minimum width). Output goes to a counting
- * sink (the harness reports each rendering's size separately, see {@link #renderedBytes}).
+ * Each format's rendering of a profile whose merged tree has about 100 000 nodes (realistic stacks, grouped by thread
+ * so the tree is wide as well as deep), as the endpoint serves a full profile: JSON (its figures and the whole tree),
+ * text (its summary, everything shown), collapsed stacks, and the HTML flame graph (no minimum width). Output goes to
+ * a counting sink (the harness reports each rendering's size separately, see {@link #renderedBytes}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,19 +48,21 @@ public class RenderBenchmark {
     @Param({"json", "text", "collapsed", "html"})
     public String format;
 
-    private StackTreeSnapshot snapshot;
-    private StackTreeRenderer renderer;
+    private Profile profile;
+    private ProfileFormat renderer;
 
     @Setup(Level.Trial)
     public void setUp() {
-        snapshot = tree(TARGET_NODES);
-        renderer = switch (format) {
-            case "json" -> new JsonTreeRenderer();
-            case "text" -> new TextTreeRenderer();
-            case "collapsed" -> new CollapsedStacksRenderer();
-            case "html" -> new FlameGraphRenderer("CPU profile", 0);
-            default -> throw new IllegalArgumentException(format);
-        };
+        profile = profile(tree(TARGET_NODES));
+        renderer = ProfileFormat.of(format).orElseThrow(() -> new IllegalArgumentException(format));
+    }
+
+    /** A profile of that tree, as a session would store it. */
+    public static Profile profile(StackTreeSnapshot tree) {
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        return new Profile("bench", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
+                start, start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree, null, null,
+                null, null);
     }
 
     /** A tree of at least {@code nodes} nodes (a few more: the last stack may add several). */
@@ -79,14 +84,14 @@ public class RenderBenchmark {
     @Benchmark
     public long render() throws IOException {
         CountingOutputStream out = new CountingOutputStream();
-        renderer.render(snapshot, out);
+        renderer.write(profile, ProfileView.FULL, out);
         return out.count();
     }
 
     /** The size of each rendering, for the report (the harness calls it once). */
-    public static long renderedBytes(StackTreeSnapshot tree, StackTreeRenderer renderer) throws IOException {
+    public static long renderedBytes(Profile profile, ProfileFormat format) throws IOException {
         CountingOutputStream out = new CountingOutputStream();
-        renderer.render(tree, out);
+        format.write(profile, ProfileView.FULL, out);
         return out.count();
     }
 }

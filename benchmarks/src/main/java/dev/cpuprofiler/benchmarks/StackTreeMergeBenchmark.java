@@ -1,7 +1,7 @@
 package dev.cpuprofiler.benchmarks;
 
 import dev.cpuprofiler.fixtures.RealisticStacks;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Locale;

@@ -9,7 +9,6 @@ import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
 import dev.cpuprofiler.internal.stack.RootCut;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,7 +52,8 @@ final class JsonFormat extends FormatBase {
         StackTreeSnapshot full = view.fullTree(p);
         StackTreeSnapshot tree = view.tree(p);
         RootCut cut = RootCut.of(full);
-        return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(),
+        return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine().id(),
+                p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
                 HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(),
@@ -98,7 +98,7 @@ final class JsonFormat extends FormatBase {
 
         static Breakdown of(CpuBreakdown b) {
             return b == null ? null : new Breakdown(iso(b.processCpuTime()), b.source(), b.groups().stream()
-                    .map(g -> new Group(g.group(), iso(g.cpuTime()), round(g.percent()))).toList());
+                    .map(g -> new Group(g.group().id(), iso(g.cpuTime()), round(g.percent()))).toList());
         }
     }
 

@@ -2,8 +2,6 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
-import dev.cpuprofiler.internal.stack.ThreadNames;
-import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -24,8 +22,9 @@ import java.util.UUID;
  * self weight, whose stack is the path from that node up to the root, leaf first as {@code Stack} wants. Frames are
  * interned in the shared dictionary: one string, one function and one location per distinct frame name, one stack per
  * distinct path; every table starts with its zero value, as the schema requires. Written with {@link ProtoMessage}
- * and the schema's field numbers, like pprof. A traced request's samples carry {@code span_id} and {@code span_name}
- * attributes, as pprof's labels, and a {@code Link} to the trace and span.
+ * and the schema's field numbers, like pprof. The tree's groups are attributes, not frames: {@code thread.name} or
+ * {@code endpoint}; a traced request's samples carry {@code span_id} and {@code span_name} too, as pprof's labels,
+ * and a {@code Link} to the trace and span.
  */
 final class OtlpFormat extends FormatBase {
 
@@ -87,9 +86,7 @@ final class OtlpFormat extends FormatBase {
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         Dictionary d = new Dictionary();
-        ProfileView labelled = view.labelled(profile);
-        String groupKey = labelled.byEndpoint(profile) ? "endpoint" : "thread.name";
-        StackTreeSnapshot tree = labelled.labelledTree(profile);
+        StackTreeSnapshot tree = view.labelled(profile).labelledTree(profile);
         Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(profile.startedAt())
                 ? profile.lookback().startedAt() : profile.startedAt();
         Duration period = profile.samplingPeriod() == null ? Duration.ofMillis(10) : profile.samplingPeriod();
@@ -104,30 +101,32 @@ final class OtlpFormat extends FormatBase {
                 continue;
             }
             List<Integer> locations = new ArrayList<>(tree.depth(node));
-            int groupNode = 0;
-            String[] span = null;
+            List<Integer> attributes = new ArrayList<>();
+            String group = null;
+            String traceId = null;
+            String spanId = null;
             for (int n = node; n > 0; n = tree.parent(n)) {
-                String[] ids = tree.depth(n) == 2 ? TreeGroups.spanIds(tree, n) : null;
-                if (tree.depth(n) == 1 && ThreadNames.isGroupNode(tree, n)) {
-                    groupNode = n; // a thread's or an endpoint's group: an attribute, not a frame
-                } else if (ids != null) {
-                    span = ids; // a traced request's: attributes and a link, not a frame
-                } else {
-                    locations.add(d.location(tree.frame(n)));
+                String name = tree.frame(n);
+                switch (tree.kind(n)) {  // a group is an attribute (a span also a link), not a frame
+                    case THREAD -> attributes.add(0, d.attribute("thread.name", group = name));
+                    case ENDPOINT -> attributes.add(0, d.attribute("endpoint", group = name));
+                    case TRACE -> traceId = name;
+                    case SPAN -> spanId = name;
+                    default -> locations.add(d.location(name));
+                }
+            }
+            if (spanId != null) {
+                attributes.add(d.attribute("span_id", spanId));
+                if (group != null) {
+                    attributes.add(d.attribute("span_name", group));
                 }
             }
             ProtoMessage sample = new ProtoMessage().int32(SAMPLE_STACK_INDEX, d.stack(locations));
-            if (groupNode > 0) {
-                String group = ThreadNames.groupThread(tree, groupNode);
-                List<Integer> attributes = new ArrayList<>(List.of(d.attribute(groupKey, group)));
-                if (span != null) {
-                    attributes.add(d.attribute("span_id", span[1]));
-                    attributes.add(d.attribute("span_name", group));
-                }
+            if (!attributes.isEmpty()) {
                 sample.packedInt32(SAMPLE_ATTRIBUTE_INDICES, attributes);
-                if (span != null) {
-                    sample.int32(SAMPLE_LINK_INDEX, d.link(span[0], span[1]));
-                }
+            }
+            if (traceId != null && spanId != null) {
+                sample.int32(SAMPLE_LINK_INDEX, d.link(traceId, spanId));
             }
             p.message(PROFILE_SAMPLES, sample.packedInt64(SAMPLE_VALUES, self));
         }
@@ -138,7 +137,7 @@ final class OtlpFormat extends FormatBase {
                 .bytes(PROFILE_PROFILE_ID, profileId(profile.id()))
                 .packedInt32(PROFILE_ATTRIBUTE_INDICES, List.of(
                         d.attribute("profile.trigger", profile.trigger().name().toLowerCase(Locale.ROOT)),
-                        d.attribute("profile.engine", profile.engine()),
+                        d.attribute("profile.engine", profile.engine().id()),
                         d.attribute("profile.id", profile.id())));
 
         ProtoMessage resource = new ProtoMessage().message(RESOURCE_ATTRIBUTES, keyValue("service.name", serviceName));

@@ -8,8 +8,6 @@ import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
-import dev.cpuprofiler.internal.stack.ThreadNames;
-import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -25,11 +23,12 @@ import java.util.zip.GZIPOutputStream;
  * it. Two sample types, {@code samples/count} and {@code cpu/nanoseconds} (weight × sampling period); period type
  * {@code cpu/nanoseconds}; one {@code Function} and one {@code Location} per distinct frame (name and kind), named as
  * the other formats print it; one {@code Sample} per tree node that samples end in, its locations leaf first. When
- * the tree is grouped by thread, the thread level is not a frame but a {@code thread} label on each sample; a profile
+ * the tree is grouped by thread, the thread groups are not frames but a {@code thread} label on each sample; a profile
  * with endpoints carries an {@code endpoint} label on each sample instead (ungrouped or grouped by endpoint), as
  * {@code go tool pprof -tags} lists and {@code -tagfocus=endpoint=...} selects; a traced request's samples carry
  * {@code span_id} and {@code span_name} too, the labels of Pyroscope's span profiles (its Java and Go integrations
- * label the local root span: its 16-hex-digit id and its name), from {@link Profile#spanTree}.
+ * label the local root span: its 16-hex-digit id and its name), from {@link Profile#spanTree}. Every label is read
+ * from the tree's group nodes ({@link FrameKind#isGroup()}), never from a frame's name.
  *
  * <p>Written like OTLP, with {@link ProtoMessage} and profile.proto's field numbers (part of pprof's wire contract,
  * they never change). Our frames carry no file names or
@@ -92,7 +91,6 @@ final class PprofFormat extends FormatBase {
         private final Profile profile;
         private final ProfileView view;
         private final StackTreeSnapshot tree;
-        private final String labelKey;
         private final CodedOutputStream out;
         private final Map<String, Integer> stringIds = new HashMap<>();
         private final List<String> strings = new ArrayList<>();
@@ -105,9 +103,7 @@ final class PprofFormat extends FormatBase {
         Writer(Profile profile, ProfileView view, CodedOutputStream out) {
             this.profile = profile;
             this.view = view;
-            ProfileView labelled = view.labelled(profile);
-            this.labelKey = labelled.byEndpoint(profile) ? "endpoint" : "thread";
-            this.tree = labelled.labelledTree(profile);
+            this.tree = view.labelled(profile).labelledTree(profile);
             this.out = out;
             string("");  // string_table[0] must be ""
         }
@@ -118,11 +114,10 @@ final class PprofFormat extends FormatBase {
             int count = string("count");
             int cpu = string("cpu");
             int nanoseconds = string("nanoseconds");
-            int thread = string(labelKey);
 
             valueType(PROFILE_SAMPLE_TYPE, samples, count);
             valueType(PROFILE_SAMPLE_TYPE, cpu, nanoseconds);
-            writeSamples(periodNanos, thread, string("span_id"), string("span_name"));
+            writeSamples(periodNanos);
 
             int jvm = string("jvm");
             CodedOutputStream mapping = message.restart();
@@ -166,29 +161,17 @@ final class PprofFormat extends FormatBase {
 
         /**
          * One sample per node with self weight. The tree is in preorder, so the path to a node is the last node seen
-         * at each depth above it: {@code path[d]} keeps its location id, 0 for a thread group.
+         * at each depth above it: {@code path[d]} keeps its location id, 0 for a group, whose label
+         * ({@link #groupLabel}) {@code labels[d]} keeps instead.
          */
-        private void writeSamples(long periodNanos, int threadKey, int spanIdKey, int spanNameKey) throws IOException {
+        private void writeSamples(long periodNanos) throws IOException {
             int[] path = new int[tree.maxDepth() + 1];
-            int threadLabel = 0;
-            int spanLabel = 0;
+            int[][] labels = new int[tree.maxDepth() + 1][];
             for (int node = 1; node < tree.size(); node++) {
                 int depth = tree.depth(node);
-                String[] span = depth == 2 && threadLabel != 0 ? TreeGroups.spanIds(tree, node) : null;
-                if (depth <= 2) {
-                    spanLabel = span == null ? 0 : string(span[1]);
-                }
-                if (depth == 1 && ThreadNames.isGroupNode(tree, node)) {
-                    path[depth] = 0;
-                    threadLabel = string(ThreadNames.groupThread(tree, node));
-                } else if (span != null) {
-                    path[depth] = 0;
-                } else {
-                    if (depth == 1) {
-                        threadLabel = 0;
-                    }
-                    path[depth] = frameId(tree.frame(node), tree.kind(node));
-                }
+                FrameKind kind = tree.kind(node);
+                labels[depth] = kind.isGroup() ? groupLabel(kind, tree.frame(node), labels[1]) : null;
+                path[depth] = kind.isGroup() ? 0 : frameId(tree.frame(node), kind);
                 long self = tree.self(node);
                 if (self <= 0) {
                     continue;
@@ -211,15 +194,29 @@ final class PprofFormat extends FormatBase {
                         + CodedOutputStream.computeInt64SizeNoTag(cpuNanos));
                 sample.writeInt64NoTag(self);
                 sample.writeInt64NoTag(cpuNanos);
-                if (threadLabel != 0) {
-                    label(sample, threadKey, threadLabel);
-                }
-                if (spanLabel != 0) {  // Pyroscope's span profiles: the root span's id, its name the endpoint's
-                    label(sample, spanIdKey, spanLabel);
-                    label(sample, spanNameKey, threadLabel);
+                for (int d = 1; d <= depth; d++) {
+                    for (int i = 0; path[d] == 0 && labels[d] != null && i < labels[d].length; i += 2) {
+                        label(sample, labels[d][i], labels[d][i + 1]);
+                    }
                 }
                 end(PROFILE_SAMPLE, message);
             }
+        }
+
+        /**
+         * A group's labels, key and value string ids in turn: {@code thread} or {@code endpoint} its name; a span
+         * {@code span_id} and {@code span_name}, the labels of Pyroscope's span profiles (its Java and Go
+         * integrations label the local root span: its id and its name, here the endpoint's, {@code top} the
+         * first-level group's labels); a trace none.
+         */
+        private int[] groupLabel(FrameKind kind, String name, int[] top) {
+            return switch (kind) {
+                case THREAD -> new int[] {string("thread"), string(name)};
+                case ENDPOINT -> new int[] {string("endpoint"), string(name)};
+                case SPAN -> top == null ? new int[] {string("span_id"), string(name)}
+                        : new int[] {string("span_id"), string(name), string("span_name"), top[1]};
+                default -> new int[0];
+            };
         }
 
         private void label(CodedOutputStream sample, int key, int value) throws IOException {

@@ -1,9 +1,11 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
 import dev.cpuprofiler.internal.stack.ThreadNames;
@@ -30,8 +32,8 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
     /** Everything: the session's samples and the look-back's, no frame folded, grouped as recorded. */
     public static final ProfileView FULL = new ProfileView(LookbackView.INCLUDE, 0);
 
-    /** The first frame of the look-back's samples when stacks are grouped by endpoint: it has no requests. */
-    public static final String LOOKBACK_GROUP = "[look-back]";
+    /** The group of the look-back's samples when stacks are grouped by endpoint: it has no requests. */
+    private static final Frame LOOKBACK_GROUP = new Frame("look-back", FrameKind.ENDPOINT);
 
     /** How a view groups stacks: the first frame of each names its group. */
     public enum Group {
@@ -103,20 +105,20 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
 
     /** The group this view shows of that profile: its own, or as the profile was recorded. */
     public Group group(Profile profile) {
-        return group != null ? group : TreeGroups.isGrouped(profile.tree()) ? Group.THREAD : Group.NONE;
+        return group != null ? group : byThread(profile) ? Group.THREAD : Group.NONE;
     }
 
     /**
      * The view a format that labels samples draws (pprof, OTLP): this one, but a profile with endpoints is grouped by
      * endpoint unless its threads are asked for, so that every sample carries its endpoint as a label, not a frame.
      */
-    public ProfileView labelled(Profile profile) {
+    ProfileView labelled(Profile profile) {
         return group(profile) == Group.NONE && profile.endpointTree() != null && thread == null
                 ? new ProfileView(lookback, minPercent, Group.ENDPOINT) : this;
     }
 
     /** Whether this view's first level is the profile's endpoints (else its threads, if any). */
-    public boolean byEndpoint(Profile profile) {
+    boolean byEndpoint(Profile profile) {
         return group(profile) == Group.ENDPOINT && profile.endpointTree() != null;
     }
 
@@ -134,7 +136,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         if (g == Group.ENDPOINT && lookback == LookbackView.ONLY) {
             return Optional.of("lookback=only has no endpoints: requests are recorded only while a session records");
         }
-        if (g == Group.THREAD && !TreeGroups.isGrouped(profile.tree()) && profile.samples() > 0) {
+        if (g == Group.THREAD && !byThread(profile) && profile.samples() > 0) {
             return Optional.of("Profile '" + profile.id() + "' was recorded without threads: "
                     + "profiler.cpu.group-by-thread=true records them");
         }
@@ -149,15 +151,19 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         if (lookback == LookbackView.ONLY) {
             return Optional.of("lookback=only has no stacks of one thread: thread= shows the session's samples");
         }
-        if (pinnedThread(profile) || TreeGroups.isGrouped(profile.tree()) && TreeGroups.hasGroup(profile.tree(),
-                ThreadNames.groupFrame(thread))) {
+        if (pinnedThread(profile) || TreeGroups.hasGroup(profile.tree(), ThreadNames.groupFrame(thread))) {
             return Optional.empty();
         }
         Profile.Saturation s = profile.saturation();
         return Optional.of("Profile '" + profile.id() + "' has no stacks of thread '" + thread + "': "
                 + (s != null ? "it keeps its pinned thread's, thread=" + s.thread()
-                        : TreeGroups.isGrouped(profile.tree()) ? "no thread of that name ran in it"
+                        : byThread(profile) ? "no thread of that name ran in it"
                         : "it was recorded without threads (profiler.cpu.group-by-thread=true records them)"));
+    }
+
+    /** Whether the profile recorded its threads: its tree's first level are thread groups. */
+    private static boolean byThread(Profile profile) {
+        return TreeGroups.groupedBy(profile.tree()) == FrameKind.THREAD;
     }
 
     /** Whether {@link #thread} is the one a SATURATION profile keeps apart. */
@@ -174,17 +180,17 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         if (thread != null) {
             StackTreeSnapshot one = TreeGroups.only(LookbackTrees.select(lookback, profile.tree(), profile.lookback()),
                     ThreadNames.groupFrame(thread));
-            return group(profile) == Group.THREAD ? one : ungrouped(one);
+            return group(profile) == Group.THREAD ? one : TreeGroups.withoutGroups(one);
         }
         return fullTree(profile, profile.endpointTree());
     }
 
     /**
      * The tree a format that labels samples draws from {@link #labelled} this view: {@link #tree}, but by endpoint,
-     * every frame kept, with each traced request's samples under its {@code [trace <traceId> <spanId>]} frame
-     * when the profile has them ({@link Profile#spanTree}), for span labels.
+     * every frame kept, with each traced request's samples under its trace and span groups when the profile has them
+     * ({@link Profile#spanTree}), for span labels.
      */
-    public StackTreeSnapshot labelledTree(Profile profile) {
+    StackTreeSnapshot labelledTree(Profile profile) {
         return byEndpoint(profile) && profile.spanTree() != null && minPercent == 0
                 ? fullTree(profile, profile.spanTree()) : tree(profile);
     }
@@ -196,20 +202,16 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
             if (lookback == LookbackView.EXCLUDE || l == null || l.weight() == 0) {
                 return endpointTree;
             }
-            StackTreeSnapshot before = TreeGroups.under(LOOKBACK_GROUP, ungrouped(l.tree()));
+            StackTreeSnapshot before = TreeGroups.under(LOOKBACK_GROUP, TreeGroups.withoutGroups(l.tree()));
             return lookback == LookbackView.ONLY ? before : TreeGroups.merged(endpointTree, before);
         }
         StackTreeSnapshot recorded = LookbackTrees.select(lookback, profile.tree(), profile.lookback());
-        return g == Group.NONE ? ungrouped(recorded) : recorded;
+        return g == Group.NONE ? TreeGroups.withoutGroups(recorded) : recorded;
     }
 
     /** The tree this view shows: {@link #fullTree} with the small frames folded. */
     public StackTreeSnapshot tree(Profile profile) {
         StackTreeSnapshot full = fullTree(profile);
         return minPercent > 0 ? StackTreePruner.prune(full, minPercent) : full;
-    }
-
-    private static StackTreeSnapshot ungrouped(StackTreeSnapshot tree) {
-        return TreeGroups.isGrouped(tree) ? TreeGroups.withoutGroups(tree) : tree;
     }
 }

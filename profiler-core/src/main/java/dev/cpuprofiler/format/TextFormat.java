@@ -10,7 +10,6 @@ import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.RootCut;
-import dev.cpuprofiler.internal.stack.TextTreeRenderer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +80,7 @@ final class TextFormat extends FormatBase {
             b.append(String.format(Locale.ROOT, "Where the CPU went: %.1fs of process CPU time;",
                     breakdown.processCpuTime().toNanos() / 1e9));
             for (CpuBreakdown.Share g : breakdown.groups()) {
-                b.append(String.format(Locale.ROOT, "  %s %.1f%%", g.group(), g.percent()));
+                b.append(String.format(Locale.ROOT, "  %s %.1f%%", g.group().id(), g.percent()));
             }
             b.append('\n');
         }

@@ -1,8 +1,9 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.EngineChoice;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
@@ -24,7 +25,7 @@ class FlameGraphFormatTest {
         StackTree tree = new StackTree(64, 1000, true);
         tree.accept(List.of(Frame.java("app.Main.run")), "P".repeat(27) + "-x", 40);
         tree.accept(List.of(Frame.java("app.Main.run")), HOSTILE, 60);
-        Profile p = new Profile("p1", SessionTrigger.MANUAL, "jfr-execution", null, List.of(), List.of(),
+        Profile p = new Profile("p1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
                 Instant.EPOCH, Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(),
                 null, null, null, null);
 

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 
@@ -8,7 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.requests.EndpointTally;
 import dev.cpuprofiler.internal.requests.RequestLog;
@@ -118,7 +119,7 @@ class PprofFormatTest {
 
     @Test
     void anEmptyProfileIsAValidProfileWithNoSamples() {
-        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution", "jfr",
+        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, "jfr",
                 List.of(), List.of(), START, END, PERIOD, 0, 0, null, new StackTree(64, 1000, false).snapshot(), null,
                 null, null, null);
 
@@ -150,7 +151,7 @@ class PprofFormatTest {
         tally.accept(List.of(run, Frame.java("app.Plain.parse")), "worker", thread, inPlain, 20);
         tally.accept(List.of(run, Frame.java("app.Idle.poll")), "worker", thread, outside, 10);
         timeline.close();
-        Profile profile = new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, "jfr-execution", null, List.of(),
+        Profile profile = new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, null, List.of(),
                 List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, null, null,
                 tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10), tally.spanTree(),
                 null);
@@ -195,7 +196,7 @@ class PprofFormatTest {
         tree.accept(List.of(run, Frame.java("app.Cold.parse")), "main", 25);
         tree.accept(List.of(run, Frame.java("app.Cold.parse"), new Frame("read", FrameKind.NATIVE)), "main", 10);
         tree.accept(List.of(run), "main", 5);
-        return new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
+        return new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample",
                 List.of(), List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, lookback, null);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 
@@ -63,7 +64,7 @@ class PprofGoToolTest {
         Thread.sleep(RECORDING.toMillis());
         SplitWorkload.CpuSplit truth = WORKLOAD.workload().snapshot().minus(before);
         RecordingResult result = recording.stop();
-        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, result.engineId(),
+        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.fromId(result.engineId()),
                 result.engineDetail(), List.of(), result.notes(), startedAt, Instant.now(), Duration.ofMillis(10),
                 tree.totalSamples(), result.lostSamples(), null, tree.snapshot(), null, null, null, null);
         Path pprof = workDirectory.resolve(profile.id() + ".pb.gz");

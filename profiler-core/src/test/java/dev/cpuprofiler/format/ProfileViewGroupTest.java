@@ -1,8 +1,9 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.EngineChoice;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
@@ -77,7 +78,7 @@ class ProfileViewGroupTest {
     void withoutEndpointsGroupByEndpointSaysWhy() {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java(RUN)), "main", 5);
-        Profile p = new Profile("p2", SessionTrigger.MANUAL, "jfr-execution", null, List.of(),
+        Profile p = new Profile("p2", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(),
                 List.of("no endpoints: nothing reports requests to the profiler"), Instant.EPOCH,
                 Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 5, 0, null, tree.snapshot(), null, null, null,
                 null);
@@ -94,7 +95,7 @@ class ProfileViewGroupTest {
         add(tree, byEndpoint, "GET /alpha", 30, RUN, ALPHA);
         add(tree, byEndpoint, "GET /beta", 60, RUN, BETA);
         add(tree, byEndpoint, "no request", 10, RUN);
-        return new Profile("p1", SessionTrigger.MANUAL, "jfr-execution", null, List.of(), List.of(), Instant.EPOCH,
+        return new Profile("p1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(), Instant.EPOCH,
                 Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(), null, null, null,
                 null, List.of(new EndpointShare("GET /beta", 60, 60, 20L, 30.0), new EndpointShare("GET /alpha", 30, 30,
                         20L, 15.0), new EndpointShare("[no request]", 10, 10, null, null)), byEndpoint.snapshot(), List.of(),
@@ -105,7 +106,7 @@ class ProfileViewGroupTest {
         List<Frame> stack = java.util.Arrays.stream(frames).map(Frame::java).toList();
         tree.accept(stack, "worker-1", weight);
         List<Frame> grouped = new java.util.ArrayList<>();
-        grouped.add(new Frame("[" + endpoint + "]", dev.cpuprofiler.FrameKind.UNKNOWN));
+        grouped.add(new Frame(endpoint, dev.cpuprofiler.FrameKind.ENDPOINT));
         grouped.addAll(stack);
         byEndpoint.accept(grouped, "worker-1", weight);
     }

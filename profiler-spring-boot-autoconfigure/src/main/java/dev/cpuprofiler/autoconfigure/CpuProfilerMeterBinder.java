@@ -91,7 +91,7 @@ public class CpuProfilerMeterBinder implements MeterBinder {
         for (CpuBreakdown.Group group : CpuBreakdown.Group.values()) {
             gauge(registry, "profiler.cpu.breakdown", s -> s.latestProfile() == null
                     || s.latestProfile().cpuBreakdown() == null ? Double.NaN
-                    : s.latestProfile().cpuBreakdown().ratio(group.id()))
+                    : s.latestProfile().cpuBreakdown().ratio(group))
                     .description("Latest profile: share of the process's CPU time used by this group of threads")
                     .tag("group", group.id())
                     .baseUnit("ratio")

@@ -8,7 +8,7 @@ import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.fixtures.SplitWorkload;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -98,8 +98,8 @@ public final class EndpointsChild {
                 : args.length > 5 ? Double.parseDouble(args[5]) * 1e3 : Double.NaN;
         double truthAlpha = a == null || b == null || a.requests() == null || b.requests() == null ? Double.NaN
                 : 100.0 * a.requests() * alphaCpu / (a.requests() * alphaCpu + b.requests() * betaCpu);
-        double alphaOwn = own(p.endpointTree(), "alphaWork", "[" + ALPHA + "]");
-        double betaOwn = own(p.endpointTree(), "betaWork", "[" + BETA + "]");
+        double alphaOwn = own(p.endpointTree(), "alphaWork", ALPHA);
+        double betaOwn = own(p.endpointTree(), "betaWork", BETA);
         System.out.println("RESULT " + String.format(Locale.ROOT, "{\"engine\": \"%s\", \"virtual\": %s, "
                 + "\"java\": \"%s\", \"samples\": %d, \"alphaSamples\": %d, \"betaSamples\": %d, "
                 + "\"alphaRequests\": %d, \"betaRequests\": %d, \"alphaCpuMicros\": %.1f, \"betaCpuMicros\": %.1f, "

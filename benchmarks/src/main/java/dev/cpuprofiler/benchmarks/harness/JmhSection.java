@@ -4,12 +4,9 @@ import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
 import dev.cpuprofiler.benchmarks.RenderBenchmark;
 import dev.cpuprofiler.benchmarks.ThreadTrackingBenchmark;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.internal.stack.FlameGraphRenderer;
-import dev.cpuprofiler.internal.stack.JsonTreeRenderer;
-import dev.cpuprofiler.internal.stack.StackTreeRenderer;
+import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
-import dev.cpuprofiler.internal.stack.TextTreeRenderer;
+import dev.cpuprofiler.format.ProfileFormat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,11 +215,9 @@ final class JmhSection {
         try {
             StackTreeSnapshot tree = RenderBenchmark.tree(RenderBenchmark.TARGET_NODES);
             renderNodes = tree.size();
-            Map<String, StackTreeRenderer> renderers = Map.of("json", new JsonTreeRenderer(), "text",
-                    new TextTreeRenderer(), "collapsed", new CollapsedStacksRenderer(), "html",
-                    new FlameGraphRenderer("CPU profile", 0));
-            for (Map.Entry<String, StackTreeRenderer> e : renderers.entrySet()) {
-                out.put(e.getKey(), RenderBenchmark.renderedBytes(tree, e.getValue()));
+            Profile profile = RenderBenchmark.profile(tree);
+            for (String format : List.of("json", "text", "collapsed", "html")) {
+                out.put(format, RenderBenchmark.renderedBytes(profile, ProfileFormat.of(format).orElseThrow()));
             }
         } catch (Exception e) {
             System.out.println("[harness] cannot measure render sizes: " + e);

@@ -19,7 +19,6 @@ import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.RequestActivity;
 import dev.cpuprofiler.RunningSession;
-import dev.cpuprofiler.StoredProfileListener;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import dev.cpuprofiler.SessionEndListener;
@@ -29,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -106,13 +106,13 @@ public final class DefaultCpuProfiler implements CpuProfiler {
      * exporter queues the profile for a thread of its own).
      */
     @Override
-    public void addStoredProfileListener(StoredProfileListener listener) {
+    public void addStoredProfileListener(Consumer<Profile> listener) {
         p.profiles().addListener(listener);
     }
 
     /** Stops telling the listener. */
     @Override
-    public void removeStoredProfileListener(StoredProfileListener listener) {
+    public void removeStoredProfileListener(Consumer<Profile> listener) {
         p.profiles().removeListener(listener);
     }
 
@@ -169,11 +169,6 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     @Override
     public void cancelActive(String reason) {
         p.coordinator().cancelActive(reason);
-    }
-
-    @Override
-    public Clock clock() {
-        return p.clock();
     }
 
     @Override

@@ -1,10 +1,9 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.CpuProfilerProvider;
 
-/** profiler-core's {@link CpuProfilerProvider}: the pipeline, with production defaults for what the API does not set. */
-public final class DefaultCpuProfilerProvider implements CpuProfilerProvider {
+/** profiler-core's {@link CpuProfiler.Provider}: the pipeline, with production defaults for what the API does not set. */
+public final class DefaultCpuProfilerProvider implements CpuProfiler.Provider {
 
     @Override
     public CpuProfiler build(CpuProfiler.Builder settings) {

@@ -58,7 +58,7 @@ final class StatusReader {
         CpuProfilerStatus.Trigger trigger = new CpuProfilerStatus.Trigger(options.isEnabled(), options.getCooldown(),
                 holds.cooldownUntil(now).orElse(null), holds.cooldownRemaining(now).orElse(null), graceUntil,
                 graceUntil == null ? null : Duration.between(now, graceUntil));
-        CpuProfilerStatus.Session session = p.coordinator().activeSession().map(s -> CpuProfilerStatus.Session.of(s, p.clock())).orElse(null);
+        CpuProfilerStatus.Session session = p.coordinator().activeSession().map(s -> CpuProfilerStatus.Session.of(s)).orElse(null);
         List<Profile> profiles = p.profiles().list();
         return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session,
                 profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
@@ -70,7 +70,7 @@ final class StatusReader {
             Set<String> kept = profiles.stream().map(Profile::id).collect(Collectors.toSet());
             hotMethods.keySet().retainAll(kept);
         }
-        return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(), pr.engine(),
+        return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(), pr.engine().id(),
                 pr.startedAt(), pr.endedAt(), pr.samples(), pr.duration(),
                 hotMethods.computeIfAbsent(pr.id(), id -> hotMethod(pr)).orElse(null),
                 pr.jfrFile() == null ? null : pr.id() + ProfileFormat.JFR.extension())).toList();

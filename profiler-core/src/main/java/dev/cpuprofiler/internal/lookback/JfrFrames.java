@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.JfrStackConverter;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;

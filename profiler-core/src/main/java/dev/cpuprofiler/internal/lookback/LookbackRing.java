@@ -1,6 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
 import java.time.Duration;

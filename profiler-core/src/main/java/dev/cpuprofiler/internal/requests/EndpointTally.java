@@ -1,13 +1,13 @@
 package dev.cpuprofiler.internal.requests;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
-import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,23 +17,25 @@ import java.util.Map;
 
 /**
  * Passes a session's samples on to its tree and counts them by the request each one's thread served then, once the
- * session's {@link RequestLog} is known ({@link #join}): engines hand their samples over when the session stops.
+ * session's {@link RequestLog} is known ({@link #join}): engines hand their samples over when the session stops. The
+ * trees it keeps begin with the request's {@link FrameKind#ENDPOINT} group and, for a traced request, its
+ * {@link FrameKind#TRACE} and {@link FrameKind#SPAN} below it.
  */
 public final class EndpointTally implements StackSink {
 
     /** The endpoints beyond {@code max-endpoints}, folded into one. */
     public static final String OTHER = "[other endpoints]";
-    private static final String REQUEST = "[request ";
 
     private final StackSink tree;
     private final StackTree byEndpoint;
     private final int maxStackDepth;
     private final int maxTreeNodes;
-    /** As {@link #byEndpoint}, each request's samples one level further down, under {@code [request <id>]}. */
-    private StackTree byRequestPath;
+    /** As {@link #byEndpoint}, each traced request's samples two levels further down, under its trace and span. */
+    private StackTree bySpan;
     private final Map<String, Long> samples = new HashMap<>();
     private final Map<Long, Long> byRequest = new HashMap<>();
     private final Map<String, Frame> groupFrames = new HashMap<>();
+    private final Map<Long, List<Frame>> spanFrames = new HashMap<>();
     private volatile RequestLog log;
 
     /**
@@ -49,12 +51,12 @@ public final class EndpointTally implements StackSink {
 
     /**
      * The log the samples delivered from now on are joined with (null: none, the samples count for no request). When
-     * requests are traced, each request's stacks are
-     * also kept apart, for the span labels of {@link #spanTree}: a trace's ids come when its request ends.
+     * requests are traced, each traced request's stacks are also kept apart, for the span labels of
+     * {@link #spanTree}.
      */
     public void join(RequestLog log) {
         if (log != null && log.hasTraces()) {
-            byRequestPath = new StackTree(maxStackDepth + 2, maxTreeNodes, false);
+            bySpan = new StackTree(maxStackDepth + 3, maxTreeNodes, false);
         }
         this.log = log;
     }
@@ -74,15 +76,13 @@ public final class EndpointTally implements StackSink {
             if (request != 0) {
                 byRequest.merge(request, weight, Long::sum);
             }
-            List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 2);
-            grouped.add(groupFrames.computeIfAbsent(endpoint, e -> new Frame("[" + e + "]", FrameKind.UNKNOWN)));
+            List<Frame> grouped = new ArrayList<>(framesRootFirst.size() + 3);
+            grouped.add(groupFrames.computeIfAbsent(endpoint, e -> new Frame(e, FrameKind.ENDPOINT)));
             grouped.addAll(framesRootFirst);
             byEndpoint.accept(grouped, threadName, weight);
-            if (byRequestPath != null) {
-                if (request != 0) {
-                    grouped.add(1, new Frame(REQUEST + request + "]", FrameKind.UNKNOWN));
-                }
-                byRequestPath.accept(grouped, threadName, weight);
+            if (bySpan != null) {
+                grouped.addAll(1, spanFrames.computeIfAbsent(request, r -> spanFrames(l, r)));
+                bySpan.accept(grouped, threadName, weight);
             }
         }
         tree.accept(framesRootFirst, threadName, weight);
@@ -106,33 +106,31 @@ public final class EndpointTally implements StackSink {
     }
 
     /**
-     * As {@link #tree}, each traced request's samples one level further down, under its trace's and span's
-     * {@link TreeGroups#spanFrame}; null without traced samples, or when keeping requests apart cut more samples
-     * than the endpoint tree did ({@link #spansCut}).
+     * As {@link #tree}, each traced request's samples under its {@link FrameKind#TRACE} and {@link FrameKind#SPAN}
+     * below its endpoint; null without traced samples, or when keeping requests apart cut more samples than the
+     * endpoint tree did ({@link #spansCut}).
      */
     public StackTreeSnapshot spanTree() {
-        RequestLog l = log;
-        if (l == null || byRequestPath == null || spansCut()) {
-            return null;
-        }
-        boolean[] traced = new boolean[1];
-        StackTreeSnapshot spans = TreeGroups.renamedSecondLevel(byRequestPath.snapshot(), name -> {
-            if (!name.startsWith(REQUEST) || !name.endsWith("]")) {
-                return name;
-            }
-            String[] ids = l.traceOf(Long.parseLong(name.substring(REQUEST.length(), name.length() - 1)));
-            traced[0] |= ids != null;
-            return ids == null ? null : TreeGroups.spanFrame(ids[0], ids[1]);
-        });
-        return traced[0] ? spans : null;
+        boolean traced = spanFrames.values().stream().anyMatch(frames -> !frames.isEmpty());
+        return bySpan == null || !traced || spansCut() ? null : bySpan.snapshot();
     }
 
     /** Whether the requests kept apart outgrew {@code max-tree-nodes}, so that the spans' stacks were left out. */
     public boolean spansCut() {
-        return byRequestPath != null && byRequestPath.samplesCutByLimits() > byEndpoint.samplesCutByLimits();
+        return bySpan != null && bySpan.samplesCutByLimits() > byEndpoint.samplesCutByLimits();
     }
 
-    /** The samples joined with requests, each stack under a first frame naming its endpoint; null if none were. */
+    /** A request's trace and span groups, as the log knows them when its samples are joined; none if untraced. */
+    private static List<Frame> spanFrames(RequestLog log, long request) {
+        String[] ids = request == 0 ? null : log.traceOf(request);
+        if (ids == null) {
+            return List.of();
+        }
+        Frame trace = new Frame(ids[0], FrameKind.TRACE);
+        return ids[1] == null ? List.of(trace) : List.of(trace, new Frame(ids[1], FrameKind.SPAN));
+    }
+
+    /** The samples joined with requests, each stack under its endpoint's group; null if none were. */
     public StackTreeSnapshot tree() {
         return log == null || samples.isEmpty() ? null : byEndpoint.snapshot();
     }

@@ -124,7 +124,7 @@ public final class ProfileFileWriter {
             publish(profile.jfrFile(), target);
             mine.add(target);
             setOwnerOnly(target);
-            return profile.withJfrFile(target);
+            return withJfrFile(profile, target);
         }
         return profile;
     }
@@ -205,5 +205,13 @@ public final class ProfileFileWriter {
                 }
             }
         }
+    }
+
+    /** The profile with its recording at {@code file} (null: none kept). */
+    static Profile withJfrFile(Profile p, Path file) {
+        return new Profile(p.id(), p.trigger(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(), p.startedAt(),
+                p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), file,
+                p.concurrency(), p.lookback(), p.cpuBreakdown(), p.endpoints(), p.endpointTree(), p.hottestTraces(),
+                p.spanTree(), p.saturation());
     }
 }

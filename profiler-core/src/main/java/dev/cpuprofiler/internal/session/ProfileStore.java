@@ -4,7 +4,6 @@ import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.CpuProfiler;
 
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.StoredProfileListener;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import java.io.IOException;
@@ -18,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,12 +49,12 @@ public final class ProfileStore implements AutoCloseable {
     private final DiskSpaceGuard diskSpace;
     private final Deque<Kept> profiles = new ArrayDeque<>();
     private long bytes;
-    private final List<StoredProfileListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Profile>> listeners = new CopyOnWriteArrayList<>();
 
     /** A profile and the bytes of the recording this store owns (0 when it owns none). */
     private record Kept(Profile profile, long recordingBytes) {
         long bytes() {
-            return profile.estimatedBytes() + recordingBytes;
+            return estimatedBytes(profile) + recordingBytes;
         }
 
         RetentionGroup group() {
@@ -97,7 +97,7 @@ public final class ProfileStore implements AutoCloseable {
                 log.debug("Not keeping the recording of profile {}: {}", stored.id(),
                         refusal != null ? refusal : "empty or unreadable");
                 delete(stored.jfrFile());
-                stored = stored.withJfrFile(null);
+                stored = ProfileFileWriter.withJfrFile(stored, null);
                 recordingBytes = 0;
             }
         }
@@ -106,9 +106,9 @@ public final class ProfileStore implements AutoCloseable {
         synchronized (this) {
             // Decided before anything is pushed out: a recording that would not fit beside what this profile may not
             // push out is refused, and costs no other profile.
-            if (recordingBytes > 0 && stored.estimatedBytes() + recordingBytes > room(group)) {
+            if (recordingBytes > 0 && estimatedBytes(stored) + recordingBytes > room(group)) {
                 dropped.add(stored.jfrFile());
-                stored = stored.withJfrFile(null);
+                stored = ProfileFileWriter.withJfrFile(stored, null);
                 recordingBytes = 0;
                 log.debug("Not keeping the recording of profile {}: larger than what retained-size ({} bytes) leaves "
                         + "it", stored.id(), maxBytes);
@@ -127,9 +127,9 @@ public final class ProfileStore implements AutoCloseable {
         dropped.forEach(ProfileStore::delete);
         // Outside the lock and after the profile is readable: a listener may look it up, and a failing one must not
         // lose the profile the session recorded.
-        for (StoredProfileListener listener : listeners) {
+        for (Consumer<Profile> listener : listeners) {
             try {
-                listener.stored(stored);
+                listener.accept(stored);
             } catch (RuntimeException e) {
                 log.warn("A listener of stored profiles failed on {}: {}", stored.id(), e.toString());
             }
@@ -137,13 +137,13 @@ public final class ProfileStore implements AutoCloseable {
         return stored;
     }
 
-    /** Tells the listener of every profile stored from now on (see {@link StoredProfileListener}). */
-    public void addListener(StoredProfileListener listener) {
+    /** Tells the listener of every profile stored from now on (see {@code CpuProfiler.addStoredProfileListener}). */
+    public void addListener(Consumer<Profile> listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Stops telling the listener. */
-    public void removeListener(StoredProfileListener listener) {
+    public void removeListener(Consumer<Profile> listener) {
         listeners.remove(listener);
     }
 
@@ -158,7 +158,7 @@ public final class ProfileStore implements AutoCloseable {
                 if (k.recordingBytes() > 0) {
                     owned.add(k.profile().jfrFile());
                     bytes -= k.recordingBytes();
-                    profiles.addLast(new Kept(k.profile().withJfrFile(null), 0));
+                    profiles.addLast(new Kept(ProfileFileWriter.withJfrFile(k.profile(), null), 0));
                 } else {
                     profiles.addLast(k);
                 }
@@ -268,6 +268,17 @@ public final class ProfileStore implements AutoCloseable {
     /** Every profile held, newest first. */
     public synchronized List<Profile> list() {
         return profiles.stream().map(Kept::profile).collect(Collectors.toCollection(ArrayList::new));
+    }
+
+    /** A generous estimate of the heap a profile holds, for the byte bound. */
+    static long estimatedBytes(Profile p) {
+        // ~33 B/node in the snapshot's arrays plus the frame names it references.
+        return 512L + p.tree().size() * 96L + (p.concurrency() == null ? 0
+                : 256L + p.concurrency().threads().size() * 128L) + (p.lookback() == null ? 0
+                : 256L + p.lookback().tree().size() * 96L) + p.endpoints().size() * 128L
+                + (p.endpointTree() == null ? 0 : p.endpointTree().size() * 96L)
+                + (p.spanTree() == null ? 0 : p.spanTree().size() * 96L)
+                + (p.saturation() == null ? 0 : p.saturation().tree().size() * 96L);
     }
 
     /** The profiles' estimated heap plus the bytes of the recordings this store keeps. */

@@ -5,6 +5,7 @@ import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.RunningSession;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.LookbackSnapshot;
@@ -164,7 +165,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             List<EndpointShare> endpoints = requests.tally().endpoints(tree.totalSamples(), samplingPeriod,
                     requests.maxEndpoints());
             endpointNotes(requestLog, endpoints).forEach(notes::add);
-            Profile profile = new Profile(id, trigger, result.engineId(), result.engineDetail(), result.fallbacks(),
+            Profile profile = new Profile(id, trigger, EngineChoice.fromId(result.engineId()), result.engineDetail(), result.fallbacks(),
                     notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
                     cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
                     requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
@@ -284,6 +285,12 @@ final class ProfilingSession implements RunningSession, Runnable {
     @Override
     public Duration duration() {
         return duration;
+    }
+
+    @Override
+    public Duration elapsed() {
+        Duration elapsed = Duration.between(startedAt, clock.instant());
+        return elapsed.isNegative() ? Duration.ZERO : elapsed;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.internal.stack;
 
-import dev.cpuprofiler.Frame;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,7 +9,7 @@ import java.util.List;
 
 /**
  * Reads collapsed stacks, one {@code frame;frame;frame count} line per stack (the format of flamegraph.pl,
- * async-profiler's {@code collapsed} output and {@link CollapsedStacksRenderer}), into a {@link StackSink}.
+ * async-profiler's {@code collapsed} output and the collapsed format's), into a {@link StackSink}.
  * async-profiler's {@code _[j]}, {@code _[i]}, {@code _[k]} suffixes give the frame kind; without one, the
  * name's shape does (see {@link FrameNames#fromCollapsed}). Lines that repeat a stack add up.
  */

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 
 import java.util.regex.Pattern;
 
@@ -10,7 +9,7 @@ import java.util.regex.Pattern;
  * accident produced the name. Pure functions; the tree caches their results per distinct raw name, so the regular
  * expressions run once per name, not once per sample.
  */
-final class FrameNames {
+public final class FrameNames {
 
     /** async-profiler's type suffixes, in {@link FrameKind} terms ({@code _[0]} interpreted, {@code _[1]} C1). */
     private static final String[] SUFFIXES = {"_[j]", "_[i]", "_[k]", "_[0]", "_[1]"};
@@ -42,6 +41,9 @@ final class FrameNames {
      * Idempotent: normalizing a normalized frame changes nothing.
      */
     public static Frame normalize(String rawName, FrameKind kind) {
+        if (kind.isGroup()) {
+            return new Frame(sanitize(rawName), kind);  // a group's name, not code: nothing to merge
+        }
         String name = rawName;
         for (int i = 0; i < SUFFIXES.length; i++) {
             if (name.endsWith(SUFFIXES[i])) {
@@ -71,7 +73,7 @@ final class FrameNames {
      * Replaces what no line-based output can carry: control characters (a thread may be named with a newline) become
      * spaces and {@code ;} (the collapsed-stack separator) becomes {@code ,}.
      */
-    static String sanitize(String name) {
+    public static String sanitize(String name) {
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (c < ' ' || c == 0x7f || c == ';') {
@@ -91,7 +93,7 @@ final class FrameNames {
     }
 
     /** The suffix the collapsed format uses to keep a frame's kind, or "" when the name alone says it. */
-    static String collapsedSuffix(String name, FrameKind kind) {
+    public static String collapsedSuffix(String name, FrameKind kind) {
         return switch (kind) {
             case INLINED -> "_[i]";
             case KERNEL -> "_[k]";

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,7 +11,7 @@ import java.util.Map;
  * of a String and children are found by int comparison. A raw-name cache in front (open addressing, no boxing)
  * makes the normalizing regular expressions run once per distinct raw name.
  *
- * <p>A resolved frame is "packed": {@code id << 3 | kind.ordinal()}. Java and inlined frames of the same method
+ * <p>A resolved frame is "packed": {@code id << 4 | kind.ordinal()}. Java and inlined frames of the same method
  * share an id (they are the same code; whether the JIT inlined it varies between samples) but keep their kind.
  */
 final class FrameTable {
@@ -22,6 +21,8 @@ final class FrameTable {
     static final int TRUNCATED_ID = 1;
     static final int NO_STACK_ID = 2;
     private static final FrameKind[] KINDS = FrameKind.values();
+    private static final int KIND_BITS = 4;
+    private static final int KIND_MASK = (1 << KIND_BITS) - 1;
 
     private String[] names = new String[64];
     private int size;
@@ -46,15 +47,15 @@ final class FrameTable {
     }
 
     static int id(int packed) {
-        return packed >>> 3;
+        return packed >>> KIND_BITS;
     }
 
     static byte kind(int packed) {
-        return (byte) (packed & 7);
+        return (byte) (packed & KIND_MASK);
     }
 
     static int pack(int id, FrameKind kind) {
-        return id << 3 | kind.ordinal();
+        return id << KIND_BITS | kind.ordinal();
     }
 
     static FrameKind kindOf(byte ordinal) {
@@ -100,16 +101,16 @@ final class FrameTable {
         return packed;
     }
 
-    /** The packed frame of the thread group node for a thread name. */
+    /** The packed frame of the thread group node for a thread name (null: unknown). */
     int resolveThread(String threadName, boolean mayAdd) {
         if (threadName == null) {
-            return intern(ThreadNames.UNKNOWN_THREAD, FrameKind.UNKNOWN, mayAdd);
+            return intern(ThreadNames.UNKNOWN_THREAD, FrameKind.THREAD, mayAdd);
         }
         Integer cached = threads.get(threadName);
         if (cached != null) {
             return cached;
         }
-        int packed = intern(ThreadNames.groupFrame(threadName), FrameKind.UNKNOWN, mayAdd);
+        int packed = intern(ThreadNames.group(threadName), FrameKind.THREAD, mayAdd);
         if (packed != MISSING && threads.size() < threadLimit) {
             threads.put(threadName, packed);
         }

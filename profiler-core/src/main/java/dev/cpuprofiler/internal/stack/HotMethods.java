@@ -69,10 +69,9 @@ public final class HotMethods {
         return List.copyOf(hot.subList(0, Math.min(limit, hot.size())));
     }
 
-    /** Structure rather than code: the cut-stack marker and, at the first level, a thread group. */
+    /** Structure rather than code: the cut-stack markers and the groups (a thread's, an endpoint's). */
     private static boolean isMarker(StackTreeSnapshot tree, int node, String name) {
-        return StackTree.TRUNCATED.equals(name) || StackTree.NO_STACK.equals(name)
-                || ThreadNames.isGroupNode(tree, node);
+        return tree.kind(node).isGroup() || StackTree.TRUNCATED.equals(name) || StackTree.NO_STACK.equals(name);
     }
 
     private static double percent(long part, long all) {

@@ -5,7 +5,8 @@ import dev.cpuprofiler.StackTreeSnapshot;
 /**
  * Samples whose stacks the engine cut at the root end: their outer frames (the thread's entry, the request
  * dispatch) are missing, so whatever they called cannot be attributed to its caller. An engine marks such a stack
- * with a {@link StackTree#TRUNCATED} first frame; it sits under the root, or under a thread group.
+ * with a {@link StackTree#TRUNCATED} first frame; it sits under the root, or under a group (a thread's, an
+ * endpoint's).
  *
  * @param samples weight of the samples cut at the root
  * @param percent their share of all samples, 0..100, rounded to two decimals
@@ -18,7 +19,7 @@ public record RootCut(long samples, double percent) {
         for (int level1 = tree.firstChild(0); level1 >= 0; level1 = tree.nextSibling(level1)) {
             if (StackTree.TRUNCATED.equals(tree.frame(level1))) {
                 cut += tree.total(level1);
-            } else if (ThreadNames.isGroupNode(tree, level1)) {
+            } else if (tree.kind(level1).isGroup()) {
                 for (int level2 = tree.firstChild(level1); level2 >= 0; level2 = tree.nextSibling(level2)) {
                     if (StackTree.TRUNCATED.equals(tree.frame(level2))) {
                         cut += tree.total(level2);

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.internal.stack;
 
-import dev.cpuprofiler.Frame;
 
 import java.util.List;
 

@@ -1,15 +1,11 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
-
-
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -43,7 +39,7 @@ public final class StackTree implements StackSink {
     /** The frame name under which samples with an empty stack are counted (so the root's self stays 0). */
     public static final String NO_STACK = "[no stack]";
 
-    private static final int TRUNCATED_PACKED = FrameTable.pack(FrameTable.TRUNCATED_ID, FrameKind.UNKNOWN);
+    static final int TRUNCATED_PACKED = FrameTable.pack(FrameTable.TRUNCATED_ID, FrameKind.UNKNOWN);
     private static final int NO_STACK_PACKED = FrameTable.pack(FrameTable.NO_STACK_ID, FrameKind.UNKNOWN);
 
     private final int maxStackDepth;
@@ -54,21 +50,15 @@ public final class StackTree implements StackSink {
 
     private final FrameTable frames;
     private final NodeTable nodes;
+    private final NodePaths paths;
     private long truncatedSamples;
     private long truncatedFrames;
     private long cutByLimits;
 
-    // Scratch state of the single writer; the previous path lets consecutive similar stacks skip lookups.
-    private int[] packed;
-    private int[] path;
-    private int[] previousPacked;
-    private int[] previousPath;
-    private int previousLength;
-
     /**
      * @param maxStackDepth most frames of one stack kept (at least 3: root side, marker, leaf)
      * @param maxTreeNodes most nodes, root and markers included (at least 8)
-     * @param groupByThread whether the first level is the (folded) thread name
+     * @param groupByThread whether the first level is each sample's thread group ({@link ThreadNames#group})
      */
     public StackTree(int maxStackDepth, int maxTreeNodes, boolean groupByThread) {
         if (maxStackDepth < 3) {
@@ -83,11 +73,7 @@ public final class StackTree implements StackSink {
         this.regularLimit = maxTreeNodes - Math.max(2, maxTreeNodes / 32);
         this.frames = new FrameTable(maxTreeNodes);
         this.nodes = new NodeTable(maxTreeNodes);
-        int length = Math.min(maxStackDepth, 64) + 2;
-        packed = new int[length];
-        path = new int[length];
-        previousPacked = new int[length];
-        previousPath = new int[length];
+        this.paths = new NodePaths(nodes, maxTreeNodes, regularLimit, Math.min(maxStackDepth, 64) + 2);
     }
 
     /** Parses collapsed stacks ({@code frame;frame;frame count} per line) with the widest limits the options allow. */
@@ -119,7 +105,7 @@ public final class StackTree implements StackSink {
         int prefix = groupByThread ? 1 : 0;
         boolean depthCut = n > maxStackDepth;
         int kept = depthCut ? maxStackDepth : Math.max(n, 1);
-        ensureCapacity(prefix + kept);
+        int[] packed = paths.buffer(prefix + kept);
         boolean mayAdd = nodes.size() < regularLimit;
         boolean throughMarker = false;
         int length = 0;
@@ -157,7 +143,7 @@ public final class StackTree implements StackSink {
                 packed[length++] = p;
             }
         }
-        int stored = addPath(length, complete, weight);
+        int stored = paths.add(length, complete, weight);
         int storedFrames = stored - Math.min(stored, prefix) - (markerAt >= 0 && markerAt < stored ? 1 : 0);
         if (n == 0) {
             storedFrames = 0;
@@ -287,7 +273,7 @@ public final class StackTree implements StackSink {
     private void mergePath(int[] full, int depth, int prefix, long weight) {
         boolean depthCut = depth - prefix > maxStackDepth;
         int head = depthCut ? prefix + maxStackDepth - 2 : depth;
-        ensureCapacity(head + 2);
+        int[] packed = paths.buffer(head + 2);
         int length = 0;
         boolean complete = true;
         boolean throughMarker = false;
@@ -308,7 +294,7 @@ public final class StackTree implements StackSink {
                 packed[length++] = full[depth - 1];
             }
         }
-        int stored = addPath(length, complete, weight);
+        int stored = paths.add(length, complete, weight);
         int storedFrames = stored - Math.min(stored, prefix) - (markerAt >= 0 && markerAt < stored ? 1 : 0);
         if (depthCut || !complete || stored < length) {
             cutByLimits += weight;
@@ -316,79 +302,6 @@ public final class StackTree implements StackSink {
         if (depthCut || !complete || stored < length || throughMarker) {
             truncatedSamples += weight;
             truncatedFrames += Math.max(0, depth - prefix - storedFrames);
-        }
-    }
-
-    /**
-     * Adds {@code weight} along the first {@code length} entries of {@link #packed}; when a node cannot be created
-     * (or {@code complete} is false: the path goes on with frames the full tree cannot hold) the weight ends in a
-     * {@value #TRUNCATED} marker. Returns how many path entries landed on their own nodes.
-     */
-    private int addPath(int length, boolean complete, long weight) {
-        int common = 0;
-        int limit = Math.min(length, previousLength);
-        while (common < limit && previousPacked[common] == packed[common]) {
-            common++;
-        }
-        System.arraycopy(previousPath, 0, path, 0, common);
-        int node = common == 0 ? NodeTable.ROOT : path[common - 1];
-        int stored = common;
-        for (; stored < length; stored++) {
-            int child = nodes.findOrCreate(node, packed[stored], regularLimit);
-            if (child < 0) {
-                break;
-            }
-            path[stored] = child;
-            node = child;
-        }
-        int applied = stored;
-        int remembered = stored;
-        if (stored < length || !complete) {
-            applied = landInMarker(stored);
-            remembered = applied - 1;  // the marker may have replaced a path entry: keep only what is intact
-        }
-        nodes.add(NodeTable.ROOT, weight);
-        for (int i = 0; i < applied; i++) {
-            nodes.add(path[i], weight);
-        }
-        // Remember the path for the next sample (only the part that exists as nodes).
-        int[] swapPacked = previousPacked;
-        previousPacked = packed;
-        packed = swapPacked;
-        int[] swapPath = previousPath;
-        previousPath = path;
-        path = swapPath;
-        previousLength = remembered;
-        return stored;
-    }
-
-    /**
-     * Puts a marker at the end of the first {@code stored} path nodes (or an ancestor's when no slot is left) and
-     * returns how many path entries, marker included, receive the weight.
-     */
-    private int landInMarker(int stored) {
-        if (stored > 0 && nodes.frame(path[stored - 1]) == FrameTable.TRUNCATED_ID) {
-            return stored;  // already in a marker: the weight becomes its self
-        }
-        for (int depth = stored; depth >= 0; depth--) {
-            int parent = depth == 0 ? NodeTable.ROOT : path[depth - 1];
-            int limit = parent == NodeTable.ROOT ? maxTreeNodes : maxTreeNodes - 1;
-            int marker = nodes.findOrCreate(parent, TRUNCATED_PACKED, limit);
-            if (marker >= 0) {
-                path[depth] = marker;
-                return depth + 1;
-            }
-        }
-        throw new IllegalStateException("the root's marker slot was taken");  // cannot happen: one slot is reserved
-    }
-
-    private void ensureCapacity(int length) {
-        if (packed.length < length) {
-            int size = Math.max(length, packed.length * 2);
-            packed = Arrays.copyOf(packed, size);
-            path = Arrays.copyOf(path, size);
-            previousPacked = Arrays.copyOf(previousPacked, size);
-            previousPath = Arrays.copyOf(previousPath, size);
         }
     }
 

@@ -1,8 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.StackTreeSnapshot;
-
 import java.util.regex.Pattern;
 
 /**
@@ -14,8 +12,8 @@ import java.util.regex.Pattern;
  */
 public final class ThreadNames {
 
-    /** The frame name of samples whose thread is not known. */
-    public static final String UNKNOWN_THREAD = "[unknown thread]";
+    /** The group of samples whose thread is not known. */
+    public static final String UNKNOWN_THREAD = "unknown thread";
 
     private static final Pattern POOL_NUMBER = Pattern.compile("-\\d+-(thread|worker)-");
 
@@ -44,30 +42,14 @@ public final class ThreadNames {
         return name.substring(0, start) + folded;
     }
 
-    /** The name of the first-level node that groups a thread's samples: the folded name in brackets. */
-    public static String groupFrame(String threadName) {
-        if (threadName == null) {
-            return UNKNOWN_THREAD;
-        }
-        return "[" + FrameNames.sanitize(fold(threadName)) + "]";
+    /** The name of the {@link FrameKind#THREAD} group that holds a thread's samples: folded. */
+    public static String group(String threadName) {
+        return threadName == null ? UNKNOWN_THREAD : FrameNames.sanitize(fold(threadName));
     }
 
-    /**
-     * Whether a node is a thread group: a first-level, bracketed, kind-less node that no sample ends in (a frame
-     * such as {@code [unknown]} that samples end in is code, not a group; nor are the {@link StackTree#TRUNCATED}
-     * and {@link StackTree#NO_STACK} markers).
-     */
-    public static boolean isGroupNode(StackTreeSnapshot tree, int node) {
-        String name = tree.frame(node);
-        return tree.depth(node) == 1 && tree.kind(node) == FrameKind.UNKNOWN && tree.self(node) == 0
-                && name.startsWith("[") && name.endsWith("]") && !StackTree.TRUNCATED.equals(name)
-                && !StackTree.NO_STACK.equals(name);
-    }
-
-    /** The thread name a group node stands for: its frame without the brackets (folded, as the tree keeps it). */
-    public static String groupThread(StackTreeSnapshot tree, int node) {
-        String name = tree.frame(node);
-        return name.substring(1, name.length() - 1);
+    /** The thread group node of a thread's samples. */
+    public static Frame groupFrame(String threadName) {
+        return new Frame(group(threadName), FrameKind.THREAD);
     }
 
     private static int digitsBefore(String s, int end) {

@@ -78,6 +78,6 @@ final class CpuBreakdownCalculator {
     }
 
     private static CpuBreakdown.Share group(CpuBreakdown.Group group, long nanos, long process) {
-        return new CpuBreakdown.Share(group.id(), Duration.ofNanos(nanos), process <= 0 ? 0 : nanos * 100.0 / process);
+        return new CpuBreakdown.Share(group, Duration.ofNanos(nanos), process <= 0 ? 0 : nanos * 100.0 / process);
     }
 }

@@ -14,7 +14,7 @@ import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
+import dev.cpuprofiler.format.Rendered;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.testing.FakeCgroupV2Container;
 import java.io.ByteArrayOutputStream;
@@ -281,10 +281,8 @@ class CpuProfilerLookbackTest {
         return x;
     }
 
-    private static String collapsed(StackTreeSnapshot tree) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new CollapsedStacksRenderer().render(tree, out);
-        return out.toString(StandardCharsets.UTF_8);
+    private static String collapsed(StackTreeSnapshot tree) {
+        return Rendered.collapsed(tree);
     }
 
 }

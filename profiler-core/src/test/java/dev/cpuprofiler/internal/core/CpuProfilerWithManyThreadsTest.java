@@ -82,7 +82,7 @@ class CpuProfilerWithManyThreadsTest {
                 assertThat(breakdown).isNotNull();
                 assertThat(breakdown.groups()).hasSizeLessThanOrEqualTo(6);
                 assertThat(breakdown.groups().stream().mapToDouble(CpuBreakdown.Share::percent).sum()).isBetween(95.0, 105.0);
-                assertThat(breakdown.percentOf("application")).isGreaterThan(30.0);
+                assertThat(breakdown.percentOf(CpuBreakdown.Group.APPLICATION)).isGreaterThan(30.0);
                 List<ThreadCpu> top = profiler.status().threads();
                 assertThat(top).hasSizeLessThanOrEqualTo(10);
                 assertThat(top).extracting(ThreadCpu::name).contains("crowd-burner");

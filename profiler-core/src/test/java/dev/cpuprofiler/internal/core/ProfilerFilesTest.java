@@ -144,7 +144,7 @@ class ProfilerFilesTest {
         Path secret = Files.writeString(dir.resolve("secret.txt"), "not a recording");
         Path link = Files.createSymbolicLink(dir.resolve("20261126T043053Z-cpu-1.jfr"), secret);
         StackTree tree = new StackTree(64, 1000, false);
-        Profile p = new Profile("20261126T043053Z-cpu-1", SessionTrigger.CPU, "jfr-execution", "jfr", List.of(),
+        Profile p = new Profile("20261126T043053Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jfr", List.of(),
                 List.of(), SAME_SECOND, SAME_SECOND.plusSeconds(1), Duration.ofMillis(10), 0, 0, 85.0, tree.snapshot(),
                 link, null, null, null);
 

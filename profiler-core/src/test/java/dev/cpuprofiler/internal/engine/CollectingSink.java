@@ -1,6 +1,6 @@
 package dev.cpuprofiler.internal.engine;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
 import java.util.ArrayList;
 import java.util.List;

@@ -104,7 +104,7 @@ class DeepStackEnginesTest {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(60, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.engine()).isEqualTo(AsyncProfilerEngine.ID);
+            assertThat(profile.engine().id()).isEqualTo(AsyncProfilerEngine.ID);
             StackTreeSnapshot tree = profile.tree();
             assertThat(tree.totalSamples()).isPositive();
             return profile;

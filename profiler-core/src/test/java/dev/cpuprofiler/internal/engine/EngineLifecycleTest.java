@@ -3,7 +3,7 @@ package dev.cpuprofiler.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.fixtures.SplitWorkload;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
 import java.nio.file.Files;

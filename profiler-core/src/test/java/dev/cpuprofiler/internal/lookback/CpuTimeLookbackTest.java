@@ -12,7 +12,7 @@ import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
 import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackNode;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.time.Duration;

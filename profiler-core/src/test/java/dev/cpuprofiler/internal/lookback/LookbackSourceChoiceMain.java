@@ -48,7 +48,7 @@ public final class LookbackSourceChoiceMain {
         if (afterAsyncProfiler) {
             AtomicLong samples = new AtomicLong();
             LookbackSource.Recording recording = choice.source().start(Duration.ofMillis(20),
-                    (Instant at, List<dev.cpuprofiler.Frame> frames, String thread, Duration period) -> {
+                    (Instant at, List<dev.cpuprofiler.internal.stack.Frame> frames, String thread, Duration period) -> {
                         if ("burner".equals(thread)) {
                             samples.incrementAndGet();
                         }

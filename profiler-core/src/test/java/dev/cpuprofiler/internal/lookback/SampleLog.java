@@ -1,6 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.cpuprofiler.internal.requests;
 
+import dev.cpuprofiler.FrameKind;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -268,8 +269,9 @@ class RequestTimelineTest {
         for (int c = byEndpoint.firstChild(0); c > 0; c = byEndpoint.nextSibling(c)) {
             firstLevel.put(byEndpoint.frame(c), byEndpoint.total(c));
         }
-        assertThat(firstLevel).containsEntry("[GET /a]", 50L).containsEntry("[GET /d]", 5L)
-                .containsEntry("[" + RequestLog.NO_REQUEST + "]", 5L).hasSize(5);
+        assertThat(firstLevel).containsEntry("GET /a", 50L).containsEntry("GET /d", 5L)
+                .containsEntry(RequestLog.NO_REQUEST, 5L).hasSize(5);
+        assertThat(byEndpoint.kind(byEndpoint.firstChild(0))).isEqualTo(FrameKind.ENDPOINT);
         assertThat(tally.endpoints(100, Duration.ofMillis(10), 10)).extracting(EndpointShare::endpoint)
                 .containsExactly("GET /a", "GET /b", "GET /c", "GET /d", RequestLog.NO_REQUEST);
         assertThat(tally.endpoints(100, Duration.ofMillis(10), 10).get(4).requests()).isNull();

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.core.OutputFiles;
 
 import dev.cpuprofiler.Profile;
@@ -11,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrRepository;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.testing.LogCapture;
 import dev.cpuprofiler.internal.testing.OtherUser;
@@ -47,7 +48,7 @@ class ProfileStoreTest {
         }
         Instant start = Instant.parse("2026-11-22T02:00:00Z").plusSeconds(seq++);
         String id = String.format("20261122T02%04dZ-%s-%d-test", seq, trigger.name().toLowerCase(Locale.ROOT), seq);
-        return new Profile(id, trigger, "jfr-execution", "jfr", List.of(), List.of(), start,
+        return new Profile(id, trigger, EngineChoice.JFR_EXECUTION, "jfr", List.of(), List.of(), start,
                 start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, 85.0, tree.snapshot(), jfr, null, null, null);
     }
 
@@ -86,7 +87,7 @@ class ProfileStoreTest {
     @Test
     void isBoundedInBytesButAlwaysKeepsTheNewest() {
         Profile big = profile("app.Big.m", 5_000, null);
-        ProfileStore store = new ProfileStore(10, big.estimatedBytes() + 1000, null);
+        ProfileStore store = new ProfileStore(10, ProfileStore.estimatedBytes(big) + 1000, null);
         Profile small = profile("app.Small.m", 1, null);
         store.add(small);
         store.add(big);
@@ -94,7 +95,7 @@ class ProfileStoreTest {
         Profile bigger = profile("app.Bigger.m", 20_000, null);
         store.add(bigger);
         assertThat(store.list()).containsExactly(bigger);
-        assertThat(store.estimatedBytes()).isEqualTo(bigger.estimatedBytes());
+        assertThat(store.estimatedBytes()).isEqualTo(ProfileStore.estimatedBytes(bigger));
     }
 
     @Test
@@ -105,7 +106,7 @@ class ProfileStoreTest {
 
         Profile stored = store.add(profile("app.Hot.m", 1, first));
         assertThat(stored.jfrFile()).isEqualTo(first).exists();
-        assertThat(store.estimatedBytes()).isEqualTo(stored.estimatedBytes() + Files.size(first));
+        assertThat(store.estimatedBytes()).isEqualTo(ProfileStore.estimatedBytes(stored) + Files.size(first));
 
         store.add(profile("app.Hot.m", 1, second));
         assertThat(first).doesNotExist();
@@ -119,8 +120,8 @@ class ProfileStoreTest {
     @Test
     void recordingsCountInTheByteBoundAndNeverCostTheProfile() throws IOException {
         Profile small = profile("app.Hot.m", 1, null);
-        long bound = small.estimatedBytes() * 4; // the three profiles and the older recording, just
-        Path older = Files.write(dir.resolve("older.jfr"), new byte[(int) small.estimatedBytes()]);
+        long bound = ProfileStore.estimatedBytes(small) * 4; // the three profiles and the older recording, just
+        Path older = Files.write(dir.resolve("older.jfr"), new byte[(int) ProfileStore.estimatedBytes(small)]);
         Path huge = Files.write(dir.resolve("huge.jfr"), new byte[(int) bound]);
         ProfileStore store = new ProfileStore(10, bound, null);
 
@@ -135,8 +136,8 @@ class ProfileStoreTest {
         assertThat(older).exists();
         assertThat(store.list()).extracting(Profile::id).containsExactly(third.id(), second.id(), first.id());
         assertThat(store.get(first.id())).get().extracting(Profile::jfrFile).isEqualTo(older);
-        assertThat(store.estimatedBytes()).isEqualTo(first.estimatedBytes() + Files.size(older)
-                + second.estimatedBytes() + third.estimatedBytes());
+        assertThat(store.estimatedBytes()).isEqualTo(ProfileStore.estimatedBytes(first) + Files.size(older)
+                + ProfileStore.estimatedBytes(second) + ProfileStore.estimatedBytes(third));
     }
 
     @Test
@@ -158,7 +159,7 @@ class ProfileStoreTest {
     @Test
     void onDemandProfilesGoFirstWhenMemoryIsShortAndNeverTakeTheIncidentsPlace() throws IOException {
         Profile sized = profile("app.Hot.m", 200, null);
-        long bound = sized.estimatedBytes() * 2 + sized.estimatedBytes() / 2; // two such profiles fit, not three
+        long bound = ProfileStore.estimatedBytes(sized) * 2 + ProfileStore.estimatedBytes(sized) / 2; // two such profiles fit, not three
         ProfileStore store = new ProfileStore(10, bound, null);
         Profile cpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 200, null));
         Profile first = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, null));
@@ -166,7 +167,7 @@ class ProfileStoreTest {
         assertThat(store.list()).containsExactly(second, cpu);
 
         // An on-demand recording that fits only by pushing out the incident is refused, and the incident stays.
-        Path jfr = Files.write(dir.resolve("manual.jfr"), new byte[(int) sized.estimatedBytes()]);
+        Path jfr = Files.write(dir.resolve("manual.jfr"), new byte[(int) ProfileStore.estimatedBytes(sized)]);
         Profile third = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, jfr));
         assertThat(third.jfrFile()).isNull();
         assertThat(jfr).doesNotExist();

@@ -137,7 +137,7 @@ class ProfilingSessionsTest {
             Profile profile = status.latestProfile();
             assertThat(profile.id()).isEqualTo(session.id());
             assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
-            assertThat(profile.engine()).isEqualTo(EnginesHere.autoExpected());
+            assertThat(profile.engine().id()).isEqualTo(EnginesHere.autoExpected());
             assertThat(profile.samples()).isGreaterThan(20);
             assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
             assertThat(containsFrame(StackNode.of(profile.tree()), "ProfilingSessionsTest.burnDistinctively")).isTrue();
@@ -147,12 +147,12 @@ class ProfilingSessionsTest {
             assertThat(breakdown).isNotNull();
             assertThat(breakdown.processCpuTime()).isPositive();
             assertThat(breakdown.groups()).extracting(CpuBreakdown.Share::group)
-                    .startsWith("application", "gc", "jit", "profiler", "jvm-other");
+                    .startsWith(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER);
             assertThat(breakdown.groups().stream().mapToDouble(CpuBreakdown.Share::percent).sum()).isBetween(95.0, 105.0);
             // The burner's thread counts as the application's: 49.5% in a clean-clone run beside two benchmark JVMs
             // (JIT and GC took more of this short session there), more on a quiet machine; 35% stays far above what
             // a misfiled burner would leave (the application's other threads are idle).
-            assertThat(breakdown.percentOf("application")).isGreaterThan(35.0);
+            assertThat(breakdown.percentOf(CpuBreakdown.Group.APPLICATION)).isGreaterThan(35.0);
             assertThat(profiler.store().get("latest")).contains(profile);
             assertThat(profiler.store().get(profile.id())).contains(profile);
         }
@@ -230,7 +230,7 @@ class ProfilingSessionsTest {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.engine()).isEqualTo("jfr-execution");
+            assertThat(profile.engine()).isEqualTo(EngineChoice.JFR_EXECUTION);
             assertThat(profile.fallbacks()).singleElement().satisfies(f -> {
                 assertThat(f.engineId()).isEqualTo("jfr-cpu-time");
                 assertThat(f.reason()).contains("no CPU-time sampler");

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -15,8 +15,8 @@ import java.util.List;
  * 500 nesting levels by default): for stacks thousands of frames deep use the snapshot and its renderers, which
  * walk iteratively.
  *
- * @param frame the frame name ({@code all} for the root)
- * @param kind what kind of code the frame is ({@link FrameKind#UNKNOWN} for the root and synthetic frames)
+ * @param frame the frame name ({@code all} for the root; a group's name in brackets)
+ * @param kind what kind of code the frame is ({@link FrameKind#UNKNOWN} for the root and the markers), or which group
  * @param total weight of the samples through this node
  * @param self weight of the samples ending in this node
  * @param children largest total first
@@ -39,8 +39,10 @@ public record StackNode(String frame, FrameKind kind, long total, long self, Lis
                 children.add(built[c]);
                 built[c] = null;
             }
-            built[node] = new StackNode(snapshot.frame(node), snapshot.kind(node), snapshot.total(node),
-                    snapshot.self(node), children);
+            // A group's name in brackets, as the JSON format writes it.
+            String frame = snapshot.kind(node).isGroup() ? "[" + snapshot.frame(node) + "]" : snapshot.frame(node);
+            built[node] = new StackNode(frame, snapshot.kind(node), snapshot.total(node), snapshot.self(node),
+                    children);
         }
         return built[0];
     }

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.stack;
 
+import dev.cpuprofiler.format.Rendered;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,8 +43,8 @@ class StackTreeMergeTest {
             String what = "round " + round + ", limit " + maxTreeNodes;
             StackTreeSnapshot a = byNode.snapshot();
             StackTreeSnapshot b = byPath.snapshot();
-            assertThat(new CollapsedStacksRenderer().renderToString(a)).as(what)
-                    .isEqualTo(new CollapsedStacksRenderer().renderToString(b));
+            assertThat(Rendered.collapsed(a)).as(what)
+                    .isEqualTo(Rendered.collapsed(b));
             assertThat(StackNode.of(a)).as(what).isEqualTo(StackNode.of(b));
             assertThat(byNode.nodeCount()).as(what).isEqualTo(byPath.nodeCount());
             assertThat(byNode.totalSamples()).as(what).isEqualTo(byPath.totalSamples());

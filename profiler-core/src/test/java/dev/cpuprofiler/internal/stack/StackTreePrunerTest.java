@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.stack;
 
+import dev.cpuprofiler.format.Rendered;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,8 +65,8 @@ class StackTreePrunerTest {
 
             StackTreeSnapshot pruned = StackTreePruner.prune(snapshot, minPercent);
 
-            assertThat(new CollapsedStacksRenderer().renderToString(pruned)).as("round %d, %s%%", round, minPercent)
-                    .isEqualTo(new CollapsedStacksRenderer().renderToString(recursiveFold(snapshot, minPercent)));
+            assertThat(Rendered.collapsed(pruned)).as("round %d, %s%%", round, minPercent)
+                    .isEqualTo(Rendered.collapsed(recursiveFold(snapshot, minPercent)));
             assertThat(StackNode.of(pruned)).as("round %d, %s%%", round, minPercent)
                     .isEqualTo(StackNode.of(recursiveFold(snapshot, minPercent)));
             assertThat(pruned.truncatedSamples()).isEqualTo(snapshot.truncatedSamples());

@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.stack;
 
+import dev.cpuprofiler.format.Rendered;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import org.junit.jupiter.api.Test;
@@ -93,7 +93,7 @@ class StackTreeTest {
                 expected.merge(String.join(";", names), weight, Long::sum);
             }
             Map<String, Long> actual = new TreeMap<>();
-            for (String line : new CollapsedStacksRenderer().renderToString(tree.snapshot()).split("\n")) {
+            for (String line : Rendered.collapsed(tree.snapshot()).split("\n")) {
                 int space = line.lastIndexOf(' ');
                 actual.put(line.substring(0, space), Long.parseLong(line.substring(space + 1)));
             }
@@ -196,7 +196,7 @@ class StackTreeTest {
         StackNode root = StackNode.of(tree.snapshot());
 
         assertThat(root.children()).extracting(StackNode::frame)
-                .containsExactly("[http-nio-8080-exec-*]", "[pool-*-thread-*]", ThreadNames.UNKNOWN_THREAD);
+                .containsExactly("[http-nio-8080-exec-*]", "[pool-*-thread-*]", "[" + ThreadNames.UNKNOWN_THREAD + "]");
         assertThat(root.child("[http-nio-8080-exec-*]").child("Thread.run").child("Handler.handle").total())
                 .isEqualTo(2);
     }
@@ -215,8 +215,7 @@ class StackTreeTest {
 
         first.merge(second);
 
-        CollapsedStacksRenderer collapsed = new CollapsedStacksRenderer();
-        assertThat(collapsed.renderToString(first.snapshot())).isEqualTo(collapsed.renderToString(both.snapshot()));
+        assertThat(Rendered.collapsed(first.snapshot())).isEqualTo(Rendered.collapsed(both.snapshot()));
     }
 
     @Test

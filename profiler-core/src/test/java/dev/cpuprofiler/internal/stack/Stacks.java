@@ -1,19 +1,18 @@
 package dev.cpuprofiler.internal.stack;
 
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Test helpers: stacks from short strings. */
-final class Stacks {
+public final class Stacks {
 
     private Stacks() {
     }
 
     /** {@code "a;b;c"} → Java frames a, b, c (root first). */
-    static List<Frame> of(String semicolonSeparated) {
+    public static List<Frame> of(String semicolonSeparated) {
         List<Frame> frames = new ArrayList<>();
         if (semicolonSeparated.isEmpty()) {
             return frames;
@@ -25,7 +24,7 @@ final class Stacks {
     }
 
     /** Checks every node: total = self + Σ children, self ≥ 0, children largest first. Returns the node count. */
-    static void assertInvariants(StackTreeSnapshot tree) {
+    public static void assertInvariants(StackTreeSnapshot tree) {
         for (int node = 0; node < tree.size(); node++) {
             long children = 0;
             long previous = Long.MAX_VALUE;
@@ -47,7 +46,7 @@ final class Stacks {
     }
 
     /** The sum of the totals of the outermost [truncated] nodes: the weight of the samples that were cut. */
-    static long weightThroughMarkers(StackTreeSnapshot tree) {
+    public static long weightThroughMarkers(StackTreeSnapshot tree) {
         long sum = 0;
         for (int node = 0; node < tree.size(); ) {
             if (tree.frame(node).equals(StackTree.TRUNCATED)) {

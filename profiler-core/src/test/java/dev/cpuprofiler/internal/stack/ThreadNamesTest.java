@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.stack;
 
+import dev.cpuprofiler.FrameKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,8 +28,8 @@ class ThreadNamesTest {
     }
 
     @Test
-    void groupFrameIsTheFoldedNameInBrackets() {
-        assertThat(ThreadNames.groupFrame("scheduling-1")).isEqualTo("[scheduling-*]");
-        assertThat(ThreadNames.groupFrame(null)).isEqualTo(ThreadNames.UNKNOWN_THREAD);
+    void aThreadsGroupIsItsFoldedName() {
+        assertThat(ThreadNames.groupFrame("scheduling-1")).isEqualTo(new Frame("scheduling-*", FrameKind.THREAD));
+        assertThat(ThreadNames.group(null)).isEqualTo(ThreadNames.UNKNOWN_THREAD);
     }
 }

@@ -58,6 +58,11 @@ public final class FakeSession implements RunningSession {
     }
 
     @Override
+    public Duration elapsed() {
+        return Duration.ZERO;
+    }
+
+    @Override
     public Instant startedAt() {
         return startedAt;
     }

@@ -27,11 +27,11 @@ class CpuBreakdownCalculatorTest {
         assertThat(b.source()).isEqualTo("proc");
         assertThat(b.processCpuTime()).isEqualTo(Duration.ofMillis(900));
         assertThat(b.groups()).extracting(CpuBreakdown.Share::group)
-                .containsExactly("application", "gc", "jit", "profiler", "jvm-other");
+                .containsExactly(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER);
         assertThat(b.groups()).extracting(CpuBreakdown.Share::cpuTime).containsExactly(Duration.ofMillis(600),
                 Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMillis(50), Duration.ofMillis(50));
-        assertThat(b.percentOf("application")).isCloseTo(66.667, within(0.001));
-        assertThat(b.ratio("gc")).isCloseTo(1.0 / 9, within(1e-9));
+        assertThat(b.percentOf(CpuBreakdown.Group.APPLICATION)).isCloseTo(66.667, within(0.001));
+        assertThat(b.ratio(CpuBreakdown.Group.GC)).isCloseTo(1.0 / 9, within(1e-9));
         assertThat(sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 
@@ -43,8 +43,8 @@ class CpuBreakdownCalculatorTest {
         // The process also counts what "short-lived" used before it ended: 300 ms nobody listed.
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 900 * MS);
 
-        assertThat(b.cpuTimeOf("application")).isEqualTo(Duration.ofMillis(600)); // 400 + the new thread's 200
-        assertThat(b.groups()).last().isEqualTo(new CpuBreakdown.Share("unattributed", Duration.ofMillis(300), 100.0 / 3));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(Duration.ofMillis(600)); // 400 + the new thread's 200
+        assertThat(b.groups()).last().isEqualTo(new CpuBreakdown.Share(CpuBreakdown.Group.UNATTRIBUTED, Duration.ofMillis(300), 100.0 / 3));
         assertThat(sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 
@@ -55,9 +55,9 @@ class CpuBreakdownCalculatorTest {
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 1000 * MS); // 4 ms = 0.4% unlisted
 
-        assertThat(b.group("unattributed")).isEmpty();
+        assertThat(b.group(CpuBreakdown.Group.UNATTRIBUTED)).isEmpty();
         assertThat(b.groups().stream().mapToLong(g -> g.cpuTime().toNanos()).sum()).isEqualTo(1000 * MS);
-        assertThat(b.percentOf("application")).isCloseTo(75.3, within(0.05));
+        assertThat(b.percentOf(CpuBreakdown.Group.APPLICATION)).isCloseTo(75.3, within(0.05));
         assertThat(sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 
@@ -69,8 +69,8 @@ class CpuBreakdownCalculatorTest {
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 600 * MS);
 
-        assertThat(b.group("unattributed")).isEmpty();
-        assertThat(b.percentOf("application")).isEqualTo(100);
+        assertThat(b.group(CpuBreakdown.Group.UNATTRIBUTED)).isEmpty();
+        assertThat(b.percentOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(100);
     }
 
     @Test
@@ -81,9 +81,9 @@ class CpuBreakdownCalculatorTest {
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 1000 * MS);
 
-        assertThat(b.cpuTimeOf("application")).isEqualTo(Duration.ofMillis(750));
-        assertThat(b.cpuTimeOf("gc")).isEqualTo(Duration.ofMillis(250));
-        assertThat(b.percentOf("gc")).isCloseTo(25, within(1e-9));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(Duration.ofMillis(750));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.GC)).isEqualTo(Duration.ofMillis(250));
+        assertThat(b.percentOf(CpuBreakdown.Group.GC)).isCloseTo(25, within(1e-9));
         assertThat(sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 
@@ -105,7 +105,7 @@ class CpuBreakdownCalculatorTest {
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 20 * MS);
 
-        assertThat(b.percentOf("gc")).isCloseTo(100, within(1e-9));
+        assertThat(b.percentOf(CpuBreakdown.Group.GC)).isCloseTo(100, within(1e-9));
     }
 
     @Test
@@ -116,8 +116,8 @@ class CpuBreakdownCalculatorTest {
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, -1);
 
         assertThat(b.processCpuTime()).isEqualTo(Duration.ofMillis(40));
-        assertThat(b.percentOf("profiler")).isCloseTo(25, within(1e-9));
-        assertThat(b.group("unattributed")).isEmpty();
+        assertThat(b.percentOf(CpuBreakdown.Group.PROFILER)).isCloseTo(25, within(1e-9));
+        assertThat(b.group(CpuBreakdown.Group.UNATTRIBUTED)).isEmpty();
     }
 
     @Test
@@ -136,8 +136,8 @@ class CpuBreakdownCalculatorTest {
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("jvm", none, none, 10 * MS);
 
-        assertThat(b.percentOf("unattributed")).isEqualTo(100);
-        assertThat(b.percentOf("application")).isZero();
+        assertThat(b.percentOf(CpuBreakdown.Group.UNATTRIBUTED)).isEqualTo(100);
+        assertThat(b.percentOf(CpuBreakdown.Group.APPLICATION)).isZero();
     }
 
     static double sumOfPercents(CpuBreakdown b) {

@@ -47,12 +47,12 @@ class CpuBreakdownProbeTest {
         assertThat(b.source()).isEqualTo(CpuBreakdown.SOURCE_PROC);
         assertThat(b.processCpuTime()).isEqualTo(Duration.ofMillis(1_600));
         assertThat(b.groups()).containsExactly(
-                new CpuBreakdown.Share("application", Duration.ofMillis(1_100), 68.75),
-                new CpuBreakdown.Share("gc", Duration.ofMillis(100), 6.25),
-                new CpuBreakdown.Share("jit", Duration.ofMillis(100), 6.25),
-                new CpuBreakdown.Share("profiler", Duration.ofMillis(50), 3.125),
-                new CpuBreakdown.Share("jvm-other", Duration.ofMillis(50), 3.125),
-                new CpuBreakdown.Share("unattributed", Duration.ofMillis(200), 12.5));
+                new CpuBreakdown.Share(CpuBreakdown.Group.APPLICATION, Duration.ofMillis(1_100), 68.75),
+                new CpuBreakdown.Share(CpuBreakdown.Group.GC, Duration.ofMillis(100), 6.25),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JIT, Duration.ofMillis(100), 6.25),
+                new CpuBreakdown.Share(CpuBreakdown.Group.PROFILER, Duration.ofMillis(50), 3.125),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JVM_OTHER, Duration.ofMillis(50), 3.125),
+                new CpuBreakdown.Share(CpuBreakdown.Group.UNATTRIBUTED, Duration.ofMillis(200), 12.5));
         assertThat(jvmThreads.listings()).isZero(); // the fallback is not touched when /proc works
     }
 
@@ -76,11 +76,11 @@ class CpuBreakdownProbeTest {
         CpuBreakdown b = measurement.finish().orElseThrow();
 
         assertThat(b.source()).isEqualTo(CpuBreakdown.SOURCE_JVM);
-        assertThat(b.cpuTimeOf("application")).isEqualTo(Duration.ofMillis(500));
-        assertThat(b.cpuTimeOf("profiler")).isEqualTo(Duration.ofMillis(50));
-        assertThat(b.cpuTimeOf("jvm-other")).isEqualTo(Duration.ofMillis(10));
-        assertThat(b.cpuTimeOf("gc")).isZero();
-        assertThat(b.cpuTimeOf("unattributed")).isEqualTo(Duration.ofMillis(440));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(Duration.ofMillis(500));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.PROFILER)).isEqualTo(Duration.ofMillis(50));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.JVM_OTHER)).isEqualTo(Duration.ofMillis(10));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.GC)).isZero();
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.UNATTRIBUTED)).isEqualTo(Duration.ofMillis(440));
         assertThat(CpuBreakdownCalculatorTest.sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 
@@ -102,9 +102,9 @@ class CpuBreakdownProbeTest {
         CpuBreakdown b = measurement.finish().orElseThrow();
 
         assertThat(b.groups()).extracting(CpuBreakdown.Share::group)
-                .containsExactly("application", "gc", "jit", "profiler", "jvm-other", "unattributed");
-        assertThat(b.cpuTimeOf("application")).isEqualTo(Duration.ofNanos(4_950 * MS / 10));
-        assertThat(b.cpuTimeOf("profiler")).isEqualTo(Duration.ofNanos(50 * MS / 10));
+                .containsExactly(CpuBreakdown.Group.APPLICATION, CpuBreakdown.Group.GC, CpuBreakdown.Group.JIT, CpuBreakdown.Group.PROFILER, CpuBreakdown.Group.JVM_OTHER, CpuBreakdown.Group.UNATTRIBUTED);
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)).isEqualTo(Duration.ofNanos(4_950 * MS / 10));
+        assertThat(b.cpuTimeOf(CpuBreakdown.Group.PROFILER)).isEqualTo(Duration.ofNanos(50 * MS / 10));
         assertThat(CpuBreakdownCalculatorTest.sumOfPercents(b)).isCloseTo(100, within(1e-9));
     }
 

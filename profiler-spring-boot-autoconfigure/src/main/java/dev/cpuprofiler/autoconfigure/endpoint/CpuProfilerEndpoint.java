@@ -211,10 +211,10 @@ public class CpuProfilerEndpoint {
             }
         }
         try {
-            return Replies.session(answer, CpuProfilerStatus.Session.of(profiler.startOnDemand(d), profiler.clock()));
+            return Replies.session(answer, CpuProfilerStatus.Session.of(profiler.startOnDemand(d)));
         } catch (SessionAlreadyRunningException e) {
             return Replies.error(answer, 429, "A profiling session is already running; try again when it ends",
-                    CpuProfilerStatus.Session.of(e.running(), profiler.clock()));
+                    CpuProfilerStatus.Session.of(e.running()));
         } catch (SessionStartException e) {
             // Nothing can record (no engine works here): retrying later would not help, so no Retry-After. The
             // reason is the core's own words: why each engine refused.

@@ -87,7 +87,7 @@ final class EndpointHeaders {
     /** Whole seconds until the running session's planned end, at least 1 (also when it has just ended). */
     static long retryAfterSeconds(@Nullable CpuProfiler profiler) {
         return profiler == null ? 1 : profiler.activeSession().map(running -> {
-            Duration left = Duration.between(profiler.clock().instant(), running.startedAt().plus(running.duration()));
+            Duration left = running.duration().minus(running.elapsed());
             return Math.max(1, left.getSeconds() + (left.getNano() > 0 ? 1 : 0));
         }).orElse(1L);
     }

@@ -2,7 +2,6 @@ package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.StoredProfileListener;
 import dev.cpuprofiler.autoconfigure.CpuProfilerShutdown;
 import java.io.IOException;
 import java.net.URI;
@@ -23,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -35,7 +35,7 @@ import org.springframework.context.SmartLifecycle;
  * meter). Started with the application context; on close it drains the queue for at most a couple of seconds, then
  * stops its thread, counting what is left as dropped.
  */
-public class ProfileExporter implements StoredProfileListener, SmartLifecycle, AutoCloseable {
+public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ProfileExporter.class);
     static final String THREAD_NAME = "cpuprofiler-export";
@@ -95,7 +95,7 @@ public class ProfileExporter implements StoredProfileListener, SmartLifecycle, A
 
     /** Called on the session's thread that stored the profile: queues it and returns at once. */
     @Override
-    public void stored(Profile profile) {
+    public void accept(Profile profile) {
         if (!accepting) {
             dropped(profile, "the exporter is not running");
         } else if (!queue.offer(profile)) {

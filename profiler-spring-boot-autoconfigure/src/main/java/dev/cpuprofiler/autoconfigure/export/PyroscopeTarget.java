@@ -121,7 +121,7 @@ public final class PyroscopeTarget implements ExportTarget {
     String name(Profile profile) {
         Map<String, String> all = new TreeMap<>(labels);
         all.put(ExportSettings.TRIGGER_LABEL, profile.trigger().name().toLowerCase(Locale.ROOT));
-        all.put(ExportSettings.ENGINE_LABEL, profile.engine());
+        all.put(ExportSettings.ENGINE_LABEL, profile.engine().id());
         StringJoiner name = new StringJoiner(",", applicationName + "{", "}");
         all.forEach((k, v) -> name.add(k + "=" + v));
         return name.toString();

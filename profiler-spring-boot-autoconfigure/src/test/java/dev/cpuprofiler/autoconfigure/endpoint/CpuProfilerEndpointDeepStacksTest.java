@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,7 +9,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -116,7 +117,7 @@ class CpuProfilerEndpointDeepStacksTest {
 
     private Profile profile(String id, StackTree tree, LookbackSnapshot lookback) {
         Instant start = Instant.parse("2026-11-23T10:00:10Z");
-        return new Profile(id, SessionTrigger.MANUAL, "async-profiler", "perf_events", List.of(), List.of(), start,
+        return new Profile(id, SessionTrigger.MANUAL, EngineChoice.ASYNC_PROFILER, "perf_events", List.of(), List.of(), start,
                 start.plusSeconds(1), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree.snapshot(), null,
                 null, lookback, null);
     }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +26,7 @@ import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -431,8 +432,8 @@ class CpuProfilerEndpointFixtureTest {
         Path recording = Files.writeString(root.resolve("p1.jfr"), "pretend JFR");
         Path secret = Files.writeString(root.resolve("secret.txt"), "the application's secret");
         Path link = Files.createSymbolicLink(root.resolve("p2.jfr"), secret);
-        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null).withJfrFile(recording));
-        StoredProfiles.add(profiler, fixture("p2", SessionTrigger.CPU, null).withJfrFile(link));
+        StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null, recording));
+        StoredProfiles.add(profiler, fixture("p2", SessionTrigger.CPU, null, link));
 
         WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null, ResponseFormat.JSON);
         assertThat(served.getStatus()).isEqualTo(200);
@@ -521,6 +522,11 @@ class CpuProfilerEndpointFixtureTest {
      * stacks the engine cut at the root ({@code [truncated] > mix}).
      */
     static Profile fixture(String id, SessionTrigger trigger, LookbackSnapshot lookback) {
+        return fixture(id, trigger, lookback, null);
+    }
+
+    /** As {@link #fixture(String, SessionTrigger, LookbackSnapshot)}, its recording kept at {@code jfrFile}. */
+    static Profile fixture(String id, SessionTrigger trigger, LookbackSnapshot lookback, Path jfrFile) {
         StackTree tree = new StackTree(64, 10_000, false);
         tree.accept(stack(RUN, BURN), "burner-1", 60);
         tree.accept(stack(RUN, BURN, MIX), "mixer", 20);
@@ -534,14 +540,14 @@ class CpuProfilerEndpointFixtureTest {
                         new ThreadCpu(43, "reader", 5.0, Duration.ofMillis(150), ThreadCpu.Label.MOSTLY_WAITING)),
                 12);
         CpuBreakdown breakdown = new CpuBreakdown(Duration.ofMillis(5500), CpuBreakdown.SOURCE_PROC, List.of(
-                new CpuBreakdown.Share("application", Duration.ofMillis(4400), 80.0),
-                new CpuBreakdown.Share("gc", Duration.ofMillis(550), 10.0),
-                new CpuBreakdown.Share("jit", Duration.ofMillis(275), 5.0),
-                new CpuBreakdown.Share("profiler", Duration.ofMillis(110), 2.0),
-                new CpuBreakdown.Share("jvm-other", Duration.ofMillis(165), 3.0)));
-        return new Profile(id, trigger, "async-profiler", "perf_events",
+                new CpuBreakdown.Share(CpuBreakdown.Group.APPLICATION, Duration.ofMillis(4400), 80.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.GC, Duration.ofMillis(550), 10.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JIT, Duration.ofMillis(275), 5.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.PROFILER, Duration.ofMillis(110), 2.0),
+                new CpuBreakdown.Share(CpuBreakdown.Group.JVM_OTHER, Duration.ofMillis(165), 3.0)));
+        return new Profile(id, trigger, EngineChoice.ASYNC_PROFILER, "perf_events",
                 List.of(new Profile.EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
-                ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), null, concurrency,
+                ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), jfrFile, concurrency,
                 lookback, breakdown);
     }
 

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.CpuBreakdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -208,7 +209,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(breakdown.path("groups")).extracting(g -> g.path("group").asString())
                 .startsWith("application", "gc", "jit", "profiler", "jvm-other");
         assertThat(registry.find("profiler.cpu.breakdown").tag("group", "application").gauge().value())
-                .isEqualTo(stored.cpuBreakdown().ratio("application"));
+                .isEqualTo(stored.cpuBreakdown().ratio(CpuBreakdown.Group.APPLICATION));
         // The burners used the most CPU; how much of a core each got depends on the machine, so their label is
         // checked against their own figure: the label the product derives from it.
         ThreadCpu busiest = stored.concurrency().threads().get(0);

@@ -3,8 +3,9 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
@@ -59,7 +60,7 @@ class CpuProfilerEndpointPathsTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
+        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION,
                 "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
                 null, tree.snapshot(), null, null, null, null));
 

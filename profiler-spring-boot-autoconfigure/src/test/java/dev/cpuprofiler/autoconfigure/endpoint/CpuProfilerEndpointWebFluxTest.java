@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 
 import static dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.PATH;
@@ -12,7 +13,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -153,7 +154,7 @@ class CpuProfilerEndpointWebFluxTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, "jfr-execution",
+        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION,
                 "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
                 null, tree.snapshot(), jfr, null, null, null));
         Http http = new Http(port);

@@ -1,9 +1,10 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.fixtures.Chromium;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
@@ -53,7 +54,7 @@ class FlameGraphBrowserTest {
             tree.accept(stack, "worker", 100 - branch * 30);
         }
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        Profile profile = new Profile("deep", SessionTrigger.MANUAL, "jfr-execution", null, List.of(), List.of(), start,
+        Profile profile = new Profile("deep", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(), start,
                 start.plusSeconds(10), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree.snapshot(), null,
                 null, null, null);
         Path html = dir.resolve("deep.html");

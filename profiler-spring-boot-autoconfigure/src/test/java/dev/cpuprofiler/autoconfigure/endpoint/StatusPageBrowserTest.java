@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.fixtures.Chromium;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 
@@ -11,7 +12,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.File;
 import java.io.IOException;
@@ -71,7 +72,7 @@ class StatusPageBrowserTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), BUSY, 40);
         Instant now = Instant.now();
-        StoredProfiles.add(profiler, new Profile(PROFILE_ID, SessionTrigger.CPU, "jfr-execution", "jdk.ExecutionSample",
+        StoredProfiles.add(profiler, new Profile(PROFILE_ID, SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample",
                 List.of(), List.of(), now.minusSeconds(12), now.minusSeconds(4), Duration.ofMillis(10), 40, 0, null,
                 tree.snapshot(), null, null, null, null));
         StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));

@@ -5,11 +5,12 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerMetricsAutoConfiguration;
 import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.internal.stack.CollapsedStacksRenderer;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,19 +51,17 @@ final class ExportFixtures {
                 "worker", 70);
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Io.read")), "worker", 30);
         return new Profile("20261123T100010Z-manual-" + SEQ.incrementAndGet(), SessionTrigger.MANUAL,
-                "async-profiler", "perf_events", List.of(), List.of(), STARTED, ENDED, Duration.ofMillis(10),
+                EngineChoice.ASYNC_PROFILER, "perf_events", List.of(), List.of(), STARTED, ENDED, Duration.ofMillis(10),
                 tree.totalSamples(), 0, null, tree.snapshot(), null, null, null, null);
     }
 
     /** The collapsed stacks of the profile: the transport's tests need known bytes, not a real pprof. */
     static byte[] collapsed(Profile profile) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            new CollapsedStacksRenderer().render(profile.tree(), out);
+            return ProfileFormat.COLLAPSED.bytes(profile, ProfileView.FULL);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        return out.toByteArray();
     }
 
     /** Claims pprof (the default format's query) and sends the collapsed text. */

@@ -7,13 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.StackTree;
-import dev.cpuprofiler.internal.stack.TreeGroups;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -97,16 +96,16 @@ class OtlpExportTest {
         Profile plain = ExportFixtures.profile();
         StackTree byEndpoint = new StackTree(65, 10_000, false);
         StackTree bySpan = new StackTree(66, 10_000, false);
-        Frame orbit = new Frame("[GET /orbit]", FrameKind.UNKNOWN);
-        Frame span = new Frame(TreeGroups.spanFrame("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"),
-                FrameKind.UNKNOWN);
-        Frame noRequest = new Frame("[[no request]]", FrameKind.UNKNOWN);
+        Frame orbit = new Frame("GET /orbit", FrameKind.ENDPOINT);
+        List<Frame> span = List.of(new Frame("4bf92f3577b34da6a3ce929d0e0e4736", FrameKind.TRACE),
+                new Frame("00f067aa0ba902b7", FrameKind.SPAN));
+        Frame noRequest = new Frame("[no request]", FrameKind.ENDPOINT);
         List<Frame> hot = List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Main.loop"),
                 Frame.java(ExportFixtures.HOT));
         List<Frame> io = List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Io.read"));
         byEndpoint.accept(concat(List.of(orbit), hot), "worker", 70);
         byEndpoint.accept(concat(List.of(noRequest), io), "worker", 30);
-        bySpan.accept(concat(List.of(orbit, span), hot), "worker", 70);
+        bySpan.accept(concat(concat(List.of(orbit), span), hot), "worker", 70);
         bySpan.accept(concat(List.of(noRequest), io), "worker", 30);
         Profile p = new Profile(plain.id(), plain.trigger(), plain.engine(), plain.engineDetail(), plain.fallbacks(),
                 plain.notes(), plain.startedAt(), plain.endedAt(), plain.samplingPeriod(), plain.samples(),

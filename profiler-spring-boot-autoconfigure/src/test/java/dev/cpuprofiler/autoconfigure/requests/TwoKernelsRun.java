@@ -29,7 +29,7 @@ final class TwoKernelsRun {
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
     /**
-     * What a run found: the profile, each kernel's samples by the endpoint frame above them, and what the endpoint
+     * What a run found: the profile, each kernel's samples by the endpoint group above them, and what the endpoint
      * served for it over HTTP ({@code format=collapsed&group=endpoint}, {@code format=pprof}).
      */
     record Result(Profile profile, Map<String, Long> alpha, Map<String, Long> beta, String collapsedByEndpoint,
@@ -37,11 +37,11 @@ final class TwoKernelsRun {
 
         /** The share of alphaKernel's samples under its own endpoint (0 when there are none). */
         double alphaShare() {
-            return share(alpha, "[GET /alpha/{n}]");
+            return share(alpha, "GET /alpha/{n}");
         }
 
         double betaShare() {
-            return share(beta, "[GET /beta]");
+            return share(beta, "GET /beta");
         }
 
         /** alphaKernel's samples, under any endpoint. */
@@ -55,11 +55,11 @@ final class TwoKernelsRun {
 
         /** The share of alphaKernel's samples under the other endpoint: attributed to the wrong request. */
         double alphaUnderBeta() {
-            return share(alpha, "[GET /beta]");
+            return share(alpha, "GET /beta");
         }
 
         double betaUnderAlpha() {
-            return share(beta, "[GET /alpha/{n}]");
+            return share(beta, "GET /alpha/{n}");
         }
 
         @Override

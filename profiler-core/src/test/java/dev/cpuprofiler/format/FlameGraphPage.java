@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,18 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.Stacks;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import dev.cpuprofiler.fixtures.CountingOutputStream;
 import dev.cpuprofiler.fixtures.RealisticStacks;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Random;
 
@@ -138,15 +142,19 @@ public final class StackTreeMeasure {
         StackTreeSnapshot snapshot = tree.snapshot();
         System.out.printf(Locale.ROOT, "snapshot of %d nodes: %.1f ms%n", snapshot.size(),
                 (System.nanoTime() - start) / 1e6);
-        for (StackTreeRenderer renderer : List.of(new JsonTreeRenderer(), new TextTreeRenderer(),
-                new CollapsedStacksRenderer(), new FlameGraphRenderer())) {
+        Map<String, Draw> renderers = new LinkedHashMap<>();
+        renderers.put("json", new JsonTreeRenderer()::render);
+        renderers.put("text", new TextTreeRenderer()::render);
+        renderers.put("collapsed", CollapsedFormat::write);
+        renderers.put("html", new FlameGraphRenderer()::render);
+        for (Map.Entry<String, Draw> renderer : renderers.entrySet()) {
             CountingOutputStream out = new CountingOutputStream();
             for (int i = 0; i < 3; i++) {
-                renderer.render(snapshot, OutputStream.nullOutputStream());
+                renderer.getValue().render(snapshot, OutputStream.nullOutputStream());
             }
             start = System.nanoTime();
-            renderer.render(snapshot, out);
-            System.out.printf(Locale.ROOT, "render %-24s %7.1f ms, %6.2f MB%n", renderer.getClass().getSimpleName(),
+            renderer.getValue().render(snapshot, out);
+            System.out.printf(Locale.ROOT, "render %-24s %7.1f ms, %6.2f MB%n", renderer.getKey(),
                     (System.nanoTime() - start) / 1e6, out.count() / 1e6);
         }
     }
@@ -168,5 +176,9 @@ public final class StackTreeMeasure {
             used = Math.min(used, runtime.totalMemory() - runtime.freeMemory());
         }
         return used;
+    }
+
+    private interface Draw {
+        void render(StackTreeSnapshot tree, OutputStream out) throws java.io.IOException;
     }
 }

@@ -1,7 +1,10 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackNode;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.Stacks;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +19,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class CollapsedStacksTest {
 
-    private final CollapsedStacksRenderer renderer = new CollapsedStacksRenderer();
 
     @Test
     void writesOneLinePerDistinctPathHottestFirst() {
@@ -27,7 +29,7 @@ class CollapsedStacksTest {
                 new Frame("read", FrameKind.NATIVE), new Frame("do_syscall_64", FrameKind.KERNEL)), null, 2);
         tree.accept(Stacks.of("java.lang.Thread.run;app.Worker.loop;app.Hot.compute"), null, 1);
 
-        assertThat(renderer.renderToString(tree.snapshot())).isEqualTo("""
+        assertThat(Rendered.collapsed(tree.snapshot())).isEqualTo("""
                 java.lang.Thread.run;app.Worker.loop 1
                 java.lang.Thread.run;app.Worker.loop;app.Hot.compute 6
                 java.lang.Thread.run;app.Cold.read_[i];read;do_syscall_64_[k] 2
@@ -44,8 +46,8 @@ class CollapsedStacksTest {
                 java.lang.Thread.run;app.Other.job 9
                 [no stack] 1
                 """;
-        String once = renderer.renderToString(StackTree.fromCollapsed(canonical).snapshot());
-        String twice = renderer.renderToString(StackTree.fromCollapsed(once).snapshot());
+        String once = Rendered.collapsed(StackTree.fromCollapsed(canonical).snapshot());
+        String twice = Rendered.collapsed(StackTree.fromCollapsed(once).snapshot());
 
         assertThat(twice).isEqualTo(once);
         assertThat(sortedLines(once)).isEqualTo(sortedLines(canonical));
@@ -58,9 +60,9 @@ class CollapsedStacksTest {
         for (int i = 0; i < 300; i++) {
             lines.add("a.A.main;b.B.m" + random.nextInt(4) + ";c.C.m" + random.nextInt(6) + " " + (1 + random.nextInt(9)));
         }
-        String canonical = renderer.renderToString(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
+        String canonical = Rendered.collapsed(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
         Collections.shuffle(lines, random);
-        String shuffled = renderer.renderToString(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
+        String shuffled = Rendered.collapsed(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
 
         assertThat(shuffled).isEqualTo(canonical);
         long sum = Arrays.stream(canonical.split("\n")).mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
@@ -88,7 +90,7 @@ class CollapsedStacksTest {
     void javaFramesWhoseNameDoesNotSayJavaKeepTheirKindThroughASuffix() {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(Stacks.of("main;work"), null, 1);
-        String text = renderer.renderToString(tree.snapshot());
+        String text = Rendered.collapsed(tree.snapshot());
 
         assertThat(text).isEqualTo("main_[j];work_[j] 1\n");
         assertThat(StackNode.of(StackTree.fromCollapsed(text).snapshot()).child("main").kind()).isEqualTo(FrameKind.JAVA);
@@ -106,7 +108,7 @@ class CollapsedStacksTest {
         StackTree tree = new StackTree(4, 1000, false);
         tree.accept(Stacks.of("x.A.a;x.B.b;x.C.c;x.D.d;x.E.e;x.F.f"), null, 3);
         tree.accept(Stacks.of("x.A.a;x.B.b"), null, 1);
-        String text = renderer.renderToString(tree.snapshot());
+        String text = Rendered.collapsed(tree.snapshot());
 
         assertThat(text).contains("x.A.a;x.B.b;[truncated];x.F.f 3");
         assertThat(StackTree.fromCollapsed(text).truncatedSamples()).isEqualTo(3);

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.StackTreeSnapshot;
 
@@ -31,7 +31,7 @@ import java.nio.charset.StandardCharsets;
  * With a minimum percentage, children below it are left out and counted on one line per parent (the last line
  * above, rendered with 1%).
  */
-public final class TextTreeRenderer implements StackTreeRenderer {
+final class TextTreeRenderer {
 
     private static final String INDENT = "  ";
 
@@ -39,7 +39,7 @@ public final class TextTreeRenderer implements StackTreeRenderer {
     private final boolean indentEveryFrame;
 
     /** Everything shown, indentation at branching points. */
-    public TextTreeRenderer() {
+    TextTreeRenderer() {
         this(0, false);
     }
 
@@ -47,7 +47,7 @@ public final class TextTreeRenderer implements StackTreeRenderer {
      * @param minPercent children whose total is below this share of all samples (0..100) are hidden and counted
      * @param indentEveryFrame indent each frame one step deeper than its caller instead of only at branching points
      */
-    public TextTreeRenderer(double minPercent, boolean indentEveryFrame) {
+    TextTreeRenderer(double minPercent, boolean indentEveryFrame) {
         if (!(minPercent >= 0 && minPercent <= 100)) {
             throw new IllegalArgumentException("minPercent must be between 0 and 100, was " + minPercent);
         }
@@ -55,13 +55,7 @@ public final class TextTreeRenderer implements StackTreeRenderer {
         this.indentEveryFrame = indentEveryFrame;
     }
 
-    @Override
-    public String mediaType() {
-        return "text/plain; charset=utf-8";
-    }
-
-    @Override
-    public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+    void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
         long all = tree.totalSamples();
         int width = Math.max(5, Long.toString(all).length());
@@ -148,7 +142,7 @@ public final class TextTreeRenderer implements StackTreeRenderer {
             throws IOException {
         indent(w, lvl);
         count(w, tree.total(n), width);
-        w.append(' ').append(percent(tree.total(n), all)).append("  ").append(tree.frame(n));
+        w.append(' ').append(percent(tree.total(n), all)).append("  ").append(ShownFrame.of(tree, n));
         switch (tree.kind(n)) {
             case INLINED -> w.append(" (inlined)");
             case NATIVE -> w.append(" (native)");

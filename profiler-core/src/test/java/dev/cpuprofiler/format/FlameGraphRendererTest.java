@@ -1,7 +1,10 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.Stacks;
+import dev.cpuprofiler.internal.stack.TreeGroups;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,7 @@ class FlameGraphRendererTest {
 
     @Test
     void drawsTheHotFrameInAPageThatLoadsNothing() {
-        String html = new FlameGraphRenderer().renderToString(sample());
+        String html = Rendered.flameGraph(sample());
 
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("HotSpotCalculator.compute")
@@ -49,7 +52,7 @@ class FlameGraphRendererTest {
 
     @Test
     void escapesTheTitle() {
-        String html = new FlameGraphRenderer("CPU <b>profile</b> & more", 0).renderToString(sample());
+        String html = Rendered.flameGraph(new FlameGraphRenderer("CPU <b>profile</b> & more", 0), sample());
 
         assertThat(html).contains("<h1>CPU &lt;b&gt;profile&lt;/b&gt; &amp; more</h1>");
     }
@@ -59,7 +62,7 @@ class FlameGraphRendererTest {
         StackTree tree = new StackTree(64, 1000, true);
         tree.accept(Stacks.of("app.Main.main"), "evil</script><script>alert(1)</script>", 1);
 
-        String html = new FlameGraphRenderer().renderToString(tree.snapshot());
+        String html = Rendered.flameGraph(tree.snapshot());
 
         assertThat(html).doesNotContain("alert(1)</script>").doesNotContain("</script><script>");
         assertThat(html.split("(?i)</script>", -1)).hasSize(3);  // the template's two script elements only
@@ -69,14 +72,14 @@ class FlameGraphRendererTest {
     @Test
     void noNamesNeighbouringInAnyWayCanAddMarkupToThePage() {
         // The '<' of the converter's template, title included: the names add none.
-        long templateTags = tagOpenings(new FlameGraphRenderer().renderToString(sample()));
+        long templateTags = tagOpenings(Rendered.flameGraph(sample()));
         Set<Character> lengthCodes = new TreeSet<>();
         Set<String> codedMarkup = new TreeSet<>();
         for (int sharing = 0; sharing <= 95; sharing++) {
             String shared = "P".repeat(sharing);
             StackTreeSnapshot tree = namesEverywhere(RESTS.stream().map(rest -> shared + rest).toList());
 
-            String html = new FlameGraphRenderer().renderToString(tree);
+            String html = Rendered.flameGraph(tree);
 
             String what = "names sharing " + sharing + " characters";
             String page = html.toLowerCase(Locale.ROOT);
@@ -87,7 +90,7 @@ class FlameGraphRendererTest {
             assertThat(tagOpenings(html)).as(what + ": '<' in the page, all the template's").isEqualTo(templateTags);
             Set<String> drawn = new TreeSet<>(List.of("all"));
             for (int node = 1; node < tree.size(); node++) {
-                drawn.add(tree.frame(node));
+                drawn.add(ShownFrame.of(tree, node));
             }
             List<String> names = FlameGraphPage.names(html);
             assertThat(new TreeSet<>(names)).as(what + ": the names the page draws").isEqualTo(drawn);
@@ -109,8 +112,8 @@ class FlameGraphRendererTest {
     }
 
     /**
-     * Each name as a thread's group frame, a (native: a Java frame's '/' becomes '.') method frame, an endpoint's
-     * group frame and a span's frame: within each place the names are neighbours in the page.
+     * Each name as a thread's group, a (native: a Java frame's '/' becomes '.') method frame, an endpoint's group and
+     * a trace's group: within each place the names are neighbours in the page.
      */
     private static StackTreeSnapshot namesEverywhere(List<String> names) {
         Frame run = Frame.java("app.Main.run");
@@ -119,9 +122,9 @@ class FlameGraphRendererTest {
         for (String name : names) {
             threads.accept(List.of(run), name, 1);
             requests.accept(List.of(run, new Frame(name, FrameKind.NATIVE)), null, 1);
-            requests.accept(List.of(new Frame("[GET /" + name + "]", FrameKind.UNKNOWN), run), null, 1);
-            requests.accept(List.of(new Frame("[GET /y]", FrameKind.UNKNOWN),
-                    new Frame(TreeGroups.spanFrame(name, "00f067aa0ba902b7"), FrameKind.UNKNOWN), run), null, 1);
+            requests.accept(List.of(new Frame("GET /" + name, FrameKind.ENDPOINT), run), null, 1);
+            requests.accept(List.of(new Frame("GET /y", FrameKind.ENDPOINT), new Frame("trace " + name,
+                    FrameKind.TRACE), new Frame("00f067aa0ba902b7", FrameKind.SPAN), run), null, 1);
         }
         return TreeGroups.merged(threads.snapshot(), requests.snapshot());
     }
@@ -137,8 +140,8 @@ class FlameGraphRendererTest {
 
     @Test
     void smallFramesCanBeLeftOut() {
-        String all = new FlameGraphRenderer("p", 0).renderToString(sample());
-        String big = new FlameGraphRenderer("p", 20).renderToString(sample());
+        String all = Rendered.flameGraph(new FlameGraphRenderer("p", 0), sample());
+        String big = Rendered.flameGraph(new FlameGraphRenderer("p", 20), sample());
 
         // Every frame drawn is one f(..)/n(..)/u(..) call in the page's data.
         assertThat(drawnFrames(all)).isEqualTo(sample().size());

@@ -1,6 +1,7 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,7 +63,7 @@ class FlameGraphDeepLevelsTest {
 
     @Test
     void everyLevelOfAnAllowedDepthCanBeBroughtIntoView() throws Exception {
-        String html = new FlameGraphRenderer().renderToString(chain());
+        String html = Rendered.flameGraph(chain());
 
         for (int devicePixelRatio : new int[] {1, 2}) {
             JsonNode result = run(html, devicePixelRatio);
@@ -104,14 +105,14 @@ class FlameGraphDeepLevelsTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.main"), Frame.java("app.Hot.compute")), null, 3);
 
-        String html = new FlameGraphRenderer().renderToString(tree.snapshot());
+        String html = Rendered.flameGraph(tree.snapshot());
 
         assertThat(html).contains("const canvasHeight = canvas.offsetHeight;").doesNotContain("let base = 0;");
     }
 
     @Test
     void everyEditFindsItsPlaceInTheConvertersTemplate() {
-        String html = new FlameGraphRenderer().renderToString(chain());
+        String html = Rendered.flameGraph(chain());
 
         // All or nothing: one edit applied means all were (a changed template leaves the page untouched instead).
         assertThat(html).contains("let base = 0;", "if (h < base || h >= base + rows) continue;",

@@ -1,8 +1,8 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.stack.FrameNames;
 
 import one.convert.Arguments;
 import one.convert.CallStack;
@@ -33,7 +33,7 @@ import java.nio.charset.StandardCharsets;
  * thread with a stack to match; and the page's canvas, which can only show about 2000 levels (1000 on a HiDPI
  * screen), is made to show the levels from the clicked frame on ({@link #deepLevels}).
  */
-public final class FlameGraphRenderer implements StackTreeRenderer {
+final class FlameGraphRenderer {
 
     private static final String CSP = "<meta http-equiv='Content-Security-Policy' content=\"default-src 'none'; "
             + "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">";
@@ -55,7 +55,7 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
     private final String title;
     private final double minWidthPercent;
 
-    public FlameGraphRenderer() {
+    FlameGraphRenderer() {
         this("CPU profile", 0);
     }
 
@@ -63,18 +63,12 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
      * @param title the page heading (escaped here: the converter writes it into the HTML as is)
      * @param minWidthPercent frames narrower than this share of all samples are left out, to keep huge trees light
      */
-    public FlameGraphRenderer(String title, double minWidthPercent) {
+    FlameGraphRenderer(String title, double minWidthPercent) {
         this.title = title;
         this.minWidthPercent = minWidthPercent;
     }
 
-    @Override
-    public String mediaType() {
-        return "text/html; charset=utf-8";
-    }
-
-    @Override
-    public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+    void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
         String html = tree.maxDepth() <= INLINE_DEPTH ? draw(tree) : drawOnDeepStack(tree);
         out.write(namesAsScriptText(offline(html, tree.maxDepth() + 1)).getBytes(StandardCharsets.UTF_8));
         out.flush();
@@ -97,7 +91,7 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
                 stack.pop();
             }
             // A control character (a newline in a thread's name) would end the page's JavaScript string: a space.
-            stack.push(FrameNames.sanitize(tree.frame(node)), frameType(tree.kind(node)));
+            stack.push(FrameNames.sanitize(ShownFrame.of(tree, node)), frameType(tree.kind(node)));
             stackDepth++;
             long self = tree.self(node);
             if (self > 0) {
@@ -218,7 +212,7 @@ public final class FlameGraphRenderer implements StackTreeRenderer {
             case JAVA -> 1;      // TYPE_JIT_COMPILED
             case INLINED -> 2;   // TYPE_INLINED
             case KERNEL -> 5;    // TYPE_KERNEL
-            case NATIVE, UNKNOWN -> 3;  // TYPE_NATIVE, as async-profiler draws its thread frames
+            default -> 3;  // TYPE_NATIVE (native, unknown, a group), as async-profiler draws its thread frames
         };
     }
 

@@ -1,4 +1,6 @@
-package dev.cpuprofiler;
+package dev.cpuprofiler.internal.stack;
+
+import dev.cpuprofiler.FrameKind;
 
 import java.util.Objects;
 

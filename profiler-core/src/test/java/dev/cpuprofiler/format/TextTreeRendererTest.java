@@ -1,7 +1,9 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.Stacks;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,7 @@ class TextTreeRendererTest {
 
     @Test
     void indentsAtBranchesAndClosesEachBranch() {
-        assertThat(new TextTreeRenderer().renderToString(sample())).isEqualTo("""
+        assertThat(Rendered.text(sample())).isEqualTo("""
                 Tree weight: 2895 (truncated: 0 samples, 0 frames)
                  2895 100.00%  all
                  2895 100.00%  java.lang.Thread.run
@@ -45,7 +47,7 @@ class TextTreeRendererTest {
 
     @Test
     void hidesSmallBranchesAndSaysWhatIsHidden() {
-        String text = new TextTreeRenderer(1.0, false).renderToString(sample());
+        String text = Rendered.text(new TextTreeRenderer(1.0, false), sample());
 
         assertThat(text).doesNotContain("app.Tiny")
                 .contains("frames below 1.0% hidden")
@@ -54,7 +56,7 @@ class TextTreeRendererTest {
 
     @Test
     void canIndentEveryFrame() {
-        String text = new TextTreeRenderer(0, true).renderToString(sample());
+        String text = Rendered.text(new TextTreeRenderer(0, true), sample());
 
         assertThat(text).contains("\n   2895 100.00%  java.lang.Thread.run\n     2895 100.00%  app.Worker.loop\n");
     }
@@ -68,7 +70,7 @@ class TextTreeRendererTest {
         StackTree tree = new StackTree(8192, 100_000, false);
         tree.accept(deep, null, 4);
 
-        String[] lines = new TextTreeRenderer().renderToString(tree.snapshot()).split("\n");
+        String[] lines = Rendered.text(tree.snapshot()).split("\n");
 
         assertThat(lines).hasSize(1 + 1 + 5000);
         assertThat(lines[5001]).isEqualTo("    4 100.00%  app.Recursive.step");
@@ -79,7 +81,7 @@ class TextTreeRendererTest {
         StackTree tree = new StackTree(4, 1000, false);
         tree.accept(Stacks.of("a.A.a;a.B.b;a.C.c;a.D.d;a.E.e"), null, 2);
 
-        assertThat(new TextTreeRenderer().renderToString(tree.snapshot()))
+        assertThat(Rendered.text(tree.snapshot()))
                 .startsWith("Tree weight: 2 (truncated: 2 samples, 2 frames)\n")
                 .contains("[truncated]");
     }

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.StackTreeSnapshot;
 
@@ -22,14 +22,14 @@ import java.io.OutputStream;
  * therefore allows {@value #MAX_NESTING} levels (the deepest {@code max-stack-depth} plus the thread and marker
  * levels); a reader of such deep JSON with Jackson must raise {@code StreamReadConstraints.maxNestingDepth} too.
  */
-public final class JsonTreeRenderer implements StackTreeRenderer {
+final class JsonTreeRenderer {
 
-    /** Nesting levels the default renderer allows: two per tree level, for 8192 frames plus thread and marker. */
-    public static final int MAX_NESTING = 2 * (8192 + 3);
+    /** Nesting levels the default renderer allows: two per tree level, for 8192 frames plus groups and marker. */
+    static final int MAX_NESTING = 2 * (8192 + 3);
 
     private final ObjectMapper mapper;
 
-    public JsonTreeRenderer() {
+    JsonTreeRenderer() {
         this(JsonMapper.builder(JsonFactory.builder()
                 .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING).build())
                 .build()).build());
@@ -39,17 +39,11 @@ public final class JsonTreeRenderer implements StackTreeRenderer {
      * Uses the given mapper's generator settings (pretty printing, for instance) and its constraints: its
      * maximum nesting depth must be at least twice the tree's depth plus two.
      */
-    public JsonTreeRenderer(ObjectMapper mapper) {
+    JsonTreeRenderer(ObjectMapper mapper) {
         this.mapper = mapper;
     }
 
-    @Override
-    public String mediaType() {
-        return "application/json";
-    }
-
-    @Override
-    public void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
+    void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
         OutputStream notClosing = new FilterOutputStream(out) {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
@@ -67,7 +61,7 @@ public final class JsonTreeRenderer implements StackTreeRenderer {
     }
 
     /** Writes the tree as one JSON value into an open generator, e.g. as a property of a larger document. */
-    public static void write(StackTreeSnapshot tree, JsonGenerator generator) {
+    static void write(StackTreeSnapshot tree, JsonGenerator generator) {
         int[] openDepths = new int[tree.maxDepth() + 1];
         int open = 0;
         for (int node = 0; node < tree.size(); node++) {
@@ -78,7 +72,7 @@ public final class JsonTreeRenderer implements StackTreeRenderer {
                 open--;
             }
             generator.writeStartObject();
-            generator.writeStringProperty("frame", tree.frame(node));
+            generator.writeStringProperty("frame", ShownFrame.of(tree, node));
             generator.writeStringProperty("kind", tree.kind(node).name());
             generator.writeNumberProperty("total", tree.total(node));
             generator.writeNumberProperty("self", tree.self(node));

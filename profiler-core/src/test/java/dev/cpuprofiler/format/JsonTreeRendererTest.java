@@ -1,7 +1,10 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.StackNode;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.Stacks;
 import dev.cpuprofiler.FrameKind;
-import dev.cpuprofiler.Frame;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +29,7 @@ class JsonTreeRendererTest {
         tree.accept(Stacks.of("java.lang.Thread.run;app.Hot.compute"), null, 7);
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), new Frame("read", FrameKind.NATIVE)), null, 3);
 
-        JsonNode root = JsonMapper.shared().readTree(renderer.renderToString(tree.snapshot()));
+        JsonNode root = JsonMapper.shared().readTree(Rendered.json(renderer, tree.snapshot()));
 
         assertThat(root.propertyNames()).containsExactly("frame", "kind", "total", "self", "children");
         assertThat(root.get("frame").asString()).isEqualTo("all");
@@ -51,12 +54,12 @@ class JsonTreeRendererTest {
 
         String fromRecords = JsonMapper.shared().writeValueAsString(StackNode.of(snapshot));
 
-        assertThat(fromRecords).isEqualTo(renderer.renderToString(snapshot));
+        assertThat(fromRecords).isEqualTo(Rendered.json(renderer, snapshot));
     }
 
     @Test
     void anEmptyTreeIsARootWithoutChildren() {
-        assertThat(renderer.renderToString(StackTreeSnapshot.empty()))
+        assertThat(Rendered.json(renderer, StackTreeSnapshot.empty()))
                 .isEqualTo("{\"frame\":\"all\",\"kind\":\"UNKNOWN\",\"total\":0,\"self\":0,\"children\":[]}");
     }
 
@@ -73,7 +76,7 @@ class JsonTreeRendererTest {
 
         CountingOutputStream out = new CountingOutputStream();
         renderer.render(snapshot, out);
-        String text = renderer.renderToString(snapshot);
+        String text = Rendered.json(renderer, snapshot);
 
         assertThat(out.count()).isEqualTo(text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length)
                 .isGreaterThan(snapshot.size() * 60L);
@@ -95,7 +98,7 @@ class JsonTreeRendererTest {
         JsonMapper reader = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(
                 StreamReadConstraints.builder().maxNestingDepth(JsonTreeRenderer.MAX_NESTING).build()).build()).build();
 
-        JsonNode root = reader.readTree(renderer.renderToString(tree.snapshot()));
+        JsonNode root = reader.readTree(Rendered.json(renderer, tree.snapshot()));
 
         assertThat(root.get("total").asLong()).isEqualTo(1);
         JsonNode node = root;

@@ -1,6 +1,13 @@
-package dev.cpuprofiler.internal.stack;
+package dev.cpuprofiler.format;
 
-import dev.cpuprofiler.Frame;
+import dev.cpuprofiler.internal.stack.Frame;
+import dev.cpuprofiler.internal.stack.HotMethod;
+import dev.cpuprofiler.internal.stack.HotMethods;
+import dev.cpuprofiler.internal.stack.LookbackTrees;
+import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.stack.StackTreePruner;
+import dev.cpuprofiler.internal.stack.Stacks;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,7 +113,7 @@ class DeepStacksTest {
     void jsonHoldsTheWholeDepth(int depth) throws Throwable {
         onSmallStack(() -> {
             Deep deep = Deep.of(depth);
-            String json = new JsonTreeRenderer().renderToString(deep.tree());
+            String json = Rendered.json(deep.tree());
 
             // Streamed back token by token (a reader's own nesting limit must allow two levels per frame).
             JsonMapper reader = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(
@@ -145,20 +152,20 @@ class DeepStacksTest {
             Deep deep = Deep.of(depth);
             StackTreeSnapshot tree = deep.tree();
 
-            String text = new TextTreeRenderer().renderToString(tree);
+            String text = Rendered.text(tree);
             assertThat(text.lines().skip(1)).as("one line per node, one per closed branch")
                     .filteredOn(l -> !l.endsWith("~~~~")).hasSize(tree.size());
             assertThat(text.lines().filter(l -> l.matches(" *\\d+ +[\\d.]+%  app\\.Deep\\.c\\d+")))
                     .hasSize(depth - 2);
             assertThat(text).contains("app.Deep.burnA", "app.Deep.burnMid", "app.Deep.burnB", "app.Deep.burnC");
 
-            String collapsed = new CollapsedStacksRenderer().renderToString(tree);
+            String collapsed = Rendered.collapsed(tree);
             assertThat(collapsed.lines()).containsExactlyInAnyOrder(names(deep.a()) + " 40",
                     names(deep.aMid()) + " 10", names(deep.b()) + " 30", names(deep.c()) + " 20");
             // And back: parsing the deep lines rebuilds the same tree.
             StackTreeSnapshot parsed = StackTree.fromCollapsed(collapsed).snapshot();
             assertThat(parsed.maxDepth()).isEqualTo(depth);
-            assertThat(new CollapsedStacksRenderer().renderToString(parsed)).isEqualTo(collapsed);
+            assertThat(Rendered.collapsed(parsed)).isEqualTo(collapsed);
         });
     }
 
@@ -169,7 +176,7 @@ class DeepStacksTest {
             Deep deep = Deep.of(depth);
             StackTreeSnapshot tree = deep.tree();
 
-            String html = new FlameGraphRenderer().renderToString(tree);
+            String html = Rendered.flameGraph(tree);
 
             // The data: the frame names (sorted, each stored as the length of the prefix it shares with the one
             // before, as a character, then the rest), then one f/u/n call per frame: f(key,level,dx,...) sets the
@@ -261,7 +268,7 @@ class DeepStacksTest {
             assertThat(snapshot.maxDepth()).isEqualTo(MAX_STACK_DEPTH);
             assertThat(snapshot.truncatedSamples()).isEqualTo(2);
             assertThat(snapshot.truncatedFrames()).isEqualTo(2);  // two dropped, a marker in their place
-            String collapsed = new CollapsedStacksRenderer().renderToString(snapshot);
+            String collapsed = Rendered.collapsed(snapshot);
             assertThat(collapsed).contains(";" + StackTree.TRUNCATED + ";app.Deep.burnC 2");
         });
     }
