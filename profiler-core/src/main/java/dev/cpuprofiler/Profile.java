@@ -21,7 +21,8 @@ import java.util.Objects;
  * @param samples samples in the tree
  * @param lostSamples samples the engine dropped or failed to take
  * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
- * @param tree the merged stacks
+ * @param tree the merged stacks; with {@code profiler.cpu.group-by-thread}, each under its thread's group (a
+ *        first-level node of kind {@link FrameKind#THREAD} named by the folded thread name)
  * @param jfrFile the engine's JFR recording ({@code format=jfr}), if one was kept (in the work directory by the
  *        profile store, or in the output directory), else null
  * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),

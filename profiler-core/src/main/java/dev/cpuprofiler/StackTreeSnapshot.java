@@ -151,7 +151,7 @@ public final class StackTreeSnapshot {
         return total.length;
     }
 
-    /** The frame name of a node ({@code all} for the root). */
+    /** The frame name of a node ({@code all} for the root); for a {@link FrameKind#isGroup() group}, its name. */
     public String frame(int node) {
         return names[frame[node]];
     }
