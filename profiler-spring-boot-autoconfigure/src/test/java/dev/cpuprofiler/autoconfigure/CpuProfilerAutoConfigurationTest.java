@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
-import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointWebFilter;
-import dev.cpuprofiler.autoconfigure.security.PageCsrfTokenWebFilter;
+import dev.cpuprofiler.autoconfigure.page.StatusPageWebFilter;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
@@ -29,6 +28,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.web.server.ManagementContextAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -66,18 +66,21 @@ class CpuProfilerAutoConfigurationTest {
         }));
     }
 
+    /** The status page's filter comes with the endpoint exposed over HTTP, Spring Security or not; else nothing. */
     @Test
-    void aReactiveAppGetsThePageCsrfTokenFilterOnlyWithSpringSecurityOnTheClassPath() {
+    void aReactiveAppGetsThePagesFilterOnlyWithTheEndpointExposed() {
         ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(CpuProfilerAutoConfiguration.class,
                         CpuProfilerEndpointAutoConfiguration.class, EndpointAutoConfiguration.class,
-                        WebEndpointAutoConfiguration.class))
+                        WebEndpointAutoConfiguration.class, ManagementContextAutoConfiguration.class));
+        reactive.run(context -> assertThat(context).doesNotHaveBean(StatusPageWebFilter.class));
+        ReactiveWebApplicationContextRunner exposed = reactive
                 .withPropertyValues("management.endpoints.web.exposure.include=cpuprofiler");
-        reactive.run(context -> assertThat(context).hasSingleBean(CpuProfilerEndpointWebFilter.class)
-                .hasSingleBean(PageCsrfTokenWebFilter.class));
-        reactive.withClassLoader(new FilteredClassLoader("org.springframework.security."))
-                .run(context -> assertThat(context).hasSingleBean(CpuProfilerEndpointWebFilter.class)
-                        .doesNotHaveBean(PageCsrfTokenWebFilter.class));
+        exposed.run(context -> assertThat(context).hasSingleBean(StatusPageWebFilter.class));
+        exposed.withClassLoader(new FilteredClassLoader("org.springframework.security."))
+                .run(context -> assertThat(context).hasSingleBean(StatusPageWebFilter.class));
+        exposed.withPropertyValues("profiler.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(StatusPageWebFilter.class));
     }
 
     @Test

@@ -89,6 +89,22 @@ abstract class SecuredEndpointChecks {
                 .isIn(401, 403);
     }
 
+    /** Behind Spring Security's own headers, the page keeps its policy: no frame, its own script and style only. */
+    @Test
+    void thePageCarriesItsPolicyBehindSpringSecurity() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (String path : List.of("/actuator/cpuprofiler", "/actuator/cpuprofiler/status-page.js")) {
+            HttpResponse<String> page = send(http, get(path, OPERATOR).header("Accept", "text/html,*/*;q=0.8"));
+            assertThat(page.statusCode()).as("%s: %s", name(), path).isEqualTo(200);
+            assertThat(page.headers().firstValue("Content-Security-Policy")).as("%s: %s", name(), path)
+                    .hasValueSatisfying(p -> assertThat(p).contains("frame-ancestors 'none'")
+                            .contains("script-src 'self'"));
+            assertThat(page.headers().allValues("X-Content-Type-Options")).containsExactly("nosniff");
+            assertThat(page.headers().firstValue("Cache-Control")).hasValueSatisfying(c -> assertThat(c)
+                    .contains("no-store"));
+        }
+    }
+
     @Test
     void aPostWithoutTheCsrfTokenIsRefusedAndWithThePagesTokenStartsAProfile() throws Exception {
         awaitNoSession();

@@ -6,7 +6,11 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.autoconfigure.export.ExportDescriptor;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.http.HttpStatus;
+import org.springframework.util.MimeType;
 
 /**
  * The endpoint's JSON documents, which Actuator writes with its own mapper ({@link OperationResponseBody}: ISO-8601
@@ -36,12 +40,20 @@ public final class CpuProfilerDescriptors {
     }
 
     /**
-     * A refused request: 400 (bad format, look-back view, duration or JSON body), 404 (no such profile), 429 (a
-     * session is running: {@code running}; {@code Retry-After} says when it ends) or 503 (nothing can record).
-     * {@code error} is the status's reason phrase, {@code message} says what to change.
+     * A refused request: 400 (bad format, view, group or duration), 404 (no such profile, or nothing of it in that
+     * format or view), 429 (a session is running: {@code running}, which ends {@code duration} minus
+     * {@code elapsed} from now) or 503 (nothing can record, or a render must wait). {@code error} is the status's
+     * reason phrase, {@code message} says what to change.
      */
     @JsonInclude(JsonInclude.Include.ALWAYS)
     public record ErrorDescriptor(int status, String error, String message, CpuProfilerStatus.Session running)
             implements OperationResponseBody {
+
+        /** The refusal, in {@code application/json} whatever the client accepts: no header turns it into a 406. */
+        static WebEndpointResponse<ErrorDescriptor> response(int status, String message,
+                CpuProfilerStatus.@Nullable Session running) {
+            return new WebEndpointResponse<>(new ErrorDescriptor(status, HttpStatus.valueOf(status).getReasonPhrase(),
+                    message, running), status, MimeType.valueOf("application/json"));
+        }
     }
 }

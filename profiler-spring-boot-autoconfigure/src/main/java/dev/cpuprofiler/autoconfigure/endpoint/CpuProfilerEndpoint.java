@@ -7,22 +7,28 @@ import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.SessionStartException;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.OnDemandDescriptor;
+import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.SessionDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
 import dev.cpuprofiler.autoconfigure.export.ProfileExporter;
+import dev.cpuprofiler.autoconfigure.page.StatusFormat;
+import dev.cpuprofiler.autoconfigure.page.StatusPage;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.format.ProfileView.Group;
+import dev.cpuprofiler.format.RecordingFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,13 +39,15 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.WebEndpoint;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.io.InputStreamResource;
 import org.springframework.util.MimeType;
 
 /**
- * {@code /actuator/cpuprofiler}: the status and the latest profile ({@code GET}; a browser gets the
- * {@link StatusPage}), one profile ({@code GET /{id}?format=&lookback=&group=&thread=}, {@code latest} for the newest), and
- * an on-demand profile ({@code POST}, optional {@code duration}), which needs
- * {@code management.endpoint.cpuprofiler.access=unrestricted}. Refusals say why ({@link Replies}).
+ * {@code /actuator/cpuprofiler}, within Actuator's operation model as Boot's own endpoints are: the status and the
+ * latest profile ({@code GET}; the {@link StatusPage} for a browser, by {@link StatusFormat}), one profile
+ * ({@code GET /{id}?format=&lookback=&group=&thread=}, {@code latest} for the newest), and an on-demand profile
+ * ({@code POST}, optional {@code duration}), which needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
+ * Every answer names its content type; a refusal is an {@link ErrorDescriptor} that says why, in JSON.
  */
 @WebEndpoint(id = CpuProfilerEndpoint.ID, defaultAccess = Access.READ_ONLY)
 public class CpuProfilerEndpoint {
@@ -47,8 +55,11 @@ public class CpuProfilerEndpoint {
     public static final String ID = "cpuprofiler";
 
     private static final Logger log = LoggerFactory.getLogger(CpuProfilerEndpoint.class);
+    // An operation's produces is what a client may accept to reach it: the types it answers in, and for the start text
+    // and a page too, so that its JSON (a refusal above all) reaches a browser or a terminal rather than a 406.
     private static final String V3 = "application/vnd.spring-boot.actuator.v3+json";
     private static final String V2 = "application/vnd.spring-boot.actuator.v2+json";
+    private static final String JSON = "application/json";
     private static final String DURATIONS = "between " + words(CpuProfilerOptions.MIN_DURATION) + " and "
             + words(CpuProfilerOptions.MAX_DURATION);
 
@@ -59,8 +70,6 @@ public class CpuProfilerEndpoint {
     private final Supplier<@Nullable ProfileExporter> exporter;
     private final BooleanSupplier writesAllowed;
     private final ProfileRenders renders;
-    /** The latest profile's folded JSON, built once per profile rather than on every poll. */
-    private volatile @Nullable LatestView latestView;
 
     /**
      * @param exporter the profile exporter, or a supplier of null when nothing is exported
@@ -87,151 +96,141 @@ public class CpuProfilerEndpoint {
                 new OnDemandDescriptor(writesAllowed.getAsBoolean(), o.getDuration(), o.getTraceUrlTemplate()));
     }
 
-    /** The page for a browser or {@code ?format=html}; else the JSON ({@code application/json} for {@code json}). */
-    @ReadOperation(produces = {V3, V2, "application/json", "text/html"})
-    public WebEndpointResponse<?> statusOrPage(@Nullable String format, @Nullable ResponseFormat accept) {
-        String f = format == null || format.isBlank() ? (accept == ResponseFormat.HTML ? "html" : "")
-                : format.trim().toLowerCase(Locale.ROOT);
-        return switch (f) {
-            case "" -> new WebEndpointResponse<>(status(), WebEndpointResponse.STATUS_OK);
-            case "json" -> new WebEndpointResponse<>(status(), WebEndpointResponse.STATUS_OK,
-                    MimeType.valueOf("application/json"));
-            case "html" -> StatusPage.HTML.response();
-            default -> Replies.error(accept == ResponseFormat.HTML ? accept : ResponseFormat.JSON, 400,
-                    "Unknown format '" + format + "': use html or json (a profile's other formats are under /{id}, "
-                            + "e.g. latest?format=text)", null);
-        };
+    /** The page or the JSON, as the {@code Accept} header asks ({@code accepted}) or {@code ?format=html|json}. */
+    @ReadOperation(producesFrom = StatusFormat.class)
+    public WebEndpointResponse<?> statusOrPage(@Nullable String format, @Nullable StatusFormat accepted) {
+        StatusFormat f = blank(format) ? (accepted == null ? StatusFormat.V3 : accepted)
+                : format.trim().equalsIgnoreCase("html") ? StatusFormat.HTML
+                : format.trim().equalsIgnoreCase("json") ? StatusFormat.JSON : null;
+        return f == null ? ErrorDescriptor.response(400, "Unknown format '" + format + "': use html or json (a "
+                + "profile's other formats are under /{id}, e.g. latest?format=text)", null)
+                : f == StatusFormat.HTML ? StatusPage.HTML : new WebEndpointResponse<>(status(), f);
     }
 
+    /** Kept with the other renders, so built once per profile rather than on each poll; aside while they are busy. */
     private @Nullable String latestView(@Nullable Profile latest) {
-        LatestView cached = latestView;
         try {
-            if (latest != null && (cached == null || cached.profile() != latest)) {
-                latestView = cached = new LatestView(latest, new String(ProfileFormat.JSON.bytes(latest, STATUS_VIEW),
-                        StandardCharsets.UTF_8));
-            }
+            Optional<byte[]> kept = latest == null ? Optional.empty()
+                    : renders.bytes(latest, ProfileFormat.JSON, STATUS_VIEW, profiler.profiles());
+            return latest == null ? null : new String(kept.isPresent() ? kept.get()
+                    : ProfileFormat.JSON.bytes(latest, STATUS_VIEW), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return latest == null ? null : cached.json();
     }
 
-    private record LatestView(Profile profile, String json) {
-    }
-
-    /**
-     * One profile in one of {@link ProfileFormat#served()}, or the status page's script or style. Refusals come in the
-     * format the {@code Accept} header asks for ({@code answer}), so that no header turns them into a 406 or a 500.
-     */
-    @ReadOperation(produces = {V3, V2, "application/json", "text/plain", "text/html", "application/octet-stream"})
+    /** One profile in one of {@link ProfileFormat#served()}, or the status page's script or style. */
+    @ReadOperation(produces = {V3, V2, JSON, "text/plain", "text/html", "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
-            @Nullable String group, @Nullable String thread, @Nullable ResponseFormat answer) {
-        StatusPage pageFile = StatusPage.SCRIPT_AND_STYLE.get(id);
+            @Nullable String group, @Nullable String thread) {
+        WebEndpointResponse<String> pageFile = StatusPage.scriptOrStyle(id);
         if (pageFile != null) {
-            return pageFile.response();
+            return pageFile;
         }
-        ProfileFormat f = format == null || format.isBlank() ? ProfileFormat.JSON
-                : ProfileFormat.of(format).orElse(null);
-        LookbackView view = lookback == null || lookback.isBlank() ? LookbackView.INCLUDE
-                : LookbackView.of(lookback).orElse(null);
-        Group g = group == null || group.isBlank() ? null : Group.of(group).orElse(null);
+        ProfileFormat f = blank(format) ? ProfileFormat.JSON : ProfileFormat.of(format).orElse(null);
+        LookbackView view = blank(lookback) ? LookbackView.INCLUDE : LookbackView.of(lookback).orElse(null);
+        Group g = blank(group) ? null : Group.of(group).orElse(null);
         String unknown = f == null ? "format '" + format + "': use " + formatNames()
                 : view == null ? "lookback '" + lookback + "': use include, exclude or only"
-                : g == null && group != null && !group.isBlank() ? "group '" + group + "': use none, thread or endpoint"
-                : null;
+                : g == null && !blank(group) ? "group '" + group + "': use none, thread or endpoint" : null;
         if (unknown != null) {
-            return Replies.error(answer, 400, "Unknown " + unknown, null);
+            return ErrorDescriptor.response(400, "Unknown " + unknown, null);
         }
         String shaped = view != LookbackView.INCLUDE ? "lookback=" + view.id() : g != null ? "group=" + g.id()
-                : thread != null && !thread.isBlank() ? "thread=" + thread : null;
+                : !blank(thread) ? "thread=" + thread : null;
         if (f == ProfileFormat.JFR && shaped != null) {
-            return Replies.error(answer, 400, shaped + " does not apply to format=jfr: the recording is the session's "
-                    + "own as the engine wrote it (every thread, never grouped, the look-back part never in it); leave "
-                    + "lookback, group and thread out, or use another format", null);
+            return ErrorDescriptor.response(400, shaped + " does not apply to format=jfr: the recording is the "
+                    + "session's own as the engine wrote it (every thread, never grouped, the look-back part never in "
+                    + "it); leave lookback, group and thread out, or use another format", null);
         }
         Profile p = profiler.profile(id).orElse(null);
         ProfileView shown = p == null ? null : ProfileView.of(view, g).ofThread(thread, p, f);
         Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'" + (profiler.profiles()
                 .isEmpty() ? ": none recorded yet" : "")) : f.missing(p).or(() -> shown.missing(p));
         if (missing.isPresent()) {
-            return Replies.error(answer, 404, missing.get(), null);
+            return ErrorDescriptor.response(404, missing.get(), null);
         }
-        String filename = p.id() + f.extension();
+        MimeType type = MimeType.valueOf(f.mediaType());
         try {
             if (f == ProfileFormat.JFR) {
-                // Opened now, streamed later: the store may delete the file once the profile is dropped.
-                return ProfileDownload.open(p.jfrFile(), filename, f.mediaType());
+                // Opened now, streamed later (the store may delete it with its profile); never through a link.
+                SeekableByteChannel recording = RecordingFile.open(p.jfrFile());
+                return new WebEndpointResponse<>(new InputStreamResource(Channels.newInputStream(recording)) {
+                    @Override
+                    public long contentLength() throws IOException {
+                        return recording.size();
+                    }
+                }, 200, type);
             }
             byte[] bytes = renders.bytes(p, f, shown, profiler.profiles()).orElse(null);
-            if (bytes == null) {
-                return Replies.busy(answer, "Profile '" + p.id() + "' cannot be rendered now: other renders are "
-                        + "under way; try again in a second");
-            }
-            if (f.download()) {
-                return ProfileDownload.of(bytes, filename, f.mediaType());
-            }
-            // Text as text; JSON as bytes, which no JSON encoder would quote as a string.
-            return new WebEndpointResponse<>(f.mediaType().startsWith("text/") ? new String(bytes,
-                    StandardCharsets.UTF_8) : bytes, 200, MimeType.valueOf(f.mediaType()));
+            // Text as text; JSON and files as bytes, which no encoder would quote as a string.
+            return bytes == null ? ErrorDescriptor.response(503, "Profile '" + p.id() + "' cannot be rendered now: "
+                    + "other renders are under way; try again in a second", null)
+                    : new WebEndpointResponse<>(f.mediaType().startsWith("text/") ? new String(bytes,
+                            StandardCharsets.UTF_8) : bytes, 200, type);
         } catch (IOException | RuntimeException | LinkageError e) {
             // E.g. protobuf-java missing on the application's class path, or the recording gone: this answer fails.
             // The exception (a path, anything) goes to the log, once; the answer says what failed.
             if (f == ProfileFormat.JFR) {
                 log.debug("The JFR recording of profile {} could not be read", p.id(), e);
-                return Replies.error(answer, 404, "Profile '" + p.id() + "' has no JFR recording any more", null);
+                return ErrorDescriptor.response(404, "Profile '" + p.id() + "' has no JFR recording any more", null);
             }
             log.warn("Profile {} could not be encoded as {}", p.id(), f.id(), e);
-            return Replies.error(answer, 503, "Profile '" + p.id() + "' could not be encoded as " + f.id()
+            return ErrorDescriptor.response(503, "Profile '" + p.id() + "' could not be encoded as " + f.id()
                     + "; the application's log says why", null);
         }
     }
 
     /** {@code json, text, collapsed, html, pprof or jfr}: every format, so the message stays true when one is added. */
     private static String formatNames() {
-        List<String> names = ProfileFormat.served().stream().map(ProfileFormat::id).toList();
-        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+        return ProfileFormat.served().stream().map(ProfileFormat::id).collect(Collectors.joining(", "))
+                .replaceFirst(", (\\w+)$", " or $1");
     }
 
     /**
      * Starts an on-demand profile: {@code duration} from a JSON body or the query string. Actuator maps a write
      * operation with parameters only for a JSON {@code Content-Type}; {@link #startWithDefaults()} takes the rest.
      */
-    @WriteOperation(produces = {V3, V2, "application/json", "text/plain", "text/html"})
-    public WebEndpointResponse<?> start(@Nullable String duration, @Nullable ResponseFormat answer) {
+    @WriteOperation(produces = {V3, V2, JSON, "text/plain", "text/html"})
+    public WebEndpointResponse<?> start(@Nullable String duration) {
         Duration d = profiler.options().getDuration();
-        if (duration != null && !duration.isBlank()) {
+        if (!blank(duration)) {
             try {
                 d = DurationStyle.detectAndParse(duration.trim(), ChronoUnit.SECONDS);
             } catch (IllegalArgumentException e) {
-                return Replies.error(answer, 400, "Invalid duration '" + duration + "': use e.g. 30s, 2m, PT30S or a "
-                        + "number of seconds", null);
+                return ErrorDescriptor.response(400, "Invalid duration '" + duration + "': use e.g. 30s, 2m, PT30S "
+                        + "or a number of seconds", null);
             }
             if (d.compareTo(CpuProfilerOptions.MIN_DURATION) < 0 || d.compareTo(CpuProfilerOptions.MAX_DURATION) > 0) {
-                return Replies.error(answer, 400, "Invalid duration '" + duration + "': must be " + DURATIONS, null);
+                return ErrorDescriptor.response(400, "Invalid duration '" + duration + "': must be " + DURATIONS, null);
             }
         }
         try {
-            return Replies.session(answer, CpuProfilerStatus.Session.of(profiler.startOnDemand(d)));
+            return new WebEndpointResponse<>(new SessionDescriptor(CpuProfilerStatus.Session.of(
+                    profiler.startOnDemand(d))), 200, MimeType.valueOf(JSON));
         } catch (SessionAlreadyRunningException e) {
-            return Replies.error(answer, 429, "A profiling session is already running; try again when it ends",
+            return ErrorDescriptor.response(429, "A profiling session is already running; try again when it ends",
                     CpuProfilerStatus.Session.of(e.running()));
         } catch (SessionStartException e) {
-            // Nothing can record (no engine works here): retrying later would not help, so no Retry-After. The
-            // reason is the core's own words: why each engine refused.
-            return Replies.error(answer, 503, "The profile could not start: " + e.getMessage(), null);
+            // Nothing can record (no engine works here): the reason is the core's own words, why each engine refused.
+            return ErrorDescriptor.response(503, "The profile could not start: " + e.getMessage(), null);
         } catch (RuntimeException e) {
             log.warn("An on-demand profile could not start", e);
-            return Replies.error(answer, 503, "The profile could not start; the application's log says why", null);
+            return ErrorDescriptor.response(503, "The profile could not start; the application's log says why", null);
         }
     }
 
     /**
      * The bare POST ({@code curl -X POST}: no body, no {@code Content-Type}), which Actuator maps only to an operation
-     * without parameters; {@link CpuProfilerBarePostAdvisor} hands it the query string and {@code Accept} header.
+     * without parameters; {@link CpuProfilerBarePostAdvisor} hands it the query string's {@code duration}.
      */
-    @WriteOperation(produces = {V3, V2, "application/json", "text/plain", "text/html"})
+    @WriteOperation(produces = {V3, V2, JSON, "text/plain", "text/html"})
     public WebEndpointResponse<?> startWithDefaults() {
-        return start(null, ResponseFormat.JSON);
+        return start(null);
+    }
+
+    private static boolean blank(@Nullable String s) {
+        return s == null || s.isBlank();
     }
 
     /** {@code 1s}, {@code 1h}: whole hours, minutes or seconds as properties write them. */

@@ -9,7 +9,6 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -18,7 +17,7 @@ import java.util.concurrent.Semaphore;
  * A profile's bytes in one format and view (a flame graph, a pprof file), rendered at most {@code maxConcurrent} at a
  * time, so that readers cannot keep the application's cores busy, and kept for the next reader within
  * {@code maxBytes}: the least recently read go first, and a profile's renders go with the profile. Beyond the limit a
- * render is refused at once ({@link Optional#empty()}), and the endpoint answers 503 with {@code Retry-After}.
+ * render is refused at once ({@link Optional#empty()}), and the endpoint answers 503.
  */
 final class ProfileRenders {
 
@@ -28,7 +27,6 @@ final class ProfileRenders {
     static final int MAX_CONCURRENT = 2;
 
     /** How a profile becomes bytes: {@link ProfileFormat#bytes}. */
-    @FunctionalInterface
     interface Renderer {
         byte[] render(Profile profile, ProfileFormat format, ProfileView view) throws IOException;
     }
@@ -43,9 +41,7 @@ final class ProfileRenders {
     private final long maxBytes;
     private final Semaphore renders;
     private final Renderer renderer;
-    /** Least recently read first. */
-    private final LinkedHashMap<Key, Rendered> kept = new LinkedHashMap<>(16, 0.75f, true);
-    private long keptBytes;
+    private final LinkedHashMap<Key, Rendered> kept = new LinkedHashMap<>(16, 0.75f, true); // least recently read first
 
     ProfileRenders(long maxBytes, int maxConcurrent, Renderer renderer) {
         this.maxBytes = maxBytes;
@@ -81,38 +77,25 @@ final class ProfileRenders {
         } finally {
             renders.release();
         }
-        keep(key, new Rendered(profile, bytes), retained);
-        return Optional.of(bytes);
-    }
-
-    /** The bytes kept now, for tests. */
-    long keptBytes() {
-        synchronized (kept) {
-            return keptBytes;
-        }
-    }
-
-    private void keep(Key key, Rendered rendered, Collection<Profile> retained) {
         Set<Profile> live = Collections.newSetFromMap(new IdentityHashMap<>());
         live.addAll(retained);
         synchronized (kept) {
-            kept.values().removeIf(r -> !live.contains(r.profile()) && forget(r));
-            if (!live.contains(rendered.profile()) || rendered.bytes().length > maxBytes) {
-                return;
+            kept.values().removeIf(r -> !live.contains(r.profile()));
+            if (live.contains(profile) && bytes.length <= maxBytes) {
+                kept.put(key, new Rendered(profile, bytes));
             }
-            Rendered before = kept.put(key, rendered);
-            keptBytes += rendered.bytes().length - (before == null ? 0 : before.bytes().length);
-            for (Iterator<Map.Entry<Key, Rendered>> oldest = kept.entrySet().iterator();
-                    keptBytes > maxBytes && oldest.hasNext();) {
-                forget(oldest.next().getValue());
-                oldest.remove();
+            Iterator<Rendered> oldest = kept.values().iterator();
+            for (long total = keptBytes(); total > maxBytes; oldest.remove()) {
+                total -= oldest.next().bytes().length;
             }
         }
+        return Optional.of(bytes);
     }
 
-    /** Counts a kept render out; true, for {@code removeIf}. */
-    private boolean forget(Rendered r) {
-        keptBytes -= r.bytes().length;
-        return true;
+    /** The bytes kept now. */
+    long keptBytes() {
+        synchronized (kept) {
+            return kept.values().stream().mapToLong(r -> r.bytes().length).sum();
+        }
     }
 }

@@ -45,16 +45,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
-import org.springframework.beans.factory.support.StaticListableBeanFactory;
-import org.springframework.http.MediaType;
-import org.springframework.http.HttpHeaders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
-import org.springframework.core.io.Resource;
+import org.springframework.util.MimeType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -134,7 +130,7 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(lookback.path("samples").asLong()).isZero();
         assertThat(status.path("trigger").path("startupGraceUntil").isNull()).as("not started").isTrue();
 
-        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, null);
         assertThat(latest.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) latest.getBody()).message()).isEqualTo("No profile 'latest': none recorded yet");
     }
@@ -159,15 +155,23 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(collapsed(latest.path("tree"))).containsExactlyInAnyOrder(RUN + ";" + BURN + " 60",
                 RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15", "[truncated];" + MIX + " 5",
                 RUN + ";" + WARM + " 40");
-        // Profiles never change once stored: the folded view is built once per profile.
-        assertThat(endpoint.status().latestProfile()).isSameAs(endpoint.status().latestProfile());
+        // Profiles never change once stored: the folded view is built once per profile, and kept with the renders.
+        AtomicInteger renders = new AtomicInteger();
+        CpuProfilerEndpoint counted = new CpuProfilerEndpoint(profiler, () -> null, () -> false, new ProfileRenders(
+                1 << 20, 1, (p, f, v) -> {
+                    renders.incrementAndGet();
+                    return f.bytes(p, v);
+                }));
+        assertThat(counted.status().latestProfile()).isEqualTo(counted.status().latestProfile())
+                .isEqualTo(endpoint.status().latestProfile());
+        assertThat(renders).hasValue(1);
     }
 
     @Test
     void aProfileAsJsonCarriesEveryFigureOfTheFixture() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("application/json");
@@ -241,7 +245,7 @@ class CpuProfilerEndpointFixtureTest {
     void theLookbackViewsSelectTheSessionsSamplesTheLookbacksOrBoth() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null, null).getBody());
+        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null).getBody());
         assertThat(exclude.path("lookbackView").asString()).isEqualTo("exclude");
         assertThat(exclude.path("tree").path("total").asLong()).isEqualTo(100);
         assertThat(exclude.path("cutPercent").asDouble()).isEqualTo(5.0);
@@ -251,14 +255,14 @@ class CpuProfilerEndpointFixtureTest {
         // The look-back's figures stay in the document whatever the view: they describe the profile.
         assertThat(exclude.path("lookback").path("weight").asLong()).isEqualTo(40);
 
-        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
-        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null, null)).lines()).containsExactlyInAnyOrder(
+        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
+        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null)).lines()).containsExactlyInAnyOrder(
                 RUN + ";" + BURN + " 60", RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15",
                 "[truncated];" + MIX + " 5");
-        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null, null)).lines()).hasSize(5)
+        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null)).lines()).hasSize(5)
                 .contains(RUN + ";" + WARM + " 40");
 
-        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, null);
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) bad.getBody()).message())
                 .isEqualTo("Unknown lookback 'sometimes': use include, exclude or only");
@@ -268,18 +272,18 @@ class CpuProfilerEndpointFixtureTest {
     void groupNamesAWayToGroupStacksAndSaysWhenAProfileCannot() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", null, ResponseFormat.JSON);
+        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", null);
         assertThat(unknown.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) unknown.getBody()).message())
                 .isEqualTo("Unknown group 'request': use none, thread or endpoint");
         // The fixture recorded neither requests nor threads: each grouping says so, as a 404 with the reason.
-        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", null, ResponseFormat.TEXT);
+        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", null);
         assertThat(byEndpoint.getStatus()).isEqualTo(404);
-        assertThat((String) byEndpoint.getBody()).startsWith("404 Not Found: Profile 'p1' has no endpoints");
-        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", null, ResponseFormat.JSON);
+        assertThat(((ErrorDescriptor) byEndpoint.getBody()).message()).startsWith("Profile 'p1' has no endpoints");
+        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", null);
         assertThat(((ErrorDescriptor) byThread.getBody()).message()).contains("recorded without threads");
-        assertThat(endpoint.profile("p1", "collapsed", null, "none", null, null).getStatus()).isEqualTo(200);
-        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", null, ResponseFormat.JSON);
+        assertThat(endpoint.profile("p1", "collapsed", null, "none", null).getStatus()).isEqualTo(200);
+        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", null);
         assertThat(((ErrorDescriptor) jfr.getBody()).message()).startsWith("group=none does not apply to format=jfr");
     }
 
@@ -287,14 +291,14 @@ class CpuProfilerEndpointFixtureTest {
     void aProfileWithoutLookbackHasNoLookbackPartInAnyView() throws Exception {
         StoredProfiles.add(profiler, fixture("manual", SessionTrigger.MANUAL, null));
 
-        JsonNode p = json(endpoint.profile("latest", null, null, null, null, null).getBody());
+        JsonNode p = json(endpoint.profile("latest", null, null, null, null).getBody());
         assertThat(p.path("id").asString()).isEqualTo("manual");
         assertThat(p.path("trigger").asString()).isEqualTo("MANUAL");
         assertThat(p.path("lookback").isNull()).isTrue();
         assertThat(p.path("tree").path("total").asLong()).isEqualTo(100);
-        assertThat(text(endpoint.profile("manual", "text", "only", null, null, null)))
+        assertThat(text(endpoint.profile("manual", "text", "only", null, null)))
                 .contains("Look-back: none in this profile\n");
-        assertThat(text(endpoint.profile("manual", "html", null, null, null, null)))
+        assertThat(text(endpoint.profile("manual", "html", null, null, null)))
                 .contains("CPU profile manual (MANUAL, async-profiler, 100 samples)");
     }
 
@@ -302,7 +306,7 @@ class CpuProfilerEndpointFixtureTest {
     void theTextFormatSummarisesTheProfileBeforeItsTree() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/plain;charset=UTF-8");
@@ -334,19 +338,19 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(text.indexOf("Hot methods")).isLessThan(text.indexOf("100.00%  all"));
 
         // One sample count in every format: the session's 100; the look-back's weight is said apart.
-        String included = text(endpoint.profile("latest", "text", null, null, null, null));
+        String included = text(endpoint.profile("latest", "text", null, null, null));
         assertThat(included).contains("Samples: 100, ").contains("the tree below weighs ")
                 .contains(", the look-back's samples included\n").doesNotContainPattern("Samples: (?!100,)");
-        assertThat(json(endpoint.profile("latest", "json", null, null, null, null).getBody()).path("samples")
+        assertThat(json(endpoint.profile("latest", "json", null, null, null).getBody()).path("samples")
                 .asLong()).isEqualTo(100);
-        assertThat(text(endpoint.profile("latest", "html", null, null, null, null))).contains("100 samples");
+        assertThat(text(endpoint.profile("latest", "html", null, null, null))).contains("100 samples");
     }
 
     @Test
     void theHtmlFormatIsASelfContainedFlameGraphTitledWithTheProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/html;charset=UTF-8");
@@ -356,9 +360,9 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, with 20 look-back samples)</h1>")
                 .contains("const cpool = [\n'all',").doesNotContain("src=\"http");
-        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back left out)</h1>");
-        assertThat(text(endpoint.profile("p1", "html", "only", null, null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "only", null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back only)</h1>");
     }
 
@@ -366,50 +370,43 @@ class CpuProfilerEndpointFixtureTest {
     void formatsAreCaseInsensitiveAndUnknownOnesAre400NamingEveryFormat() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.profile("p1", "", null, null, null, null).getContentType()).hasToString("application/json");
-        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, null, ResponseFormat.TEXT);
+        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.profile("p1", "", null, null, null).getContentType()).hasToString("application/json");
+        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, null);
         assertThat(pdf.getStatus()).isEqualTo(400);
-        assertThat(pdf.getContentType()).hasToString("text/plain;charset=UTF-8");
-        assertThat(pdf.getBody()).isEqualTo("400 Bad Request: Unknown format 'pdf': use json, text, collapsed, html, pprof or jfr\n");
-        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, null, ResponseFormat.JSON);
+        assertThat(pdf.getContentType()).hasToString("application/json");
+        assertThat(pdf.getBody()).isEqualTo(new ErrorDescriptor(400, "Bad Request",
+                "Unknown format 'pdf': use json, text, collapsed, html, pprof or jfr", null));
+        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, null);
         assertThat(unknown.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
                 .isEqualTo("No profile 'no-such-profile'");
     }
 
     @Test
-    void beyondTheConcurrentRendersAProfileIs503WithRetryAfter() {
+    void beyondTheConcurrentRendersAProfileIs503AndTheStatusIsAnsweredAllTheSame() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
         CpuProfilerEndpoint busy = new CpuProfilerEndpoint(profiler, () -> null, () -> false,
                 new ProfileRenders(1 << 20, 0, (p, f, v) -> new byte[0]));
 
         for (String format : List.of("html", "pprof", "text")) {
-            WebEndpointResponse<?> r = busy.profile("p1", format, null, null, null, ResponseFormat.TEXT);
+            WebEndpointResponse<?> r = busy.profile("p1", format, null, null, null);
             assertThat(r.getStatus()).isEqualTo(503);
-            assertThat(r.getBody()).isEqualTo("503 Service Unavailable: Profile 'p1' cannot be rendered now: other "
-                    + "renders are under way; try again in a second\n");
-            HttpHeaders headers = new HttpHeaders();
-            headers.setContentType(new MediaType(r.getContentType()));
-            new EndpointHeaders(new StaticListableBeanFactory().getBeanProvider(CpuProfiler.class), new EndpointPaths(
-                    new StaticListableBeanFactory().getBeanProvider(PathMappedEndpoints.class)))
-                    .apply("GET", "/actuator/cpuprofiler/p1", 503, headers);
-            assertThat(headers.getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
-            assertThat(headers.getContentType()).hasToString("text/plain;charset=UTF-8");
+            assertThat(r.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
+            assertThat(r.getBody()).isEqualTo(new ErrorDescriptor(503, "Service Unavailable", "Profile 'p1' cannot "
+                    + "be rendered now: other renders are under way; try again in a second", null));
         }
         // The JFR recording is a file, streamed, never rendered: no limit applies (here: it has none).
-        assertThat(busy.profile("p1", "jfr", null, null, null, ResponseFormat.TEXT).getStatus()).isEqualTo(404);
-        // A client whose format is unknown gets JSON, typed so that the header can be set.
-        WebEndpointResponse<?> json = busy.profile("p1", "html", null, null, null, null);
-        assertThat(json.getContentType().getParameter(Replies.RETRY_AFTER_PARAMETER)).isEqualTo("1");
-        assertThat(((ErrorDescriptor) json.getBody()).status()).isEqualTo(503);
+        assertThat(busy.profile("p1", "jfr", null, null, null).getStatus()).isEqualTo(404);
+        // The status's view of the latest profile is rendered aside.
+        assertThat(json(busy.status()).path("latestProfile").path("id").asString()).isEqualTo("p1");
     }
 
     @Test
     void jfrIs404WhenTheEngineLeftNoRecordingAnd400WithALookbackView() {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, null);
         assertThat(none.getStatus()).isEqualTo(404);
         ErrorDescriptor error = (ErrorDescriptor) none.getBody();
         assertThat(error.status()).isEqualTo(404);
@@ -418,12 +415,12 @@ class CpuProfilerEndpointFixtureTest {
                 + "handed over no file, or it was not kept (larger than retained-size, or its disk down to "
                 + "min-free-disk-space)");
 
-        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, null);
         assertThat(only.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) only.getBody()).message()).startsWith(
                 "lookback=only does not apply to format=jfr");
-        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null, null).getStatus()).isEqualTo(400);
-        assertThat(endpoint.profile("p1", "jfr", "include", null, null, null).getStatus()).isEqualTo(404);
+        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.profile("p1", "jfr", "include", null, null).getStatus()).isEqualTo(404);
     }
 
     /** A link planted where a recording was could name any file the application may read: it is not served. */
@@ -435,41 +432,39 @@ class CpuProfilerEndpointFixtureTest {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null, recording));
         StoredProfiles.add(profiler, fixture("p2", SessionTrigger.CPU, null, link));
 
-        WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null);
         assertThat(served.getStatus()).isEqualTo(200);
-        try (java.io.InputStream in = ((Resource) served.getBody()).getInputStream()) {
+        assertThat(served.getContentType()).isEqualTo(MimeType.valueOf("application/octet-stream"));
+        assertThat(((org.springframework.core.io.Resource) served.getBody()).contentLength()).isEqualTo(11);
+        try (java.io.InputStream in = ((org.springframework.core.io.Resource) served.getBody()).getInputStream()) {
             assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("pretend JFR");
         }
-        WebEndpointResponse<?> linked = endpoint.profile("p2", "jfr", null, null, null, ResponseFormat.JSON);
+        WebEndpointResponse<?> linked = endpoint.profile("p2", "jfr", null, null, null);
         assertThat(linked.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) linked.getBody()).message()).isEqualTo(
                 "Profile 'p2' has no JFR recording any more").doesNotContain("secret");
     }
 
     @Test
-    void pprofIsTheGzippedProfileNamedForTheProfile() throws Exception {
+    void pprofIsTheGzippedProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null, null);
+        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null);
 
         assertThat(pprof.getStatus()).isEqualTo(200);
-        // The web layer turns the marker into Content-Disposition and sends application/octet-stream (HTTP tests).
-        assertThat(pprof.getContentType().getType() + "/" + pprof.getContentType().getSubtype())
-                .isEqualTo("application/octet-stream");
-        assertThat(pprof.getContentType().getParameter(ProfileDownload.FILE_PARAMETER)).isEqualTo("\"p1.pb.gz\"");
-        Resource download = (Resource) pprof.getBody();
-        assertThat(download.getFilename()).isEqualTo("p1.pb.gz");
-        byte[] bytes = download.getContentAsByteArray();
-        assertThat(bytes).hasSize((int) download.contentLength()).startsWith((byte) 0x1f, (byte) 0x8b);
+        assertThat(pprof.getContentType()).isEqualTo(MimeType.valueOf("application/octet-stream"));
+        byte[] bytes = (byte[]) pprof.getBody();
+        assertThat(bytes).startsWith((byte) 0x1f, (byte) 0x8b);
         assertThat(bytes).isEqualTo(ProfileFormat.PPROF.bytes(profiler.profile("p1").orElseThrow(),
                 ProfileView.of(LookbackView.EXCLUDE)));
     }
 
     @Test
     void anOnDemandStartAnswersTheSessionThen429WhileItRunsAnd503WhenNothingCanRecord() {
-        WebEndpointResponse<?> started = endpoint.start("2m", ResponseFormat.JSON);
+        WebEndpointResponse<?> started = endpoint.start("2m");
 
         assertThat(started.getStatus()).isEqualTo(200);
+        assertThat(started.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
         CpuProfilerStatus.Session session = ((SessionDescriptor) started.getBody()).session();
         // The id: its time, its trigger, this profiler's sequence and its instance part.
         assertThat(session.id()).matches("20261123T100030Z-manual-1-[0-9a-z]{8}");
@@ -483,10 +478,11 @@ class CpuProfilerEndpointFixtureTest {
                         "2026-11-23T10:00:30Z", "PT2M", "PT0S", "7");
         assertThat(json(endpoint.status()).path("state").asString()).isEqualTo("PROFILING");
 
-        WebEndpointResponse<?> second = endpoint.start(null, ResponseFormat.JSON);
+        WebEndpointResponse<?> second = endpoint.start(null);
         assertThat(second.getStatus()).isEqualTo(429);
         assertThat(((ErrorDescriptor) second.getBody()).running()).isEqualTo(session);
-        assertThat(EndpointHeaders.retryAfterSeconds(profiler)).isEqualTo(120);
+        // When to try again: the running session's duration less its elapsed time (2 minutes on this fixed clock).
+        assertThat(json(second.getBody()).path("running").path("elapsed").asString()).isEqualTo("PT0S");
         assertThat(launches).hasValue(1);
 
         profiler.cancelActive("the test is over");

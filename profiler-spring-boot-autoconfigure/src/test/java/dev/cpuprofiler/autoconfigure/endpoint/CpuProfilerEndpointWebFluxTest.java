@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpointStatusTest.Client;
+import dev.cpuprofiler.autoconfigure.page.StatusPageHeaders;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.Profile;
@@ -32,7 +33,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.web.reactive.DispatcherHandler;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The same answers in a Spring WebFlux application (the starter supports both stacks): Spring MVC is on this module's
@@ -69,37 +69,31 @@ class CpuProfilerEndpointWebFluxTest {
     void everyStatusAsWithSpringMvc(Client client) {
         assertThat(context.getBeanNamesForType(DispatcherHandler.class)).isNotEmpty();
         Http http = new Http(port);
-        assertRefused(http.send("GET", PATH + "/no-such-profile", client.accept, null, null), client, 404,
+        assertRefused(http.send("GET", PATH + "/no-such-profile", client.accept, null, null), 404,
                 "No profile 'no-such-profile'");
-        assertRefused(http.send("GET", PATH + "/latest?format=bogus", client.accept, null, null), client, 400,
+        assertRefused(http.send("GET", PATH + "/latest?format=bogus", client.accept, null, null), 400,
                 "Unknown format 'bogus'");
-        assertRefused(http.send("GET", PATH + "/latest?lookback=sometimes", client.accept, null, null), client, 400,
+        assertRefused(http.send("GET", PATH + "/latest?lookback=sometimes", client.accept, null, null), 400,
                 "Unknown lookback 'sometimes'");
-        assertRefused(http.send("POST", PATH + "?duration=soon", client.accept, null, null), client, 400,
+        assertRefused(http.send("POST", PATH + "?duration=soon", client.accept, null, null), 400,
                 "Invalid duration 'soon'");
-        assertRefused(http.send("POST", PATH, client.accept, "application/json", "{\"duration\": \"2h\"}"), client,
-                400, "Invalid duration '2h': must be between 1s and 1h");
-        assertRefused(http.send("POST", PATH, client.accept, "application/json", "{duration: \"5s\"}"), client, 400,
-                "Malformed JSON body: Unexpected character ('d' (code 100)): was expecting double-quote to start "
-                        + "property name (line 1, column 2)");
+        assertRefused(http.send("POST", PATH, client.accept, "application/json", "{\"duration\": \"2h\"}"), 400,
+                "Invalid duration '2h': must be between 1s and 1h");
+        // A body WebFlux cannot read: Spring Boot's own 400, as any endpoint's.
+        assertThat(http.send("POST", PATH, client.accept, "application/json", "{duration: \"5s\"}").statusCode())
+                .isEqualTo(400);
 
-        HttpResponse<String> started = http.send("POST", PATH, client.accept, null, null);
+        HttpResponse<String> started = http.send("POST", PATH + "?duration=7m", client.accept, null, null);
         assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
-        assertThat(started.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
-                .startsWith(client.answerType));
+        assertThat(started.headers().firstValue("Content-Type")).hasValue("application/json");
         RunningSession running = profiler.activeSession().orElseThrow();
-        assertThat(running.duration()).isEqualTo(Duration.ofSeconds(45));
-        assertThat(started.body()).contains(running.id());
+        assertThat(running.duration()).isEqualTo(Duration.ofMinutes(7));
+        assertThat(Http.parse(started.body()).path("id").asString()).isEqualTo(running.id());
 
         for (HttpResponse<String> refused : new HttpResponse[] {http.send("POST", PATH, client.accept, null, null),
                 http.send("POST", PATH, client.accept, "application/json", "{\"duration\": \"5s\"}")}) {
-            assertRefused(refused, client, 429, "A profiling session is already running");
-            assertThat(refused.body()).contains(running.id());
-            assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 45L);
-        }
-        if (client.answerType.equals("application/json")) {
-            JsonNode session = Http.parse(started.body());
-            assertThat(session.path("duration").asString()).isEqualTo("PT45S");
+            assertRefused(refused, 429, "A profiling session is already running");
+            assertThat(Http.parse(refused.body()).path("running").path("id").asString()).isEqualTo(running.id());
         }
     }
 
@@ -122,7 +116,7 @@ class CpuProfilerEndpointWebFluxTest {
         HttpResponse<String> script = http.send("GET", PATH + "/status-page.js", "*/*", null, null);
         assertThat(script.statusCode()).isEqualTo(200);
         assertThat(script.headers().firstValue("Content-Type")).hasValue("text/javascript;charset=UTF-8");
-        assertThat(script.headers().firstValue("Content-Security-Policy")).hasValue(StatusPage.POLICY);
+        assertThat(script.headers().firstValue("Content-Security-Policy")).hasValue(StatusPageHeaders.POLICY);
         assertThat(script.body()).contains("function render(s)");
         HttpResponse<String> style = http.send("GET", PATH + "/status-page.css", "text/css,*/*;q=0.1", null, null);
         assertThat(style.headers().firstValue("Content-Type")).hasValue("text/css;charset=UTF-8");
@@ -135,7 +129,6 @@ class CpuProfilerEndpointWebFluxTest {
             assertThat(json.statusCode()).isEqualTo(200);
             assertThat(json.headers().firstValue("Content-Type")).as(client[0])
                     .hasValueSatisfying(t -> assertThat(t).startsWith(client[1]));
-            assertThat(json.headers().firstValue("Content-Security-Policy")).isEmpty();
             assertThat(Http.parse(json.body()).path("state").asString()).isEqualTo("DISABLED");
         }
         HttpResponse<String> bad = http.send("GET", PATH + "?format=xml", null, null, null);
@@ -144,7 +137,7 @@ class CpuProfilerEndpointWebFluxTest {
     }
 
     @Test
-    void fileFormatsAreDownloadsNamedForTheProfile() throws Exception {
+    void fileFormatsAreTheirBytesInTheirOwnType() throws Exception {
         Path jfr = Files.createTempFile("cpuprofiler-webflux-test", ".jfr");
         try (Recording recording = new Recording()) {
             recording.start();
@@ -162,14 +155,12 @@ class CpuProfilerEndpointWebFluxTest {
         HttpResponse<byte[]> pprof = http.bytes(PATH + "/latest?format=pprof");
         assertThat(pprof.statusCode()).isEqualTo(200);
         assertThat(pprof.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
-        assertThat(pprof.headers().firstValue("Content-Disposition"))
-                .hasValue("attachment; filename=\"20260101T000000Z-manual-1.pb.gz\"");
         assertThat(pprof.body()).startsWith((byte) 0x1f, (byte) 0x8b);
 
         HttpResponse<byte[]> recording = http.bytes(PATH + "/20260101T000000Z-manual-1?format=jfr");
         assertThat(recording.statusCode()).isEqualTo(200);
-        assertThat(recording.headers().firstValue("Content-Disposition"))
-                .hasValue("attachment; filename=\"20260101T000000Z-manual-1.jfr\"");
+        assertThat(recording.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+        assertThat(recording.headers().firstValueAsLong("Content-Length")).hasValue(Files.size(jfr));
         assertThat(recording.body()).isEqualTo(Files.readAllBytes(jfr));
         assertThat(http.get(PATH + "/latest?format=jfr&lookback=exclude").statusCode()).isEqualTo(400);
     }

@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cpuprofiler.autoconfigure.page.StatusPageHeaders;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,9 +19,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code GET /actuator/cpuprofiler} over real HTTP with Spring MVC: the page for a browser and for {@code ?format=html},
- * the JSON, in the very type it always had, for every other client; the page's {@code Content-Security-Policy} header
- * with the nonce its inline style and script carry; and a thread whose name is markup shown as text.
- * {@link CpuProfilerEndpointWebFluxTest} checks the same with WebFlux.
+ * the JSON, in the very type it always had, for every other client; the page's headers on the page's paths alone
+ * (its {@code Content-Security-Policy} never on a profile: the flame graph runs its own inline script); and a thread
+ * whose name is markup shown as text. {@link CpuProfilerEndpointWebFluxTest} checks the same with WebFlux.
  */
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
@@ -81,7 +82,6 @@ class CpuProfilerStatusPageHttpTest {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith(type));
         assertThat(Http.parse(r.body()).path("state").asString()).isEqualTo("DISABLED");
-        assertThat(r.headers().firstValue("Content-Security-Policy")).isEmpty();
     }
 
     @ParameterizedTest(name = "Accept: {0}")
@@ -96,17 +96,32 @@ class CpuProfilerStatusPageHttpTest {
     }
 
     @Test
-    void formatJsonIsJsonAndAnyOtherFormatIs400() {
+    void formatJsonIsJsonAndAnyOtherFormatIs400InJsonEvenForABrowser() {
         Http http = new Http(port);
         HttpResponse<String> json = http.send("GET", PATH + "?format=json", BROWSER_ACCEPT, null, null);
         assertThat(json.statusCode()).isEqualTo(200);
         assertThat(json.headers().firstValue("Content-Type")).hasValue("application/json");
-        HttpResponse<String> bad = http.send("GET", PATH + "?format=xml", null, null, null);
-        assertThat(bad.statusCode()).isEqualTo(400);
-        assertThat(Http.parse(bad.body()).path("message").asString()).startsWith("Unknown format 'xml': use html or json");
-        HttpResponse<String> badPage = http.send("GET", PATH + "?format=xml", BROWSER_ACCEPT, null, null);
-        assertThat(badPage.statusCode()).isEqualTo(400);
-        assertThat(badPage.body()).contains("Unknown format &#39;xml&#39;");
+        for (String accept : new String[] {null, BROWSER_ACCEPT, "text/html"}) {
+            HttpResponse<String> bad = http.send("GET", PATH + "?format=xml", accept, null, null);
+            assertThat(bad.statusCode()).isEqualTo(400);
+            assertThat(bad.headers().firstValue("Content-Type")).hasValue("application/json");
+            assertThat(Http.parse(bad.body()).path("message").asString())
+                    .startsWith("Unknown format 'xml': use html or json");
+        }
+    }
+
+    /** A profile's answers, a refusal or a flame graph, carry none of the page's headers. */
+    @Test
+    void noProfileGetsThePagesHeaders() {
+        Http http = new Http(port);
+        for (String path : new String[] {PATH + "/no-such-profile", PATH + "/no-such-profile?format=html",
+            PATH + "/status-page.html", PATH + "x/status-page.js"}) {
+            HttpResponse<String> r = http.send("GET", path, BROWSER_ACCEPT, null, null);
+            assertThat(r.statusCode()).as(path).isEqualTo(404);
+            for (String header : StatusPageHeaders.HEADERS.keySet()) {
+                assertThat(r.headers().firstValue(header)).as("%s on %s", header, path).isEmpty();
+            }
+        }
     }
 
     @Test
@@ -130,7 +145,7 @@ class CpuProfilerStatusPageHttpTest {
             HttpResponse<String> r = new Http(port).send("GET", PATH + "/" + file, accept, null, null);
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.headers().firstValue("Content-Type")).hasValue(type);
-            assertThat(r.headers().firstValue("Content-Security-Policy")).hasValue(StatusPage.POLICY);
+            assertThat(r.headers().firstValue("Content-Security-Policy")).hasValue(StatusPageHeaders.POLICY);
             assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
             assertThat(r.body()).contains(content);
         }
@@ -149,9 +164,10 @@ class CpuProfilerStatusPageHttpTest {
     static String assertPage(HttpResponse<String> r) {
         assertThat(r.statusCode()).isEqualTo(200);
         assertThat(r.headers().firstValue("Content-Type")).hasValue("text/html;charset=UTF-8");
-        assertThat(r.headers().firstValue("Content-Security-Policy")).hasValue(StatusPage.POLICY);
+        assertThat(r.headers().firstValue("Content-Security-Policy")).hasValue(StatusPageHeaders.POLICY);
         assertThat(r.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
         assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+        assertThat(r.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
         String html = r.body();
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("<script src=\"cpuprofiler/status-page.js\" defer></script>")

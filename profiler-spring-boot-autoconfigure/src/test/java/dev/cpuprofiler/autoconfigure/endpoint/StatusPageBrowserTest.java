@@ -140,9 +140,10 @@ class StatusPageBrowserTest {
             assertThat(dom).contains("href=\"cpuprofiler/" + PROFILE_ID + "?format=html\"");
             assertThat(dom.indexOf("cpuprofiler/newest?format=html")).isPositive()
                     .isLessThan(dom.indexOf("cpuprofiler/older?format=html"));
+            // The files saved under the profile's name: the endpoint names none (no Content-Disposition).
             assertThat(dom).contains("<a href=\"cpuprofiler/newest?format=text\">text</a>",
                     "<a href=\"cpuprofiler/newest?format=collapsed\">collapsed</a>",
-                    "<a href=\"cpuprofiler/newest?format=pprof\">pprof</a>");
+                    "<a href=\"cpuprofiler/newest?format=pprof\" download=\"newest.pb.gz\">pprof</a>");
             assertThat(dom).as("no recording kept: no jfr link").doesNotContain("format=jfr");
             assertThat(dom).contains("<td class=\"name\">GET /owners/{id}</td><td class=\"num\">60.0%</td>"
                     + "<td class=\"num\">240</td><td class=\"num\">2.5 ms</td>")

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.ErrorDescriptor;
 import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerDescriptors.StatusDescriptor;
+import dev.cpuprofiler.autoconfigure.page.StatusFormat;
+import dev.cpuprofiler.autoconfigure.page.StatusPageHeaders;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
@@ -68,30 +70,32 @@ class StatusPageTest {
     @Test
     void htmlForABrowserOrFormatHtmlAndTheJsonOtherwise() {
         CpuProfilerEndpoint endpoint = endpoint(false);
-        for (WebEndpointResponse<?> page : List.of(endpoint.statusOrPage(null, ResponseFormat.HTML),
-                endpoint.statusOrPage("html", null), endpoint.statusOrPage("HTML", ResponseFormat.JSON))) {
+        for (WebEndpointResponse<?> page : List.of(endpoint.statusOrPage(null, StatusFormat.HTML),
+                endpoint.statusOrPage("html", null), endpoint.statusOrPage("HTML", StatusFormat.JSON))) {
             assertThat(page.getStatus()).isEqualTo(200);
-            assertThat(page.getContentType().isCompatibleWith(MimeType.valueOf("text/html"))).isTrue();
-            assertThat(page.getContentType().getParameter(StatusPage.PAGE_PARAMETER)).isNotBlank();
+            assertThat(page.getContentType()).isEqualTo(MimeType.valueOf("text/html;charset=UTF-8"));
             assertThat((String) page.getBody()).startsWith("<!DOCTYPE html>");
         }
-        // The JSON as before: the same body, the type left to content negotiation.
-        for (ResponseFormat accept : new ResponseFormat[] {null, ResponseFormat.ANY, ResponseFormat.JSON}) {
+        // The JSON in the type the client named, or the actuator's own (no header: null here).
+        for (StatusFormat accept : new StatusFormat[] {null, StatusFormat.V3, StatusFormat.V2, StatusFormat.JSON}) {
             WebEndpointResponse<?> json = endpoint.statusOrPage(null, accept);
             assertThat(json.getStatus()).isEqualTo(200);
-            assertThat(json.getContentType()).isNull();
+            assertThat(json.getContentType()).isEqualTo((accept == null ? StatusFormat.V3 : accept)
+                    .getProducedMimeType());
             assertThat(json.getBody()).isInstanceOf(StatusDescriptor.class);
         }
-        WebEndpointResponse<?> json = endpoint.statusOrPage("json", ResponseFormat.HTML);
+        WebEndpointResponse<?> json = endpoint.statusOrPage("json", StatusFormat.HTML);
         assertThat(json.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
         assertThat(json.getBody()).isInstanceOf(StatusDescriptor.class);
 
-        WebEndpointResponse<?> bad = endpoint.statusOrPage("xml", null);
-        assertThat(bad.getStatus()).isEqualTo(400);
-        assertThat(((ErrorDescriptor) bad.getBody()).message()).startsWith("Unknown format 'xml': use html or json");
-        WebEndpointResponse<?> badPage = endpoint.statusOrPage("xml", ResponseFormat.HTML);
-        assertThat(badPage.getStatus()).isEqualTo(400);
-        assertThat((String) badPage.getBody()).contains("Unknown format &#39;xml&#39;: use html or json");
+        // A refusal is JSON whatever the client accepts.
+        for (StatusFormat accept : new StatusFormat[] {null, StatusFormat.HTML}) {
+            WebEndpointResponse<?> bad = endpoint.statusOrPage("xml", accept);
+            assertThat(bad.getStatus()).isEqualTo(400);
+            assertThat(bad.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
+            assertThat(((ErrorDescriptor) bad.getBody()).message()).startsWith(
+                    "Unknown format 'xml': use html or json");
+        }
     }
 
     @Test
@@ -106,20 +110,18 @@ class StatusPageTest {
                 .contains("<link rel=\"stylesheet\" href=\"cpuprofiler/status-page.css\">")
                 .doesNotContain("<style").doesNotContain(" style=\"").doesNotContain(" onclick=");
 
-        WebEndpointResponse<?> script = endpoint.profile("status-page.js", "text", "only", null, null, null);
+        WebEndpointResponse<?> script = endpoint.profile("status-page.js", "text", "only", null, null);
         assertThat(script.getStatus()).isEqualTo(200);
-        assertThat(script.getContentType().isCompatibleWith(MimeType.valueOf("text/javascript"))).isTrue();
-        assertThat(script.getContentType().getParameter("charset")).isEqualTo("UTF-8");
-        assertThat(script.getContentType().getParameter(StatusPage.PAGE_PARAMETER)).isNotBlank();
+        assertThat(script.getContentType()).isEqualTo(MimeType.valueOf("text/javascript;charset=UTF-8"));
         assertThat((String) script.getBody()).contains("function render(s)");
-        WebEndpointResponse<?> style = endpoint.profile("status-page.css", null, null, null, null, null);
-        assertThat(style.getContentType().isCompatibleWith(MimeType.valueOf("text/css"))).isTrue();
+        WebEndpointResponse<?> style = endpoint.profile("status-page.css", null, null, null, null);
+        assertThat(style.getContentType()).isEqualTo(MimeType.valueOf("text/css;charset=UTF-8"));
         assertThat((String) style.getBody()).contains("--threshold");
 
-        assertThat(StatusPage.POLICY).isEqualTo("default-src 'none'; style-src 'self'; script-src 'self'; "
+        assertThat(StatusPageHeaders.POLICY).isEqualTo("default-src 'none'; style-src 'self'; script-src 'self'; "
                 + "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
         // Any other id is a profile's, as before.
-        assertThat(endpoint.profile("status-page.html", null, null, null, null, null).getStatus()).isEqualTo(404);
+        assertThat(endpoint.profile("status-page.html", null, null, null, null).getStatus()).isEqualTo(404);
     }
 
     @Test
@@ -134,8 +136,8 @@ class StatusPageTest {
     @Test
     void loadsNothingFromElsewhere() {
         String html = (String) endpoint(true).statusOrPage("html", null).getBody();
-        String script = (String) endpoint(true).profile("status-page.js", null, null, null, null, null).getBody();
-        String style = (String) endpoint(true).profile("status-page.css", null, null, null, null, null).getBody();
+        String script = (String) endpoint(true).profile("status-page.js", null, null, null, null).getBody();
+        String style = (String) endpoint(true).profile("status-page.css", null, null, null, null).getBody();
         List<String> targets = all(html, "\\b(?:src|href|action)\\s*=\\s*[\"']([^\"']*)");
         assertThat(targets).isNotEmpty().allSatisfy(t -> assertThat(t).startsWith("cpuprofiler"));
         // The one absolute URL is SVG's namespace name (a name, never fetched), in the chart and the script.

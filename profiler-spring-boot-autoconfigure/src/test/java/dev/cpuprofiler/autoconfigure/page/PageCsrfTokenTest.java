@@ -1,4 +1,4 @@
-package dev.cpuprofiler.autoconfigure.security;
+package dev.cpuprofiler.autoconfigure.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,13 +13,13 @@ class PageCsrfTokenTest {
     @Test
     void aServletOrReactiveTokenGivesTheHeaderNameAndTheValue() {
         HttpHeaders servlet = new HttpHeaders();
-        PageCsrfToken.copy(new DefaultCsrfToken("X-CSRF-TOKEN", "_csrf", "masked-value"), servlet);
+        PageCsrfToken.copy(new DefaultCsrfToken("X-CSRF-TOKEN", "_csrf", "masked-value"), servlet::set);
         assertThat(servlet.getFirst(PageCsrfToken.HEADER)).isEqualTo("X-CSRF-TOKEN");
         assertThat(servlet.getFirst(PageCsrfToken.TOKEN)).isEqualTo("masked-value");
 
         HttpHeaders reactive = new HttpHeaders();
         PageCsrfToken.copy(new org.springframework.security.web.server.csrf.DefaultCsrfToken("X-XSRF-TOKEN", "_csrf",
-                "cookie-value"), reactive);
+                "cookie-value"), reactive::set);
         assertThat(reactive.getFirst(PageCsrfToken.HEADER)).isEqualTo("X-XSRF-TOKEN");
         assertThat(reactive.getFirst(PageCsrfToken.TOKEN)).isEqualTo("cookie-value");
     }
@@ -27,8 +27,8 @@ class PageCsrfTokenTest {
     @Test
     void noTokenOrOneThatFailsToLoadGivesNothingAndDoesNotFailTheAnswer() {
         HttpHeaders headers = new HttpHeaders();
-        PageCsrfToken.copy(null, headers);
-        PageCsrfToken.copy("not a token", headers);
+        PageCsrfToken.copy(null, headers::set);
+        PageCsrfToken.copy("not a token", headers::set);
         PageCsrfToken.copy(new CsrfToken() {
             @Override
             public String getHeaderName() {
@@ -44,7 +44,7 @@ class PageCsrfTokenTest {
             public String getToken() {
                 throw new IllegalStateException("the session could not be created");
             }
-        }, headers);
+        }, headers::set);
         assertThat(headers.getFirst(PageCsrfToken.HEADER)).isNull();
         assertThat(headers.getFirst(PageCsrfToken.TOKEN)).isNull();
     }

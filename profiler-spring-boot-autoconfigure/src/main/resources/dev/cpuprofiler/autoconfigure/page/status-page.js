@@ -224,10 +224,12 @@
   function profiles(s) {
     replaceRows('profiles', s.profiles.map(function (p) {
       var base = 'cpuprofiler/' + encodeURIComponent(p.id), links = el('td', 'links');
-      [['html', 'flame graph'], ['text', 'text'], ['collapsed', 'collapsed'], ['pprof', 'pprof']]
-        .concat(p.jfrFile ? [['jfr', 'jfr']] : []).forEach(function (f) {
+      // The files are saved under the profile's name (the endpoint names no file: no Content-Disposition).
+      [['html', 'flame graph'], ['text', 'text'], ['collapsed', 'collapsed'], ['pprof', 'pprof', p.id + '.pb.gz']]
+        .concat(p.jfrFile ? [['jfr', 'jfr', p.jfrFile]] : []).forEach(function (f) {
           var a = el('a', '', f[1]);
           a.href = base + '?format=' + f[0];
+          if (f[2]) { a.download = f[2]; }
           links.appendChild(a);
           links.appendChild(document.createTextNode(' '));
         });

@@ -1,9 +1,9 @@
-package dev.cpuprofiler.autoconfigure.security;
+package dev.cpuprofiler.autoconfigure.page;
 
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpHeaders;
 import org.springframework.security.web.csrf.CsrfToken;
 import org.springframework.util.ClassUtils;
 
@@ -12,7 +12,8 @@ import org.springframework.util.ClassUtils;
  * and sends it back with its {@code POST}: the header the token repository reads ({@link #HEADER}) and the token as
  * the request's handler rendered it ({@link #TOKEN}; the default XOR handler unmasks it on the way back). Read from the
  * attribute Spring Security's CSRF filter sets, so the session and the cookie repositories work alike; only when
- * asked, so a client polling the status never makes the repository create a session.
+ * asked, and only on the page's paths (the endpoint's page filters), so a client polling the status never makes the
+ * repository create a session, and no other request of the application gets a session or cookie from the starter.
  */
 public final class PageCsrfToken {
 
@@ -30,24 +31,24 @@ public final class PageCsrfToken {
     }
 
     /**
-     * Copies a servlet or a reactive {@code CsrfToken} into the answer's headers; anything else is left out, and so
-     * is a token the repository fails to load: the status is answered all the same, and the page's {@code POST}
-     * without a token gets Spring Security's refusal, which the page shows.
+     * Copies a servlet or a reactive {@code CsrfToken} into the answer's headers ({@code header} sets one); anything
+     * else is left out, and so is a token the repository fails to load: the status is answered all the same, and the
+     * page's {@code POST} without a token gets Spring Security's refusal, which the page shows.
      */
-    public static void copy(@Nullable Object token, HttpHeaders headers) {
+    public static void copy(@Nullable Object token, BiConsumer<String, String> header) {
         try {
             if (SECURITY && token instanceof CsrfToken servlet) {
-                set(servlet.getHeaderName(), servlet.getToken(), headers);
+                set(servlet.getHeaderName(), servlet.getToken(), header);
             } else if (SECURITY && token instanceof org.springframework.security.web.server.csrf.CsrfToken reactive) {
-                set(reactive.getHeaderName(), reactive.getToken(), headers);
+                set(reactive.getHeaderName(), reactive.getToken(), header);
             }
         } catch (RuntimeException e) {
             log.debug("No CSRF token for the status page's answer: {}", e.toString());
         }
     }
 
-    private static void set(String header, String token, HttpHeaders headers) {
-        headers.set(HEADER, header);
-        headers.set(TOKEN, token);
+    private static void set(String name, String token, BiConsumer<String, String> header) {
+        header.accept(HEADER, name);
+        header.accept(TOKEN, token);
     }
 }
