@@ -150,7 +150,7 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             o.setEngine(engine);
             o.setStackSamplingPeriod(stackSamplingPeriod);
             o.setRetainedProfiles(retainedProfiles);
-            o.setRetainedBytes(retainedSize == null ? 0 : retainedSize.toBytes());
+            o.setRetainedSize(retainedSize == null ? 0 : retainedSize.toBytes());
             o.setOutputDirectory(outputDirectory);
             o.setOutputRetention(outputRetention);
             o.setMaxStackDepth(maxStackDepth);
@@ -164,10 +164,10 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             o.setStartupGrace(startupGrace);
             o.setMinFreeDiskSpace(minFreeDiskSpace == null ? CpuProfilerOptions.AUTO_FREE_DISK_SPACE
                     : minFreeDiskSpace.toBytes());
-            o.setJfrIncludeSystemInfo(jfr.includeSystemInfo());
-            o.setSaturationEnabled(saturation.enabled());
-            o.setSaturationThreshold(saturation.threshold());
-            o.setSaturationWindow(saturation.window());
+            o.getJfr().setIncludeSystemInfo(jfr.includeSystemInfo());
+            o.getSaturation().setEnabled(saturation.enabled());
+            o.getSaturation().setThreshold(saturation.threshold());
+            o.getSaturation().setWindow(saturation.window());
             return o;
         }
     }

@@ -17,6 +17,7 @@ import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
+import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
@@ -26,12 +27,14 @@ import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
+import dev.cpuprofiler.internal.session.SessionSettings;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +43,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
 import dev.cpuprofiler.internal.trigger.LookbackResume;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
+import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +77,9 @@ final class PipelineAssembly {
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
                 quietInterval, engineLock::held, b.ticker, named(threads, "cpuprofiler-sampler"));
-        RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
+        RollingBaseline baseline = new RollingBaseline(options.getRollingHistorySize(),
+                options.getRollingHistoryInterval(), options.getAverageWindow(), options.getSamplingInterval(),
+                selected.effectiveCpus());
         sampler.addListener(baseline);
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
@@ -81,14 +88,14 @@ final class PipelineAssembly {
         ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
-            tracker = new ThreadCpuTracker(threadReader, StageSettings.threads(options));
+            tracker = new ThreadCpuTracker(threadReader, ThreadTrackerSettings.of(options));
             sampler.addListener(tracker);
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
 
         ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
-                options.getRetainedProfiles(), options.getRetainedBytes(), outputWriter(b, options, diskSpace),
+                options.getRetainedProfiles(), options.getRetainedSize(), outputWriter(b, options, diskSpace),
                 diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
@@ -102,7 +109,7 @@ final class PipelineAssembly {
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         RequestTimeline requests = new RequestTimeline(b.virtualThreads);
-        ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
+        ProfilingSessions sessions = new ProfilingSessions(engines, SessionSettings.of(options), profiles, b.clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
                     return () -> sampler.percentSince(reading);
@@ -111,8 +118,8 @@ final class PipelineAssembly {
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
                 saturation(tracker), options.effectiveSaturationWindow());
 
-        CpuTriggerPolicy policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, tracker != null), saturation(tracker), sessions, b.clock);
+        CpuTriggerPolicy policy = new CpuTriggerPolicy(TriggerSettings.of(options), baseline::average,
+                SaturationSettings.of(options, tracker != null), saturation(tracker), sessions, b.clock);
         policy.addListener(new LookbackResume(policy, lookback, options.getLookback(), b.clock));
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
                 profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, policy, b.debugNonSafepoints,
@@ -128,7 +135,7 @@ final class PipelineAssembly {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return Lookback.off();
         }
-        LookbackSettings settings = StageSettings.lookback(options);
+        LookbackSettings settings = LookbackSettings.of(options);
         LookbackSource source;
         if (b.lookbackSource != null) {
             source = b.lookbackSource;
@@ -142,7 +149,7 @@ final class PipelineAssembly {
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
         // After the thread tracker on each tick: it reads the hottest thread the tracker has just read.
-        LookbackRecorder recorder = new LookbackRecorder(settings, StageSettings.arming(options), source, engineLock,
+        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.of(options), source, engineLock,
                 b.clock, tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
         sampler.addListener(recorder);
         return recorder;

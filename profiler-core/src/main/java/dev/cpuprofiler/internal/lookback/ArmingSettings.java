@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * When the look-back records. Armed, it keeps its ring filled; idle, it records nothing (no JFR, no ring). It arms
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param always armed from the start, whatever the CPU (no arming level): for tests and for callers that drive
  *     the look-back themselves
  * @param thresholdPercent the CPU trigger's threshold
- * @param ratio the share of the threshold that arms it, 0 < ratio <= 1
+ * @param ratio the share of the threshold that arms it
  * @param smoothing the span of CPU samples averaged (a few seconds, so a single busy second does not arm it)
  * @param smoothingSamples how many of the latest CPU samples that span holds
  * @param disarmAfter how long the CPU must stay at or below the level before it disarms
@@ -47,26 +47,6 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
             Duration.ofSeconds(1), Duration.ZERO, Double.NaN, 1);
 
-    public ArmingSettings {
-        Objects.requireNonNull(smoothing, "smoothing");
-        Objects.requireNonNull(disarmAfter, "disarmAfter");
-        Objects.requireNonNull(startupGrace, "startupGrace");
-        if (!(thresholdPercent > 0 && thresholdPercent <= 100)) {
-            throw new IllegalArgumentException("thresholdPercent must be in (0, 100]: " + thresholdPercent);
-        }
-        if (!(ratio > 0 && ratio <= 1)) {
-            throw new IllegalArgumentException("ratio must be in (0, 1]: " + ratio);
-        }
-        if (smoothingSamples < 1 || normalBucketSamples < 1) {
-            throw new IllegalArgumentException("smoothingSamples and normalBucketSamples must be at least 1: "
-                    + smoothingSamples + ", " + normalBucketSamples);
-        }
-        if (disarmAfter.isNegative() || disarmAfter.isZero() || startupGrace.isNegative()) {
-            throw new IllegalArgumentException("disarmAfter must be positive and startupGrace not negative: "
-                    + disarmAfter + ", " + startupGrace);
-        }
-    }
-
     /**
      * Arming for CPU samples taken every {@code cpuSamplingInterval}, for a trigger that averages over
      * {@code averageWindow}: the samples of the last {@link #SMOOTHING}, or of a quarter of the average window if
@@ -78,8 +58,15 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
         return of(thresholdPercent, ratio, cpuSamplingInterval, averageWindow, window, startupGrace, Double.NaN);
     }
 
+    /** Arming for these options: by the CPU trigger's threshold, and by a pinned thread while saturation is on. */
+    public static ArmingSettings of(CpuProfilerOptions o) {
+        return of(o.getThreshold(), o.getLookbackArmingRatio(), o.getSamplingInterval(), o.getAverageWindow(),
+                o.getLookback(), o.getStartupGrace(),
+                o.getSaturation().isEnabled() ? o.getSaturation().getThreshold() : Double.NaN);
+    }
+
     /** {@link #of}, armed also by a thread whose recent CPU exceeds {@code ratio × saturationThresholdPercent}. */
-    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
+    private static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
             Duration averageWindow, Duration window, Duration startupGrace, double saturationThresholdPercent) {
         Duration quarter = averageWindow.dividedBy(4);
         Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;

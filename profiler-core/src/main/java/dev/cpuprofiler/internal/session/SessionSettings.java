@@ -1,11 +1,11 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.EngineChoice;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * How sessions record.
+ * How sessions record: the options' values they take, checked there.
  *
  * @param engine which engine, or auto
  * @param samplingPeriod interval between stack samples
@@ -18,21 +18,8 @@ import java.util.Objects;
 public record SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
         boolean groupByThread, boolean includeSystemInfo, int maxEndpoints) {
 
-    /** Settings whose recordings carry no system information, naming up to 100 endpoints. */
-    public SessionSettings(EngineChoice engine, Duration samplingPeriod, int maxStackDepth, int maxTreeNodes,
-            boolean groupByThread) {
-        this(engine, samplingPeriod, maxStackDepth, maxTreeNodes, groupByThread, false, 100);
-    }
-
-    public SessionSettings {
-        Objects.requireNonNull(engine, "engine");
-        Objects.requireNonNull(samplingPeriod, "samplingPeriod");
-        if (samplingPeriod.isNegative() || samplingPeriod.isZero()) {
-            throw new IllegalArgumentException("samplingPeriod must be positive, was " + samplingPeriod);
-        }
-        if (maxStackDepth < 1 || maxTreeNodes < 1) {
-            throw new IllegalArgumentException("maxStackDepth and maxTreeNodes must be positive, were "
-                    + maxStackDepth + " and " + maxTreeNodes);
-        }
+    public static SessionSettings of(CpuProfilerOptions o) {
+        return new SessionSettings(o.getEngine(), o.getStackSamplingPeriod(), o.getMaxStackDepth(),
+                o.getMaxTreeNodes(), o.isGroupByThread(), o.getJfr().isIncludeSystemInfo(), o.getMaxEndpoints());
     }
 }

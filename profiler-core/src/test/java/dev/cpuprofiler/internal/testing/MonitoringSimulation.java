@@ -5,13 +5,14 @@ import java.util.Optional;
 
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.CpuProfilerOptions;
-import dev.cpuprofiler.internal.core.StageSettings;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.internal.session.SessionLauncher;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.trigger.CpuTriggerPolicy;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
+import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +46,8 @@ public final class MonitoringSimulation {
                 options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
-        this.policy = new CpuTriggerPolicy(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, true), () -> Optional.ofNullable(saturation),
+        this.policy = new CpuTriggerPolicy(TriggerSettings.of(options), baseline::average,
+                SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation),
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }

@@ -86,7 +86,7 @@ class CpuTriggerPolicyTest {
     @Test
     void saturationEnabledFalseOrTheCpuTriggerOffStartsNothing() {
         CpuProfilerOptions off = defaults();
-        off.setSaturationEnabled(false);
+        off.getSaturation().setEnabled(false);
         MonitoringSimulation sim = new MonitoringSimulation(off, 4);
         sim.saturation = pinned();
         sim.run(120, s -> 25);
