@@ -3,6 +3,7 @@ package dev.cpuprofiler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Every {@code profiler.cpu.*} setting, nested as the properties are ({@link Jfr}, {@link Saturation}), each written
@@ -20,136 +21,117 @@ public final class CpuProfilerOptions implements Cloneable {
     /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
     public static final long AUTO_FREE_DISK_SPACE = -1;
 
+    // The defaults, as properties write them: each starter's @DefaultValue names one of these.
     public static final String DEFAULT_ENABLED = "true";
-    private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
-    public boolean isEnabled() { return enabled; }
-    public void setEnabled(boolean enabled) { this.enabled = enabled; }
-
     public static final String DEFAULT_THRESHOLD = "80";
-    private double threshold = Double.parseDouble(DEFAULT_THRESHOLD);
-    public double getThreshold() { return threshold; }
-    public void setThreshold(double threshold) { this.threshold = threshold; }
-
     public static final String DEFAULT_COOLDOWN = "4h";
-    private Duration cooldown = duration(DEFAULT_COOLDOWN);
-    public Duration getCooldown() { return cooldown; }
-    public void setCooldown(Duration cooldown) { this.cooldown = cooldown; }
-
     public static final String DEFAULT_DURATION = "30s";
-    private Duration duration = duration(DEFAULT_DURATION);
-    public Duration getDuration() { return duration; }
-    public void setDuration(Duration duration) { this.duration = duration; }
-
     public static final String DEFAULT_ROLLING_HISTORY_SIZE = "10m";
-    private Duration rollingHistorySize = duration(DEFAULT_ROLLING_HISTORY_SIZE);
-    public Duration getRollingHistorySize() { return rollingHistorySize; }
-    public void setRollingHistorySize(Duration rollingHistorySize) { this.rollingHistorySize = rollingHistorySize; }
-
     public static final String DEFAULT_ROLLING_HISTORY_INTERVAL = "30s";
-    private Duration rollingHistoryInterval = duration(DEFAULT_ROLLING_HISTORY_INTERVAL);
-    public Duration getRollingHistoryInterval() { return rollingHistoryInterval; }
-    public void setRollingHistoryInterval(Duration interval) { this.rollingHistoryInterval = interval; }
-
     public static final String DEFAULT_AVERAGE_WINDOW = "30s";
-    private Duration averageWindow = duration(DEFAULT_AVERAGE_WINDOW);
-    public Duration getAverageWindow() { return averageWindow; }
-    public void setAverageWindow(Duration averageWindow) { this.averageWindow = averageWindow; }
-
     public static final String DEFAULT_SAMPLING_INTERVAL = "1s";
-    private Duration samplingInterval = duration(DEFAULT_SAMPLING_INTERVAL);
-    public Duration getSamplingInterval() { return samplingInterval; }
-    public void setSamplingInterval(Duration samplingInterval) { this.samplingInterval = samplingInterval; }
-
     public static final String DEFAULT_POLLING_INTERVAL = "5s";
-    private Duration pollingInterval = duration(DEFAULT_POLLING_INTERVAL);
-    public Duration getPollingInterval() { return pollingInterval; }
-    public void setPollingInterval(Duration pollingInterval) { this.pollingInterval = pollingInterval; }
-
     public static final String DEFAULT_SOURCE = "auto";
-    private CpuSourceMode source = CpuSourceMode.valueOf(DEFAULT_SOURCE.toUpperCase(java.util.Locale.ROOT));
-    public CpuSourceMode getSource() { return source; }
-    public void setSource(CpuSourceMode source) { this.source = source; }
-
     public static final String DEFAULT_ENGINE = "auto";
-    private EngineChoice engine = EngineChoice.fromId(DEFAULT_ENGINE);
-    public EngineChoice getEngine() { return engine; }
-    public void setEngine(EngineChoice engine) { this.engine = engine; }
-
     public static final String DEFAULT_STACK_SAMPLING_PERIOD = "10ms";
-    private Duration stackSamplingPeriod = duration(DEFAULT_STACK_SAMPLING_PERIOD);
-    public Duration getStackSamplingPeriod() { return stackSamplingPeriod; }
-    public void setStackSamplingPeriod(Duration period) { this.stackSamplingPeriod = period; }
-
     public static final String DEFAULT_RETAINED_PROFILES = "10";
-    private int retainedProfiles = Integer.parseInt(DEFAULT_RETAINED_PROFILES);
-    public int getRetainedProfiles() { return retainedProfiles; }
-    public void setRetainedProfiles(int retainedProfiles) { this.retainedProfiles = retainedProfiles; }
-
-    /** In bytes. */
     public static final String DEFAULT_RETAINED_SIZE = "64MB";
-    private long retainedSize = bytes(DEFAULT_RETAINED_SIZE);
-    public long getRetainedSize() { return retainedSize; }
-    public void setRetainedSize(long bytes) { this.retainedSize = bytes; }
-
-    private Path outputDirectory;
-    public Path getOutputDirectory() { return outputDirectory; }
-    public void setOutputDirectory(Path outputDirectory) { this.outputDirectory = outputDirectory; }
-
     public static final String DEFAULT_OUTPUT_RETENTION = "20";
-    private int outputRetention = Integer.parseInt(DEFAULT_OUTPUT_RETENTION);
-    public int getOutputRetention() { return outputRetention; }
-    public void setOutputRetention(int outputRetention) { this.outputRetention = outputRetention; }
-
     public static final String DEFAULT_MAX_STACK_DEPTH = "512";
-    private int maxStackDepth = Integer.parseInt(DEFAULT_MAX_STACK_DEPTH);
-    public int getMaxStackDepth() { return maxStackDepth; }
-    public void setMaxStackDepth(int maxStackDepth) { this.maxStackDepth = maxStackDepth; }
-
     public static final String DEFAULT_MAX_TREE_NODES = "200000";
-    private int maxTreeNodes = Integer.parseInt(DEFAULT_MAX_TREE_NODES);
-    public int getMaxTreeNodes() { return maxTreeNodes; }
-    public void setMaxTreeNodes(int maxTreeNodes) { this.maxTreeNodes = maxTreeNodes; }
-
     public static final String DEFAULT_MAX_ENDPOINTS = "100";
-    private int maxEndpoints = Integer.parseInt(DEFAULT_MAX_ENDPOINTS);
-    public int getMaxEndpoints() { return maxEndpoints; }
-    public void setMaxEndpoints(int maxEndpoints) { this.maxEndpoints = maxEndpoints; }
-
-    private String traceUrlTemplate;
-    public String getTraceUrlTemplate() { return traceUrlTemplate; }
-    public void setTraceUrlTemplate(String traceUrlTemplate) { this.traceUrlTemplate = traceUrlTemplate; }
-
     public static final String DEFAULT_GROUP_BY_THREAD = "false";
-    private boolean groupByThread = Boolean.parseBoolean(DEFAULT_GROUP_BY_THREAD);
-    public boolean isGroupByThread() { return groupByThread; }
-    public void setGroupByThread(boolean groupByThread) { this.groupByThread = groupByThread; }
-
     public static final String DEFAULT_LOOKBACK = "30s";
-    private Duration lookback = duration(DEFAULT_LOOKBACK);
-    public Duration getLookback() { return lookback; }
-    public void setLookback(Duration lookback) { this.lookback = lookback; }
-
     public static final String DEFAULT_LOOKBACK_ARMING_RATIO = "0.6";
-    private double lookbackArmingRatio = Double.parseDouble(DEFAULT_LOOKBACK_ARMING_RATIO);
-    public double getLookbackArmingRatio() { return lookbackArmingRatio; }
-    public void setLookbackArmingRatio(double ratio) { this.lookbackArmingRatio = ratio; }
-
     /**
      * An armed look-back costs mostly JFR's sampler waking each period (~170 µs with 50 threads): 20 ms took 0.7-1.0%
      * of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure); 30 s still hold 600 samples.
      */
     public static final String DEFAULT_LOOKBACK_SAMPLING_PERIOD = "50ms";
+    public static final String DEFAULT_STARTUP_GRACE = "1m";
+
+    private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
+    public boolean isEnabled() { return enabled; }
+    public void setEnabled(boolean enabled) { this.enabled = enabled; }
+    private double threshold = Double.parseDouble(DEFAULT_THRESHOLD);
+    public double getThreshold() { return threshold; }
+    public void setThreshold(double threshold) { this.threshold = threshold; }
+    private Duration cooldown = duration(DEFAULT_COOLDOWN);
+    public Duration getCooldown() { return cooldown; }
+    public void setCooldown(Duration cooldown) { this.cooldown = cooldown; }
+    private Duration duration = duration(DEFAULT_DURATION);
+    public Duration getDuration() { return duration; }
+    public void setDuration(Duration duration) { this.duration = duration; }
+
+    private Duration rollingHistorySize = duration(DEFAULT_ROLLING_HISTORY_SIZE);
+    public Duration getRollingHistorySize() { return rollingHistorySize; }
+    public void setRollingHistorySize(Duration rollingHistorySize) { this.rollingHistorySize = rollingHistorySize; }
+    private Duration rollingHistoryInterval = duration(DEFAULT_ROLLING_HISTORY_INTERVAL);
+    public Duration getRollingHistoryInterval() { return rollingHistoryInterval; }
+    public void setRollingHistoryInterval(Duration interval) { this.rollingHistoryInterval = interval; }
+    private Duration averageWindow = duration(DEFAULT_AVERAGE_WINDOW);
+    public Duration getAverageWindow() { return averageWindow; }
+    public void setAverageWindow(Duration averageWindow) { this.averageWindow = averageWindow; }
+    private Duration samplingInterval = duration(DEFAULT_SAMPLING_INTERVAL);
+    public Duration getSamplingInterval() { return samplingInterval; }
+    public void setSamplingInterval(Duration samplingInterval) { this.samplingInterval = samplingInterval; }
+    private Duration pollingInterval = duration(DEFAULT_POLLING_INTERVAL);
+    public Duration getPollingInterval() { return pollingInterval; }
+    public void setPollingInterval(Duration pollingInterval) { this.pollingInterval = pollingInterval; }
+
+    private CpuSourceMode source = CpuSourceMode.valueOf(DEFAULT_SOURCE.toUpperCase(Locale.ROOT));
+    public CpuSourceMode getSource() { return source; }
+    public void setSource(CpuSourceMode source) { this.source = source; }
+    private EngineChoice engine = EngineChoice.fromId(DEFAULT_ENGINE);
+    public EngineChoice getEngine() { return engine; }
+    public void setEngine(EngineChoice engine) { this.engine = engine; }
+    private Duration stackSamplingPeriod = duration(DEFAULT_STACK_SAMPLING_PERIOD);
+    public Duration getStackSamplingPeriod() { return stackSamplingPeriod; }
+    public void setStackSamplingPeriod(Duration period) { this.stackSamplingPeriod = period; }
+
+    private int retainedProfiles = Integer.parseInt(DEFAULT_RETAINED_PROFILES);
+    public int getRetainedProfiles() { return retainedProfiles; }
+    public void setRetainedProfiles(int retainedProfiles) { this.retainedProfiles = retainedProfiles; }
+    private long retainedSize = bytes(DEFAULT_RETAINED_SIZE); // in bytes, as min-free-disk-space
+    public long getRetainedSize() { return retainedSize; }
+    public void setRetainedSize(long bytes) { this.retainedSize = bytes; }
+    private Path outputDirectory;
+    public Path getOutputDirectory() { return outputDirectory; }
+    public void setOutputDirectory(Path outputDirectory) { this.outputDirectory = outputDirectory; }
+    private int outputRetention = Integer.parseInt(DEFAULT_OUTPUT_RETENTION);
+    public int getOutputRetention() { return outputRetention; }
+    public void setOutputRetention(int outputRetention) { this.outputRetention = outputRetention; }
+
+    private int maxStackDepth = Integer.parseInt(DEFAULT_MAX_STACK_DEPTH);
+    public int getMaxStackDepth() { return maxStackDepth; }
+    public void setMaxStackDepth(int maxStackDepth) { this.maxStackDepth = maxStackDepth; }
+    private int maxTreeNodes = Integer.parseInt(DEFAULT_MAX_TREE_NODES);
+    public int getMaxTreeNodes() { return maxTreeNodes; }
+    public void setMaxTreeNodes(int maxTreeNodes) { this.maxTreeNodes = maxTreeNodes; }
+    private int maxEndpoints = Integer.parseInt(DEFAULT_MAX_ENDPOINTS);
+    public int getMaxEndpoints() { return maxEndpoints; }
+    public void setMaxEndpoints(int maxEndpoints) { this.maxEndpoints = maxEndpoints; }
+    private String traceUrlTemplate;
+    public String getTraceUrlTemplate() { return traceUrlTemplate; }
+    public void setTraceUrlTemplate(String traceUrlTemplate) { this.traceUrlTemplate = traceUrlTemplate; }
+    private boolean groupByThread = Boolean.parseBoolean(DEFAULT_GROUP_BY_THREAD);
+    public boolean isGroupByThread() { return groupByThread; }
+    public void setGroupByThread(boolean groupByThread) { this.groupByThread = groupByThread; }
+
+    private Duration lookback = duration(DEFAULT_LOOKBACK);
+    public Duration getLookback() { return lookback; }
+    public void setLookback(Duration lookback) { this.lookback = lookback; }
+    private double lookbackArmingRatio = Double.parseDouble(DEFAULT_LOOKBACK_ARMING_RATIO);
+    public double getLookbackArmingRatio() { return lookbackArmingRatio; }
+    public void setLookbackArmingRatio(double ratio) { this.lookbackArmingRatio = ratio; }
     private Duration lookbackSamplingPeriod = duration(DEFAULT_LOOKBACK_SAMPLING_PERIOD);
     public Duration getLookbackSamplingPeriod() { return lookbackSamplingPeriod; }
     public void setLookbackSamplingPeriod(Duration period) { this.lookbackSamplingPeriod = period; }
 
-    public static final String DEFAULT_STARTUP_GRACE = "1m";
     private Duration startupGrace = duration(DEFAULT_STARTUP_GRACE);
     public Duration getStartupGrace() { return startupGrace; }
     public void setStartupGrace(Duration startupGrace) { this.startupGrace = startupGrace; }
-
-    /** In bytes; {@link #AUTO_FREE_DISK_SPACE} when unset. */
-    private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE;
+    private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE; // unset
     public long getMinFreeDiskSpace() { return minFreeDiskSpace; }
     public void setMinFreeDiskSpace(long bytes) { this.minFreeDiskSpace = bytes; }
 
@@ -280,21 +262,12 @@ public final class CpuProfilerOptions implements Cloneable {
 
     /** A duration as a default is written: {@code 10ms}, {@code 30s}, {@code 10m}, {@code 4h}. */
     private static Duration duration(String text) {
-        long amount = Long.parseLong(text.replaceAll("[a-z]", ""));
-        return switch (text.replaceAll("[0-9]", "")) {
-            case "ms" -> Duration.ofMillis(amount);
-            case "s" -> Duration.ofSeconds(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            default -> throw new IllegalArgumentException("not a default duration: " + text);
-        };
+        return text.endsWith("ms") ? Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)))
+                : Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
     }
 
-    /** A size as a default is written, in bytes: {@code 1MB}, {@code 64MB}. */
+    /** A size as a default is written ({@code 64MB}), in bytes. */
     private static long bytes(String text) {
-        if (!text.endsWith("MB")) {
-            throw new IllegalArgumentException("not a default size: " + text);
-        }
-        return Long.parseLong(text.substring(0, text.length() - 2)) * 1024 * 1024;
+        return Long.parseLong(text.substring(0, text.indexOf("MB"))) * 1024 * 1024;
     }
 }

@@ -27,7 +27,6 @@ import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
-import dev.cpuprofiler.internal.session.SessionSettings;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
@@ -109,7 +108,7 @@ final class PipelineAssembly {
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         RequestTimeline requests = new RequestTimeline(b.virtualThreads);
-        ProfilingSessions sessions = new ProfilingSessions(engines, SessionSettings.of(options), profiles, b.clock,
+        ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, b.clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
                     return () -> sampler.percentSince(reading);

@@ -48,32 +48,21 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
             Duration.ofSeconds(1), Duration.ZERO, Double.NaN, 1);
 
     /**
-     * Arming for CPU samples taken every {@code cpuSamplingInterval}, for a trigger that averages over
-     * {@code averageWindow}: the samples of the last {@link #SMOOTHING}, or of a quarter of the average window if
-     * that is shorter (at least one sample), so it always arms well before the trigger can fire; disarmed after one
-     * look-back window at or below the level.
+     * Arming for these options: by the CPU trigger's threshold, and by a pinned thread while the saturation trigger is
+     * on. Over the CPU samples of the last {@link #SMOOTHING}, or of a quarter of the average window if that is
+     * shorter (at least one sample), so it always arms well before the trigger can fire; disarmed after one look-back
+     * window at or below the level.
      */
-    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
-            Duration averageWindow, Duration window, Duration startupGrace) {
-        return of(thresholdPercent, ratio, cpuSamplingInterval, averageWindow, window, startupGrace, Double.NaN);
-    }
-
-    /** Arming for these options: by the CPU trigger's threshold, and by a pinned thread while saturation is on. */
     public static ArmingSettings of(CpuProfilerOptions o) {
-        return of(o.getThreshold(), o.getLookbackArmingRatio(), o.getSamplingInterval(), o.getAverageWindow(),
-                o.getLookback(), o.getStartupGrace(),
-                o.getSaturation().isEnabled() ? o.getSaturation().getThreshold() : Double.NaN);
-    }
-
-    /** {@link #of}, armed also by a thread whose recent CPU exceeds {@code ratio × saturationThresholdPercent}. */
-    private static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
-            Duration averageWindow, Duration window, Duration startupGrace, double saturationThresholdPercent) {
-        Duration quarter = averageWindow.dividedBy(4);
+        Duration cpuSamples = o.getSamplingInterval();
+        Duration quarter = o.getAverageWindow().dividedBy(4);
         Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;
-        int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamplingInterval.toNanos()));
-        int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamplingInterval.toNanos()));
-        return new ArmingSettings(false, thresholdPercent, ratio, cpuSamplingInterval.multipliedBy(samples), samples,
-                window, startupGrace, saturationThresholdPercent * ratio, bucket);
+        int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamples.toNanos()));
+        int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamples.toNanos()));
+        double ratio = o.getLookbackArmingRatio();
+        return new ArmingSettings(false, o.getThreshold(), ratio, cpuSamples.multipliedBy(samples), samples,
+                o.getLookback(), o.getStartupGrace(),
+                o.getSaturation().isEnabled() ? o.getSaturation().getThreshold() * ratio : Double.NaN, bucket);
     }
 
     /** How many means the normal level keeps: {@link #NORMAL_SPAN} of {@link #NORMAL_BUCKET}s. */

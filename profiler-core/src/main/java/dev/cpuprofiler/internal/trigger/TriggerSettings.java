@@ -20,12 +20,6 @@ public record TriggerSettings(boolean enabled, double thresholdPercent, Duration
     /** How long past its duration a CPU-triggered session may run before the policy gives up on it. */
     static final Duration WATCHDOG_GRACE = Duration.ofSeconds(30);
 
-    /** Without a start-up grace. */
-    public TriggerSettings(boolean enabled, double thresholdPercent, Duration cooldown, Duration duration,
-            Duration watchdogGrace) {
-        this(enabled, thresholdPercent, cooldown, duration, watchdogGrace, Duration.ZERO);
-    }
-
     public static TriggerSettings of(CpuProfilerOptions o) {
         return new TriggerSettings(o.isEnabled(), o.getThreshold(), o.getCooldown(), o.getDuration(), WATCHDOG_GRACE,
                 o.getStartupGrace());

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackSnapshot;
 
@@ -42,8 +43,12 @@ class LookbackArmingTest {
     private LookbackRecorder recorder(Duration grace) {
         LookbackSettings settings = new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512,
                 44_000, false);
-        ArmingSettings arming = ArmingSettings.of(80, 0.6, SECOND, WINDOW, WINDOW, grace);
-        return new LookbackRecorder(settings, arming, source, lock, time);
+        CpuProfilerOptions options = new CpuProfilerOptions(); // threshold 80, arming ratio 0.6, CPU read each second
+        options.setAverageWindow(WINDOW);
+        options.setLookback(WINDOW);
+        options.setStartupGrace(grace);
+        options.getSaturation().setEnabled(false);
+        return new LookbackRecorder(settings, ArmingSettings.of(options), source, lock, time);
     }
 
     /** One CPU sample a second. */

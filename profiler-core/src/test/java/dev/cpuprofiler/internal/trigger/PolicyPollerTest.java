@@ -45,7 +45,8 @@ class PolicyPollerTest {
     };
 
     private final CpuTriggerPolicy policy = new CpuTriggerPolicy(
-            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30)),
+            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30),
+                    Duration.ZERO),
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);
