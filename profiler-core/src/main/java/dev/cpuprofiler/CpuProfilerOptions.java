@@ -21,7 +21,7 @@ public final class CpuProfilerOptions implements Cloneable {
     /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
     public static final long AUTO_FREE_DISK_SPACE = -1;
 
-    // The defaults, as properties write them: each starter's @DefaultValue names one of these.
+    // The defaults, as a properties file writes them; the starter's @DefaultValues name these constants.
     public static final String DEFAULT_ENABLED = "true";
     public static final String DEFAULT_THRESHOLD = "80";
     public static final String DEFAULT_COOLDOWN = "4h";
@@ -156,17 +156,15 @@ public final class CpuProfilerOptions implements Cloneable {
     public static final class Saturation implements Cloneable {
 
         public static final String DEFAULT_ENABLED = "true";
+        public static final String DEFAULT_THRESHOLD = "90";
+
         private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
         public boolean isEnabled() { return enabled; }
         public void setEnabled(boolean enabled) { this.enabled = enabled; }
-
-        public static final String DEFAULT_THRESHOLD = "90";
         private double threshold = Double.parseDouble(DEFAULT_THRESHOLD);
         public double getThreshold() { return threshold; }
         public void setThreshold(double threshold) { this.threshold = threshold; }
-
-        /** Null for {@link CpuProfilerOptions#effectiveSaturationWindow()}'s default. */
-        private Duration window;
+        private Duration window; // unset: effectiveSaturationWindow()
         public Duration getWindow() { return window; }
         public void setWindow(Duration window) { this.window = window; }
 

@@ -42,8 +42,8 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     ApplicationInsightsProfiler_CpuThreshold.
      * @param cooldown Quiet time after a CPU-triggered profile ends, from its end. Mirrors
      *     ApplicationInsightsProfiler_Cpu_TriggerCooldownInSeconds. A bare number means seconds.
-     * @param duration How long a profile records; an on-demand profile may ask for another duration in the same
-     *     range. Mirrors ApplicationInsightsProfiler_Cpu_ProfilingDurationInSeconds. A bare number means seconds.
+     * @param duration How long a profile records; an on-demand profile may ask for another, within the same bounds.
+     *     Mirrors ApplicationInsightsProfiler_Cpu_ProfilingDurationInSeconds. A bare number means seconds.
      * @param rollingHistorySize How much CPU history the rolling baseline keeps. Mirrors CpuRollingHistorySize. A bare
      *     number means seconds.
      * @param rollingHistoryInterval Length of one baseline slot, each holding the true average over it. Mirrors
