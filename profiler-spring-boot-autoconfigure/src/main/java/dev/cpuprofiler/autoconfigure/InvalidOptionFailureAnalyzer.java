@@ -3,8 +3,14 @@ package dev.cpuprofiler.autoconfigure;
 import dev.cpuprofiler.InvalidOptionException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
-/** Turns an out-of-range profiler setting into Spring Boot's "APPLICATION FAILED TO START" report. */
+/**
+ * Turns an out-of-range profiler setting into Spring Boot's "APPLICATION FAILED TO START" report. First, so that a
+ * setting refused as it is bound ({@code profiler.cpu.export.*}) is reported by its rule, not as a failure to bind.
+ */
+@Order(Ordered.HIGHEST_PRECEDENCE)
 class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
 
     @Override

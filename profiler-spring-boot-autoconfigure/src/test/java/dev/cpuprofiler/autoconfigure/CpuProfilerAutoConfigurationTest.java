@@ -140,7 +140,7 @@ class CpuProfilerAutoConfigurationTest {
                     assertThat(o.getEngine()).isEqualTo(EngineChoice.JFR_EXECUTION);
                     assertThat(o.getStackSamplingPeriod()).isEqualTo(Duration.ofMillis(20));
                     assertThat(o.getRetainedProfiles()).isEqualTo(3);
-                    assertThat(o.getRetainedBytes()).isEqualTo(8L * 1024 * 1024);
+                    assertThat(o.getRetainedSize()).isEqualTo(8L * 1024 * 1024);
                     assertThat(o.getMaxStackDepth()).isEqualTo(128);
                     assertThat(o.isGroupByThread()).isTrue();
                     assertThat(o.getLookback()).isEqualTo(Duration.ofSeconds(45));

@@ -10,39 +10,42 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
+import java.util.Locale;
 
 /**
- * One setting of the core's {@link CpuProfilerOptions} (a bean property there) with its {@code profiler.cpu.*} key
- * and the {@link CpuProfilerProperties} field that binds it, in the order the properties class declares them
- * (README's order). Found by reflection, so a setting added on one side only fails the tests that use this.
+ * One setting of the core's {@link CpuProfilerOptions} (a bean property there, or of its nested group {@code jfr} or
+ * {@code saturation}) with its {@code profiler.cpu.*} key, named as the option is, and the {@link CpuProfilerProperties}
+ * component that binds it, in the order the properties class declares them (README's order). Found by reflection, so
+ * a setting added on one side only fails the tests that use this.
+ *
+ * @param group the nested group's name ({@code jfr}), or null for a setting of the options themselves
  */
-record OptionKey(String key, PropertyDescriptor option, Field field) {
-
-    /** Where the option's name is not the key's camel case. */
-    private static final Map<String, String> RENAMED = Map.of("retainedBytes", "retained-size",
-            "jfrIncludeSystemInfo", "jfr.include-system-info", "saturationEnabled", "saturation.enabled",
-            "saturationThreshold", "saturation.threshold", "saturationWindow", "saturation.window");
+record OptionKey(String key, String group, PropertyDescriptor option, Field field) {
 
     static List<OptionKey> all() {
         List<OptionKey> keys = new ArrayList<>();
-        try {
-            for (PropertyDescriptor d : Introspector.getBeanInfo(CpuProfilerOptions.class, Object.class)
-                    .getPropertyDescriptors()) {
-                if (d.getWriteMethod() == null) {
-                    continue;
-                }
-                String key = RENAMED.getOrDefault(d.getName(), kebab(d.getName()));
-                keys.add(new OptionKey(key, d, field(key)));
-            }
-        } catch (IntrospectionException e) {
-            throw new IllegalStateException(e);
-        }
+        collect(CpuProfilerOptions.class, null, keys);
         List<Field> order = new ArrayList<>(Arrays.asList(CpuProfilerProperties.Cpu.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Jfr.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Saturation.class.getDeclaredFields()));
         keys.sort(Comparator.comparingInt(k -> order.indexOf(k.field())));
         return keys;
+    }
+
+    /** Each settable property of {@code type}; a read-only one is a nested group, whose settings are collected too. */
+    private static void collect(Class<?> type, String group, List<OptionKey> keys) {
+        try {
+            for (PropertyDescriptor d : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+                if (d.getWriteMethod() != null) {
+                    String key = (group == null ? "" : group + ".") + kebab(d.getName());
+                    keys.add(new OptionKey(key, group, d, field(group, d.getName())));
+                } else if (group == null && d.getPropertyType().getEnclosingClass() == CpuProfilerOptions.class) {
+                    collect(d.getPropertyType(), d.getName(), keys);
+                }
+            }
+        } catch (IntrospectionException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     String property() {
@@ -55,33 +58,31 @@ record OptionKey(String key, PropertyDescriptor option, Field field) {
 
     Object get(CpuProfilerOptions options) {
         try {
-            return option.getReadMethod().invoke(options);
-        } catch (IllegalAccessException | InvocationTargetException e) {
+            Object owner = group == null ? options
+                    : new PropertyDescriptor(group, CpuProfilerOptions.class, "get" + capitalized(group), null)
+                            .getReadMethod().invoke(options);
+            return option.getReadMethod().invoke(owner);
+        } catch (IllegalAccessException | InvocationTargetException | IntrospectionException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** The binding: {@code Cpu}'s component of that name, or the nested group's ({@code Jfr}, {@code Saturation}); null when there is none. */
-    private static Field field(String key) {
-        Class<?> owner = key.startsWith("jfr.") ? CpuProfilerProperties.Jfr.class
-                : key.startsWith("saturation.") ? CpuProfilerProperties.Saturation.class : CpuProfilerProperties.Cpu.class;
-        String name = camel(key.substring(key.indexOf('.') + 1));
+    /** The binding: {@code Cpu}'s component of that name, or the nested group's ({@code Jfr}, {@code Saturation}). */
+    private static Field field(String group, String name) {
         try {
+            Class<?> owner = group == null ? CpuProfilerProperties.Cpu.class
+                    : Class.forName(CpuProfilerProperties.class.getName() + "$" + capitalized(group));
             return owner.getDeclaredField(name);
-        } catch (NoSuchFieldException e) {
+        } catch (ClassNotFoundException | NoSuchFieldException e) {
             return null;
         }
     }
 
     private static String kebab(String camel) {
-        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
+        return camel.replaceAll("([A-Z])", "-$1").toLowerCase(Locale.ROOT);
     }
 
-    private static String camel(String kebab) {
-        StringBuilder b = new StringBuilder();
-        for (String part : kebab.split("-")) {
-            b.append(b.isEmpty() ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
-        }
-        return b.toString();
+    private static String capitalized(String name) {
+        return Character.toUpperCase(name.charAt(0)) + name.substring(1);
     }
 }

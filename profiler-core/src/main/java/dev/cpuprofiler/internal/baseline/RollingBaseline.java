@@ -5,7 +5,6 @@ import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.OptionalDouble;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,27 +43,20 @@ public final class RollingBaseline implements CpuSampleListener {
 
     /**
      * @param historySize how much history to keep
-     * @param historyInterval the length of one slot
-     * @param averageWindow how much recent history {@link #average()} covers
-     * @param samplingInterval how often samples arrive
+     * @param historyInterval the length of one slot, each the true average over it
+     * @param averageWindow how much recent history {@link #average()} covers (rounded to whole slots, at most the
+     *     history)
+     * @param samplingInterval how often samples arrive; a slot closes at the first sample within half of this of its
+     *     nominal end, so scheduling jitter does not stretch every slot by one tick
      * @param cpus the effective CPU count percentages are relative to
-     * @see BaselineSettings
      */
     public RollingBaseline(Duration historySize, Duration historyInterval, Duration averageWindow,
             Duration samplingInterval, EffectiveCpuCount cpus) {
-        this(new BaselineSettings(historySize, historyInterval, averageWindow, samplingInterval), cpus);
-    }
-
-    /** @param cpus the effective CPU count percentages are relative to */
-    public RollingBaseline(BaselineSettings settings, EffectiveCpuCount cpus) {
-        Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(cpus, "cpus");
-        this.intervalNanos = settings.slotInterval().toNanos();
-        long historyNanos = settings.historySize().toNanos();
-        int slots = (int) Math.max(1, historyNanos / intervalNanos);
+        this.intervalNanos = historyInterval.toNanos();
+        int slots = (int) Math.max(1, historySize.toNanos() / intervalNanos);
         this.windowSlots = (int) Math.min(slots,
-                Math.max(1, Math.round((double) settings.averageWindow().toNanos() / intervalNanos)));
-        this.toleranceNanos = Math.min(settings.samplingInterval().toNanos() / 2, intervalNanos / 2);
+                Math.max(1, Math.round((double) averageWindow.toNanos() / intervalNanos)));
+        this.toleranceNanos = Math.min(samplingInterval.toNanos() / 2, intervalNanos / 2);
         this.cpus = cpus.count();
         this.slotEnd = new long[slots];
         this.slotCpu = new long[slots];

@@ -13,6 +13,7 @@ import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrStackDepth;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
@@ -80,7 +81,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
                 !options.isEnabled() ? "off" : "on after a start-up grace of " + options.getStartupGrace(),
                 options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
                         + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
-                        + StageSettings.arming(options).levelPercent() + "% CPU");
+                        + ArmingSettings.of(options).levelPercent() + "% CPU");
     }
 
     /** Starts an on-demand profile. */

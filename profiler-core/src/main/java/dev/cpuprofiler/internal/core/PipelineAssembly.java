@@ -17,6 +17,7 @@ import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
+import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
@@ -32,6 +33,7 @@ import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
+import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +42,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
+import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,20 +77,22 @@ final class PipelineAssembly {
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
                 quietInterval, engineLock::held, b.ticker, named(threads, "cpuprofiler-sampler"));
-        RollingBaseline baseline = new RollingBaseline(StageSettings.baseline(options), selected.effectiveCpus());
+        RollingBaseline baseline = new RollingBaseline(options.getRollingHistorySize(),
+                options.getRollingHistoryInterval(), options.getAverageWindow(), options.getSamplingInterval(),
+                selected.effectiveCpus());
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
 
         ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
-            tracker = new ThreadCpuTracker(threadReader, StageSettings.threads(options));
+            tracker = new ThreadCpuTracker(threadReader, ThreadTrackerSettings.of(options));
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
 
         ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
-                options.getRetainedProfiles(), options.getRetainedBytes(), outputWriter(b, options, diskSpace),
+                options.getRetainedProfiles(), options.getRetainedSize(), outputWriter(b, options, diskSpace),
                 diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
@@ -103,7 +109,7 @@ final class PipelineAssembly {
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         RequestTimeline requests = new RequestTimeline(b.virtualThreads);
-        ProfilingSessions sessions = new ProfilingSessions(engines, StageSettings.session(options), profiles, b.clock,
+        ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, b.clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
                     return () -> sampler.percentSince(reading);
@@ -112,8 +118,8 @@ final class PipelineAssembly {
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
                 saturation(tracker), options.effectiveSaturationWindow());
 
-        SessionCoordinator coordinator = new SessionCoordinator(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, tracker != null), saturation(tracker), holds, sessions, b.clock);
+        SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
+                SaturationSettings.of(options, tracker != null), saturation(tracker), holds, sessions, b.clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
@@ -156,7 +162,7 @@ final class PipelineAssembly {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return null;
         }
-        LookbackSettings settings = StageSettings.lookback(options);
+        LookbackSettings settings = LookbackSettings.of(options);
         LookbackSource source;
         if (b.lookbackSource != null) {
             source = b.lookbackSource;
@@ -169,7 +175,7 @@ final class PipelineAssembly {
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
-        return new LookbackRecorder(settings, StageSettings.arming(options), holds, source, engineLock, b.clock,
+        return new LookbackRecorder(settings, ArmingSettings.of(options), holds, source, engineLock, b.clock,
                 tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
     }
 

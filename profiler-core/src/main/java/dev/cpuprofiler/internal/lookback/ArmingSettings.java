@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * When the look-back records. Armed, it keeps its ring filled; idle, it records nothing (no JFR, no ring). It arms
@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param always armed from the start, whatever the CPU (no arming level): for tests and for callers that drive
  *     the look-back themselves
  * @param thresholdPercent the CPU trigger's threshold
- * @param ratio the share of the threshold that arms it, 0 < ratio <= 1
+ * @param ratio the share of the threshold that arms it
  * @param smoothing the span of CPU samples averaged (a few seconds, so a single busy second does not arm it)
  * @param smoothingSamples how many of the latest CPU samples that span holds
  * @param disarmAfter how long the CPU must stay at or below the level before it disarms
@@ -47,46 +47,22 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
             Duration.ofSeconds(1), Duration.ZERO, Double.NaN, 1);
 
-    public ArmingSettings {
-        Objects.requireNonNull(smoothing, "smoothing");
-        Objects.requireNonNull(disarmAfter, "disarmAfter");
-        Objects.requireNonNull(startupGrace, "startupGrace");
-        if (!(thresholdPercent > 0 && thresholdPercent <= 100)) {
-            throw new IllegalArgumentException("thresholdPercent must be in (0, 100]: " + thresholdPercent);
-        }
-        if (!(ratio > 0 && ratio <= 1)) {
-            throw new IllegalArgumentException("ratio must be in (0, 1]: " + ratio);
-        }
-        if (smoothingSamples < 1 || normalBucketSamples < 1) {
-            throw new IllegalArgumentException("smoothingSamples and normalBucketSamples must be at least 1: "
-                    + smoothingSamples + ", " + normalBucketSamples);
-        }
-        if (disarmAfter.isNegative() || disarmAfter.isZero() || startupGrace.isNegative()) {
-            throw new IllegalArgumentException("disarmAfter must be positive and startupGrace not negative: "
-                    + disarmAfter + ", " + startupGrace);
-        }
-    }
-
     /**
-     * Arming for CPU samples taken every {@code cpuSamplingInterval}, for a trigger that averages over
-     * {@code averageWindow}: the samples of the last {@link #SMOOTHING}, or of a quarter of the average window if
-     * that is shorter (at least one sample), so it always arms well before the trigger can fire; disarmed after one
-     * look-back window at or below the level.
+     * Arming for these options: by the CPU trigger's threshold, and by a pinned thread while the saturation trigger is
+     * on. Over the CPU samples of the last {@link #SMOOTHING}, or of a quarter of the average window if that is
+     * shorter (at least one sample), so it always arms well before the trigger can fire; disarmed after one look-back
+     * window at or below the level.
      */
-    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
-            Duration averageWindow, Duration window, Duration startupGrace) {
-        return of(thresholdPercent, ratio, cpuSamplingInterval, averageWindow, window, startupGrace, Double.NaN);
-    }
-
-    /** {@link #of}, armed also by a thread whose recent CPU exceeds {@code ratio × saturationThresholdPercent}. */
-    public static ArmingSettings of(double thresholdPercent, double ratio, Duration cpuSamplingInterval,
-            Duration averageWindow, Duration window, Duration startupGrace, double saturationThresholdPercent) {
-        Duration quarter = averageWindow.dividedBy(4);
+    public static ArmingSettings of(CpuProfilerOptions o) {
+        Duration cpuSamples = o.getSamplingInterval();
+        Duration quarter = o.getAverageWindow().dividedBy(4);
         Duration span = quarter.compareTo(SMOOTHING) < 0 ? quarter : SMOOTHING;
-        int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamplingInterval.toNanos()));
-        int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamplingInterval.toNanos()));
-        return new ArmingSettings(false, thresholdPercent, ratio, cpuSamplingInterval.multipliedBy(samples), samples,
-                window, startupGrace, saturationThresholdPercent * ratio, bucket);
+        int samples = (int) Math.max(1, Math.round((double) span.toNanos() / cpuSamples.toNanos()));
+        int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamples.toNanos()));
+        double ratio = o.getLookbackArmingRatio();
+        return new ArmingSettings(false, o.getThreshold(), ratio, cpuSamples.multipliedBy(samples), samples,
+                o.getLookback(), o.getStartupGrace(),
+                o.getSaturation().isEnabled() ? o.getSaturation().getThreshold() * ratio : Double.NaN, bucket);
     }
 
     /** How many means the normal level keeps: {@link #NORMAL_SPAN} of {@link #NORMAL_BUCKET}s. */

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.session;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.RunningSession;
@@ -42,7 +43,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProfilingSessions.class);
 
     private final EngineSelector selector;
-    private final SessionSettings settings;
+    private final CpuProfilerOptions options;
     private final ProfileStore store;
     private final Clock clock;
     private final ThreadFactory threadFactory;
@@ -63,6 +64,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     /**
+     * @param options the profiler's settings: the engine, its sampling, the trees' limits (a validated copy)
      * @param workDirectory where engines put their temporary recordings
      * @param diskSpace the free space engines keep where they write
      * @param cpuMeter given a session's start, a supplier of the average CPU% since then (null if unknown)
@@ -74,13 +76,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param saturation the thread a SATURATION session is about, at its launch ({@code ThreadCpuTracker#saturation})
      * @param saturationWindow the span the saturation trigger averages over, for the profile
      */
-    public ProfilingSessions(EngineSelector selector, SessionSettings settings, ProfileStore store, Clock clock,
+    public ProfilingSessions(EngineSelector selector, CpuProfilerOptions options, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
             Lookback lookback, CpuBreakdownProbe breakdown, RequestTimeline requests,
             Supplier<Optional<SaturationReading>> saturation, Duration saturationWindow) {
         this.selector = Objects.requireNonNull(selector, "selector");
-        this.settings = Objects.requireNonNull(settings, "settings");
+        this.options = Objects.requireNonNull(options, "options");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
@@ -103,18 +105,19 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         Optional<LookbackHandOver> handOver = lookback.handOver();
         Instant now = clock.instant();
         String id = ids.next(trigger, now);
-        StackTree tree = new StackTree(settings.maxStackDepth(), settings.maxTreeNodes(), settings.groupByThread());
-        EndpointTally endpoints = new EndpointTally(tree, settings.maxStackDepth(), settings.maxTreeNodes());
+        int depth = options.getMaxStackDepth();
+        int nodes = options.getMaxTreeNodes();
+        StackTree tree = new StackTree(depth, nodes, options.isGroupByThread());
+        EndpointTally endpoints = new EndpointTally(tree, depth, nodes);
         ThreadFocus focus = trigger == SessionTrigger.SATURATION ? saturation.get().map(pinned -> new ThreadFocus(
-                endpoints, pinned, saturationWindow, settings.maxStackDepth(), settings.maxTreeNodes())).orElse(null)
-                : null;
+                endpoints, pinned, saturationWindow, depth, nodes)).orElse(null) : null;
         SelectedRecording recording;
         // Before the engine: a request that begins while it starts is known by the time its samples come.
         requests.start();
         try {
-            recording = selector.start(settings.engine(),
-                    new EngineSettings(settings.samplingPeriod(), settings.maxStackDepth(), workDirectory, id,
-                            diskSpace, settings.includeSystemInfo()), focus != null ? focus : endpoints,
+            recording = selector.start(options.getEngine(),
+                    new EngineSettings(options.getStackSamplingPeriod(), depth, workDirectory, id,
+                            diskSpace, options.getJfr().isIncludeSystemInfo()), focus != null ? focus : endpoints,
                     requests.virtualThreads());
         } catch (EngineUnavailableException | RuntimeException e) {
             requests.close();
@@ -130,8 +133,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
         handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
-                settings.samplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
-                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, settings.maxEndpoints(),
+                options.getStackSamplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
+                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, options.getMaxEndpoints(),
                         recording.seesVirtualThreads()), focus);
         Thread thread;
         try {

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How {@link ConcurrencySampler} reads threads during a profile.
@@ -20,20 +19,6 @@ import java.util.Objects;
  */
 record ConcurrencySettings(Duration tick, int maxBackOffTicks, int holdTicks, int listEveryTicks,
         double activeShare) {
-
-    public ConcurrencySettings {
-        Objects.requireNonNull(tick, "tick");
-        if (tick.isNegative() || tick.isZero()) {
-            throw new IllegalArgumentException("tick must be positive: " + tick);
-        }
-        if (!(activeShare >= 0 && activeShare <= 1)) {
-            throw new IllegalArgumentException("activeShare must be within 0..1: " + activeShare);
-        }
-        if (maxBackOffTicks < 1 || listEveryTicks < 1 || holdTicks < 0) {
-            throw new IllegalArgumentException("tick counts must be at least 1 (hold at least 0): " + maxBackOffTicks
-                    + ", " + holdTicks + ", " + listEveryTicks);
-        }
-    }
 
     /**
      * A 10 ms tick; a thread that used at least 10% of a core since its last read is read every tick, and stays so

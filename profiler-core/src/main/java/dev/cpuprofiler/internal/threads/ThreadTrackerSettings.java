@@ -1,7 +1,7 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * How {@link ThreadCpuTracker} reads threads.
@@ -20,31 +20,19 @@ import java.util.Objects;
 public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int listEveryTicks, int nameRefreshTicks,
         Duration saturationWindow, double saturationThresholdPercent) {
 
-    public ThreadTrackerSettings {
-        Objects.requireNonNull(window, "window");
-        Objects.requireNonNull(saturationWindow, "saturationWindow");
-        if (window.isNegative() || window.isZero()) {
-            throw new IllegalArgumentException("window must be positive: " + window);
-        }
-        if (maxBackOffTicks < 1 || listEveryTicks < 1 || nameRefreshTicks < 1) {
-            throw new IllegalArgumentException("tick counts must be at least 1: " + maxBackOffTicks + ", "
-                    + listEveryTicks + ", " + nameRefreshTicks);
-        }
-    }
-
     /**
      * 10 s window, back-off up to 32 ticks, list threads when the counters change and at least every 10 ticks (an
      * ended thread that nothing else reveals is gone from the table within 10 s), refresh active names every 60 ticks;
-     * saturation as given.
+     * saturation as these options set it.
      */
-    public static ThreadTrackerSettings of(Duration saturationWindow, double saturationThresholdPercent) {
-        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 10, 60, saturationWindow,
-                saturationThresholdPercent);
+    public static ThreadTrackerSettings of(CpuProfilerOptions o) {
+        return new ThreadTrackerSettings(Duration.ofSeconds(10), 32, 10, 60, o.effectiveSaturationWindow(),
+                o.getSaturation().getThreshold());
     }
 
-    /** {@link #of} with the saturation trigger's defaults: 60 s at 90% of a core. */
+    /** {@link #of} the default options. */
     public static ThreadTrackerSettings defaults() {
-        return of(Duration.ofSeconds(60), 90);
+        return of(new CpuProfilerOptions());
     }
 
     /** The span a thread's reads are kept for: the longer of the two windows. */

@@ -1,44 +1,27 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
- * What the policy needs to know. The user-facing ranges are checked where the options are read; this record
- * refuses only values the policy cannot work with.
+ * What the policy needs to know: the options' values, checked there.
  *
  * @param enabled whether CPU starts sessions
- * @param thresholdPercent the average must exceed this (strictly); greater than 0 and at most 100
- * @param cooldown quiet time after a CPU-triggered session ends; zero or positive
- * @param duration how long a CPU-triggered session records; positive
- * @param watchdogGrace how long past its duration a session may run before the policy gives up on it; positive
+ * @param thresholdPercent the average must exceed this (strictly)
+ * @param cooldown quiet time after a CPU-triggered session ends
+ * @param duration how long a CPU-triggered session records
+ * @param watchdogGrace how long past its duration a session may run before the policy gives up on it
  * @param startupGrace how long after monitoring starts the CPU does not trigger ({@link
- *     SessionCoordinator#monitoringStarted()}); zero or positive
+ *     SessionCoordinator#monitoringStarted()})
  */
 public record TriggerSettings(boolean enabled, double thresholdPercent, Duration cooldown, Duration duration,
         Duration watchdogGrace, Duration startupGrace) {
 
-    /** Without a start-up grace. */
-    public TriggerSettings(boolean enabled, double thresholdPercent, Duration cooldown, Duration duration,
-            Duration watchdogGrace) {
-        this(enabled, thresholdPercent, cooldown, duration, watchdogGrace, Duration.ZERO);
-    }
+    /** How long past its duration a CPU-triggered session may run before the policy gives up on it. */
+    static final Duration WATCHDOG_GRACE = Duration.ofSeconds(30);
 
-    public TriggerSettings {
-        Objects.requireNonNull(cooldown, "cooldown");
-        Objects.requireNonNull(duration, "duration");
-        Objects.requireNonNull(watchdogGrace, "watchdogGrace");
-        Objects.requireNonNull(startupGrace, "startupGrace");
-        if (!(thresholdPercent > 0 && thresholdPercent <= 100)) {
-            throw new IllegalArgumentException("thresholdPercent must be in (0, 100], was " + thresholdPercent);
-        }
-        if (cooldown.isNegative() || startupGrace.isNegative()) {
-            throw new IllegalArgumentException("cooldown and startupGrace must not be negative, were " + cooldown
-                    + " and " + startupGrace);
-        }
-        if (duration.isNegative() || duration.isZero() || watchdogGrace.isNegative() || watchdogGrace.isZero()) {
-            throw new IllegalArgumentException("duration and watchdogGrace must be positive, were " + duration
-                    + " and " + watchdogGrace);
-        }
+    public static TriggerSettings of(CpuProfilerOptions o) {
+        return new TriggerSettings(o.isEnabled(), o.getThreshold(), o.getCooldown(), o.getDuration(), WATCHDOG_GRACE,
+                o.getStartupGrace());
     }
 }

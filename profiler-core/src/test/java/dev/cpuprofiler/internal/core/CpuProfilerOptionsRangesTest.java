@@ -7,12 +7,11 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.InvalidOptionException;
-import dev.cpuprofiler.internal.engine.EngineSettings;
-import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import java.beans.Introspector;
 import java.beans.PropertyDescriptor;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
@@ -30,17 +29,17 @@ class CpuProfilerOptionsRangesTest {
                     Duration.ofMinutes(1)),
             durations("polling-interval", CpuProfilerOptions::setPollingInterval, Duration.ofMillis(10),
                     Duration.ofHours(1)),
-            durations("stack-sampling-period", CpuProfilerOptions::setStackSamplingPeriod, EngineSettings.MIN_PERIOD,
-                    EngineSettings.MAX_PERIOD),
+            durations("stack-sampling-period", CpuProfilerOptions::setStackSamplingPeriod, Duration.ofMillis(1),
+                    Duration.ofSeconds(1)),
             counts("retained-profiles", CpuProfilerOptions::setRetainedProfiles, 1, 1000),
             counts("output-retention", CpuProfilerOptions::setOutputRetention, 1, 100_000),
             counts("max-stack-depth", CpuProfilerOptions::setMaxStackDepth, 8, 8192),
             counts("max-tree-nodes", CpuProfilerOptions::setMaxTreeNodes, 100, 10_000_000),
             durations("lookback-sampling-period", CpuProfilerOptions::setLookbackSamplingPeriod,
-                    LookbackSettings.MIN_PERIOD, LookbackSettings.MAX_PERIOD),
+                    Duration.ofMillis(10), Duration.ofSeconds(1)),
             durations("startup-grace", CpuProfilerOptions::setStartupGrace, Duration.ZERO, Duration.ofHours(1)),
-            new Bounded<>("saturation.threshold", CpuProfilerOptions::setSaturationThreshold, 50.0, 100.0, 49.99,
-                    100.01));
+            new Bounded<>("saturation.threshold", (CpuProfilerOptions o, Double t) -> o.getSaturation().setThreshold(t),
+                    50.0, 100.0, 49.99, 100.01));
 
     private static Bounded<Duration> durations(String key, BiConsumer<CpuProfilerOptions, Duration> set, Duration min,
             Duration max) {
@@ -100,17 +99,17 @@ class CpuProfilerOptionsRangesTest {
     @Test
     void theSaturationWindowLiesBetweenTheSamplingIntervalAndTheRollingHistory() {
         CpuProfilerOptions options = new CpuProfilerOptions();
-        options.setSaturationWindow(Duration.ofMillis(999));
+        options.getSaturation().setWindow(Duration.ofMillis(999));
         assertThatThrownBy(options::validate).hasMessage("Invalid value 'PT0.999S' for profiler.cpu.saturation.window: "
                 + "must be at least profiler.cpu.sampling-interval (PT1S) and at most "
                 + "profiler.cpu.rolling-history-size (PT10M)");
-        options.setSaturationWindow(Duration.ofMinutes(11));
+        options.getSaturation().setWindow(Duration.ofMinutes(11));
         assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
                 e -> assertThat(e.property()).isEqualTo("profiler.cpu.saturation.window"));
-        options.setSaturationWindow(Duration.ofMinutes(10));
+        options.getSaturation().setWindow(Duration.ofMinutes(10));
         options.validate();
         // Unset: a minute, or the whole rolling history when that is shorter (a short history never fails start-up).
-        options.setSaturationWindow(null);
+        options.getSaturation().setWindow(null);
         assertThat(options.validate().effectiveSaturationWindow()).isEqualTo(Duration.ofMinutes(1));
         options.setSamplingInterval(Duration.ofMillis(20));
         options.setRollingHistoryInterval(Duration.ofMillis(200));
@@ -151,30 +150,38 @@ class CpuProfilerOptionsRangesTest {
     void copyCarriesEverySetting() throws Exception {
         CpuProfilerOptions options = new CpuProfilerOptions();
         int changed = 0;
-        for (PropertyDescriptor d : Introspector.getBeanInfo(CpuProfilerOptions.class, Object.class)
-                .getPropertyDescriptors()) {
-            if (d.getWriteMethod() == null) {
-                continue;
+        for (Object group : List.of(options, options.getJfr(), options.getSaturation())) {
+            for (PropertyDescriptor d : settings(group)) {
+                Object value = d.getReadMethod().invoke(group);
+                Class<?> type = d.getPropertyType();
+                Object other = type == boolean.class ? !(Boolean) value : type == double.class ? 0.42
+                        : type == int.class ? (Integer) value + 1 : type == long.class ? (Long) value + 7
+                        : type == Duration.class ? (value == null ? Duration.ofSeconds(7)
+                                : ((Duration) value).plusMillis(3))
+                        : type == Path.class ? Path.of("/x")
+                        : type.isEnum() ? type.getEnumConstants()[1]
+                        : type == String.class ? "https://tempo.example/trace/{traceId}" : null;
+                assertThat(other).as(d.getName()).isNotNull().isNotEqualTo(value);
+                d.getWriteMethod().invoke(group, other);
+                changed++;
             }
-            Object value = d.getReadMethod().invoke(options);
-            Class<?> type = d.getPropertyType();
-            Object other = type == boolean.class ? !(Boolean) value : type == double.class ? 0.42
-                    : type == int.class ? (Integer) value + 1 : type == long.class ? (Long) value + 7
-                    : type == Duration.class ? (value == null ? Duration.ofSeconds(7) : ((Duration) value).plusMillis(3))
-                    : type == Path.class ? Path.of("/x")
-                    : type.isEnum() ? type.getEnumConstants()[1]
-                    : type == String.class ? "https://tempo.example/trace/{traceId}" : null;
-            assertThat(other).as(d.getName()).isNotNull().isNotEqualTo(value);
-            d.getWriteMethod().invoke(options, other);
-            changed++;
         }
         CpuProfilerOptions copy = options.copy();
-        for (PropertyDescriptor d : Introspector.getBeanInfo(CpuProfilerOptions.class, Object.class)
-                .getPropertyDescriptors()) {
-            if (d.getWriteMethod() != null) {
-                assertThat(d.getReadMethod().invoke(copy)).as(d.getName()).isEqualTo(d.getReadMethod().invoke(options));
+        assertThat(copy.getJfr()).isNotSameAs(options.getJfr());
+        assertThat(copy.getSaturation()).isNotSameAs(options.getSaturation());
+        List<Object> originals = List.of(options, options.getJfr(), options.getSaturation());
+        List<Object> copies = List.of(copy, copy.getJfr(), copy.getSaturation());
+        for (int i = 0; i < originals.size(); i++) {
+            for (PropertyDescriptor d : settings(originals.get(i))) {
+                assertThat(d.getReadMethod().invoke(copies.get(i))).as(d.getName())
+                        .isEqualTo(d.getReadMethod().invoke(originals.get(i)));
             }
         }
         assertThat(changed).as("settings").isEqualTo(30);
+    }
+
+    private static List<PropertyDescriptor> settings(Object group) throws Exception {
+        return Arrays.stream(Introspector.getBeanInfo(group.getClass(), Object.class).getPropertyDescriptors())
+                .filter(d -> d.getWriteMethod() != null).toList();
     }
 }

@@ -62,8 +62,8 @@ class SaturationTriggerTest {
         o.setStartupGrace(Duration.ZERO);
         o.setCooldown(Duration.ofHours(1));
         o.setLookback(Duration.ofSeconds(5));
-        o.setSaturationThreshold(SATURATION_THRESHOLD);
-        o.setSaturationWindow(WINDOW);
+        o.getSaturation().setThreshold(SATURATION_THRESHOLD);
+        o.getSaturation().setWindow(WINDOW);
         return o;
     }
 
@@ -146,7 +146,7 @@ class SaturationTriggerTest {
     @Test
     void saturationEnabledFalseTurnsItOffButTheStatusStillShowsThePinnedThread() throws Exception {
         CpuProfilerOptions o = options();
-        o.setSaturationEnabled(false);
+        o.getSaturation().setEnabled(false);
         try (Burners pinned = new Burners("pinned-off", 1, 1.0);
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(o).build()) {
             profiler.start();

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.LookbackSnapshot;
 
@@ -45,9 +46,12 @@ class LookbackArmingTest {
     private LookbackRecorder recorder(Duration grace) {
         LookbackSettings settings = new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512,
                 44_000, false);
-        ArmingSettings arming = ArmingSettings.of(80, 0.6, SECOND, WINDOW, WINDOW, Duration.ZERO);
+        CpuProfilerOptions options = new CpuProfilerOptions(); // threshold 80, arming ratio 0.6, CPU read each second
+        options.setAverageWindow(WINDOW);
+        options.setLookback(WINDOW);
+        options.getSaturation().setEnabled(false);
         holds.startGrace(grace.isZero() ? null : time.instant().plus(grace));
-        return new LookbackRecorder(settings, arming, holds, source, lock, time);
+        return new LookbackRecorder(settings, ArmingSettings.of(options), holds, source, lock, time);
     }
 
     /** One CPU sample a second. */

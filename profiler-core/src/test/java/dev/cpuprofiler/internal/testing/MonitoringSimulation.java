@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.CpuProfilerOptions;
-import dev.cpuprofiler.internal.core.StageSettings;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import dev.cpuprofiler.RunningSession;
@@ -13,6 +12,8 @@ import dev.cpuprofiler.internal.session.SessionLauncher;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
+import dev.cpuprofiler.internal.trigger.SaturationSettings;
+import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,8 +49,8 @@ public final class MonitoringSimulation {
                 options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
-        this.coordinator = new SessionCoordinator(StageSettings.trigger(options), baseline::average,
-                StageSettings.saturation(options, true), () -> Optional.ofNullable(saturation), holds,
+        this.coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
+                SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation), holds,
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }

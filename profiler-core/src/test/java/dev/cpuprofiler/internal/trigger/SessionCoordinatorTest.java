@@ -82,7 +82,7 @@ class SessionCoordinatorTest {
     @Test
     void saturationEnabledFalseOrTheCpuTriggerOffStartsNothing() {
         CpuProfilerOptions off = defaults();
-        off.setSaturationEnabled(false);
+        off.getSaturation().setEnabled(false);
         MonitoringSimulation sim = new MonitoringSimulation(off, 4);
         sim.saturation = pinned();
         sim.run(120, s -> 25);

@@ -46,7 +46,8 @@ class TriggerPollerTest {
     };
 
     private final SessionCoordinator coordinator = new SessionCoordinator(
-            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30)),
+            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30),
+                    Duration.ZERO),
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);

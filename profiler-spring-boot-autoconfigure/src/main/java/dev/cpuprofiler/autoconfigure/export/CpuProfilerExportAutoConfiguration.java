@@ -1,9 +1,10 @@
 package dev.cpuprofiler.autoconfigure.export;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
+import dev.cpuprofiler.autoconfigure.CpuProfilerProperties;
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.InvalidOptionException;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,7 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -29,7 +29,6 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnBean(CpuProfiler.class)
 @Conditional(CpuProfilerExportAutoConfiguration.OnExportTarget.class)
-@EnableConfigurationProperties(ExportProperties.class)
 public class CpuProfilerExportAutoConfiguration {
 
     /** Retries after the first attempt; with the backoff below a dead target holds a profile about 7 s. */
@@ -43,60 +42,41 @@ public class CpuProfilerExportAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(prefix = "profiler.cpu.export.pyroscope", name = "url")
-    ProfileBody cpuProfilerPyroscopeBody(ExportProperties properties) {
-        String format = ExportSettings.pyroscopeFormat(properties.getPyroscope().getFormat());
-        return JfrBody.FORMAT.equals(format) ? new JfrBody() : new PprofBody();
+    ProfileBody cpuProfilerPyroscopeBody(CpuProfilerProperties properties) {
+        return JfrBody.FORMAT.equals(export(properties).pyroscope().format()) ? new JfrBody() : new PprofBody();
     }
 
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnProperty(prefix = "profiler.cpu.export.pyroscope", name = "url")
-    PyroscopeTarget cpuProfilerPyroscopeTarget(ExportProperties properties, ProfileBody body,
+    PyroscopeTarget cpuProfilerPyroscopeTarget(CpuProfilerProperties properties, ProfileBody body,
             Environment environment) {
-        ExportProperties.Pyroscope p = properties.getPyroscope();
-        ExportSettings.pyroscopeFormat(p.getFormat());
-        return new PyroscopeTarget(ExportSettings.baseUrl("pyroscope.url", p.getUrl()),
-                ExportSettings.applicationName(p.getApplicationName(),
-                        environment.getProperty("spring.application.name")),
-                ExportSettings.pyroscopeLabels(p.getLabels()), body,
-                ExportSettings.positive("timeout", properties.getTimeout()), authorization(p), p.getTenantId());
+        ExportProperties export = export(properties);
+        ExportProperties.Pyroscope p = export.pyroscope();
+        return new PyroscopeTarget(URI.create(p.url()), name(p.applicationName(), environment), p.labels(), body,
+                export.timeout(), authorization(p), p.tenantId());
     }
 
+    /** Basic when a user is set (the properties make sure the password is too), else a bearer token, else none. */
     private static String authorization(ExportProperties.Pyroscope p) {
-        boolean basic = hasText(p.getBasicAuthUser()) || hasText(p.getBasicAuthPassword());
-        if (basic && hasText(p.getBearerToken())) {
-            throw new InvalidOptionException(ExportSettings.PREFIX + "pyroscope.bearer-token", "(set)",
-                    "set either a bearer token or basic-auth-user and basic-auth-password, not both");
-        }
-        if (basic) {
-            if (!hasText(p.getBasicAuthUser()) || !hasText(p.getBasicAuthPassword())) {
-                String missing = hasText(p.getBasicAuthUser()) ? "basic-auth-password" : "basic-auth-user";
-                throw new InvalidOptionException(ExportSettings.PREFIX + "pyroscope." + missing, "",
-                        "basic authentication needs both basic-auth-user and basic-auth-password");
-            }
-            return PyroscopeTarget.basicAuth(p.getBasicAuthUser(), p.getBasicAuthPassword());
-        }
-        return hasText(p.getBearerToken()) ? PyroscopeTarget.bearer(p.getBearerToken().trim()) : null;
-    }
-
-    private static boolean hasText(String s) {
-        return s != null && !s.isBlank();
+        return ExportProperties.hasText(p.basicAuthUser()) ? PyroscopeTarget.basicAuth(p.basicAuthUser(),
+                p.basicAuthPassword()) : ExportProperties.hasText(p.bearerToken())
+                        ? PyroscopeTarget.bearer(p.bearerToken().trim()) : null;
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     ProfileExporter cpuProfilerExporter(CpuProfiler cpuProfiler, ObjectProvider<ExportTarget> targets,
-            ExportProperties properties) {
+            CpuProfilerProperties properties) {
         // Never follow a redirect: the Authorization and tenant headers, and the profile, would go along to a host
         // nobody configured (ProfileExporter reports the 3xx as a failure naming where it pointed).
         HttpClient client = HttpClient.newBuilder()
-                .connectTimeout(ExportSettings.positive("connect-timeout", properties.getConnectTimeout()))
+                .connectTimeout(export(properties).connectTimeout())
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         return new ProfileExporter(cpuProfiler, targets.orderedStream().toList(), client,
-                new ExportRetry(MAX_RETRIES, INITIAL_BACKOFF, MAX_BACKOFF),
-                ExportSettings.queueCapacity(properties.getQueueCapacity()), DRAIN_TIMEOUT, Thread::new,
-                Clock.systemUTC());
+                new ExportRetry(MAX_RETRIES, INITIAL_BACKOFF, MAX_BACKOFF), export(properties).queueCapacity(),
+                DRAIN_TIMEOUT, Thread::new, Clock.systemUTC());
     }
 
     /** OTLP (experimental). */
@@ -106,14 +86,23 @@ public class CpuProfilerExportAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        OtlpTarget cpuProfilerOtlpTarget(ExportProperties properties, Environment environment) {
-            ExportProperties.Otlp o = properties.getOtlp();
-            return new OtlpTarget(ExportSettings.baseUrl("otlp.endpoint", o.getEndpoint()),
-                    ExportSettings.applicationName(o.getServiceName(),
-                            environment.getProperty("spring.application.name")),
-                    o.getResourceAttributes(), o.getHeaders(),
-                    ExportSettings.positive("timeout", properties.getTimeout()));
+        OtlpTarget cpuProfilerOtlpTarget(CpuProfilerProperties properties, Environment environment) {
+            ExportProperties export = export(properties);
+            ExportProperties.Otlp o = export.otlp();
+            return new OtlpTarget(URI.create(o.endpoint()), name(o.serviceName(), environment),
+                    o.resourceAttributes(), o.headers(), export.timeout());
         }
+    }
+
+    private static ExportProperties export(CpuProfilerProperties properties) {
+        return properties.cpu().export();
+    }
+
+    /** The configured name, else {@code spring.application.name}, else {@code application}. */
+    private static String name(String configured, Environment environment) {
+        String name = configured != null && !configured.isBlank() ? configured
+                : environment.getProperty("spring.application.name", "");
+        return name.isBlank() ? "application" : name.trim();
     }
 
     /** The meter, when Micrometer is on the classpath. */

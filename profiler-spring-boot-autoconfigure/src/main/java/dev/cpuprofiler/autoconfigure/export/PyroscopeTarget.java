@@ -27,6 +27,9 @@ public final class PyroscopeTarget implements ExportTarget {
 
     /** What Pyroscope's own Java agent sends: Pyroscope shows the profile as a Java one. */
     static final String SPY_NAME = "javaspy";
+    /** Set from each profile; a configured label of the same name would be ambiguous. */
+    static final String TRIGGER_LABEL = "trigger";
+    static final String ENGINE_LABEL = "engine";
 
     private final URI ingest;
     private final String applicationName;
@@ -120,8 +123,8 @@ public final class PyroscopeTarget implements ExportTarget {
     /** {@code app{k=v,...,trigger=cpu,engine=jfr-execution}}, labels sorted so a series keeps one name. */
     String name(Profile profile) {
         Map<String, String> all = new TreeMap<>(labels);
-        all.put(ExportSettings.TRIGGER_LABEL, profile.trigger().name().toLowerCase(Locale.ROOT));
-        all.put(ExportSettings.ENGINE_LABEL, profile.engine().id());
+        all.put(TRIGGER_LABEL, profile.trigger().name().toLowerCase(Locale.ROOT));
+        all.put(ENGINE_LABEL, profile.engine().id());
         StringJoiner name = new StringJoiner(",", applicationName + "{", "}");
         all.forEach((k, v) -> name.add(k + "=" + v));
         return name.toString();
