@@ -15,7 +15,7 @@ class TriggerDecisionTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
     private static final TriggerSettings THRESHOLD_80 = new TriggerSettings(true, 80, Duration.ofMinutes(10),
-            Duration.ofSeconds(30), Duration.ofSeconds(30));
+            Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO);
     private static final SaturationSettings SATURATION_90 = new SaturationSettings(true, 90, Duration.ofSeconds(60));
     private static final Optional<SaturationReading> NO_THREAD = Optional.empty();
     private static final Optional<SaturationReading> PINNED = Optional.of(new SaturationReading(42, "event-loop-1",
@@ -57,7 +57,7 @@ class TriggerDecisionTest {
     @Test
     void aDisabledTriggerDecidesNothing() {
         TriggerDecision disabled = new TriggerDecision(new TriggerSettings(false, 80, Duration.ofMinutes(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(30)), SATURATION_90);
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SATURATION_90);
         assertThat(disabled.decide(OptionalDouble.of(100), PINNED, holds, NOW)).isEmpty();
     }
 
