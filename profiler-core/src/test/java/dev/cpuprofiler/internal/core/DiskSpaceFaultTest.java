@@ -139,7 +139,7 @@ class DiskSpaceFaultTest {
         while (!rest.isEmpty() && rest.get(0).startsWith("-D")) {
             command.add(rest.remove(0));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskFullMain.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskFullChild.class.getName()));
         command.addAll(rest);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 /**
  * With every default, a calm application runs no JFR at all: the look-back is on but idle, JFR is never initialised
  * and no JFR thread exists. Real CPU load arms it (JFR starts); once calm again it disarms and frees its ring. In a
- * JVM of its own ({@link IdleLookbackMain}): this test JVM's JFR has long been started by other tests.
+ * JVM of its own ({@link IdleLookbackChild}): this test JVM's JFR has long been started by other tests.
  */
 class IdleLookbackTest {
 
     @Test
     void anIdleApplicationStartsNoJfrAndLoadArmsTheLookback() throws Exception {
         Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp",
-                System.getProperty("java.class.path"), IdleLookbackMain.class.getName()).redirectErrorStream(true)
+                System.getProperty("java.class.path"), IdleLookbackChild.class.getName()).redirectErrorStream(true)
                 .start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();

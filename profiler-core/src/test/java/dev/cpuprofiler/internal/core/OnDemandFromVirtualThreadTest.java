@@ -33,7 +33,7 @@ class OnDemandFromVirtualThreadTest {
             EnginesHere.assumeRunnable(engine);
         }
         Process child = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                OnDemandFromVirtualThreadMain.class.getName(), engine)).redirectErrorStream(true).start();
+                OnDemandFromVirtualThreadChild.class.getName(), engine)).redirectErrorStream(true).start();
         assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("the child ended").isTrue();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String result = output.lines().filter(l -> l.startsWith("PROFILE") || l.startsWith("FAILED")).findFirst()

@@ -77,7 +77,7 @@ class AsyncProfilerEngineTest {
         String java = ProcessHandle.current().info().command().orElseThrow();
         // Unlocked (not enabled) so the child can read the real flag back.
         Process process = new ProcessBuilder(java, "-XX:+UnlockDiagnosticVMOptions", "-cp",
-                System.getProperty("java.class.path"), PrepareMain.class.getName()).redirectErrorStream(true).start();
+                System.getProperty("java.class.path"), AsyncProfilerPrepareChild.class.getName()).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         System.out.println("[async-profiler prepare] " + out.lines().filter(l -> l.startsWith("FLAG")).toList());
@@ -96,7 +96,7 @@ class AsyncProfilerEngineTest {
         // warming web app lost a third of its throughput. Only an engine that records with JFR may initialise it.
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                AutoLeavesJfrAloneMain.class.getName()).redirectErrorStream(true).start();
+                AutoLeavesJfrAloneChild.class.getName()).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String line = out.lines().filter(l -> l.startsWith("ENGINE")).findFirst().orElseThrow(() ->

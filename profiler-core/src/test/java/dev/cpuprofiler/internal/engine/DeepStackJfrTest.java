@@ -30,7 +30,7 @@ class DeepStackJfrTest {
                 // (about one run in three here) drops the thread's samples or records 3-frame stacks not marked as
                 // truncated: a JFR limitation this test is not about. Interpreted, they are walked every time.
                 "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude," + DeepBurner.class.getName() + "::recurse",
-                "-cp", System.getProperty("java.class.path"), DeepStackJfrMain.class.getName()));
+                "-cp", System.getProperty("java.class.path"), DeepStackJfrChild.class.getName()));
         command.addAll(engines);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

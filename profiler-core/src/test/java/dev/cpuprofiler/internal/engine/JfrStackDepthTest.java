@@ -115,7 +115,7 @@ class JfrStackDepthTest {
         // run with it kept 2 frames of every sample). Interpreted frames are walked the same way every time.
         command.add("-Xint");
         command.addAll(List.of(jvmOptions));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthMain.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthChild.class.getName()));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text).isTrue();

@@ -26,7 +26,7 @@ class RecordingKeepsNoJvmAliveTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path log = dir.resolve("child.log");
         Process child = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                RecordingBatchMain.class.getName(), engine)).redirectErrorStream(true).redirectOutput(log.toFile())
+                RecordingBatchChild.class.getName(), engine)).redirectErrorStream(true).redirectOutput(log.toFile())
                 .start();
 
         boolean exited = child.waitFor(20, TimeUnit.SECONDS);

@@ -21,7 +21,7 @@ class SigprofConflictTest {
                 "needs jdk.CPUTimeSample (JDK 25+ on Linux); this is Java " + Runtime.version());
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
 
-        List<String> output = runInOwnJvm(SigprofConflictMain.class.getName());
+        List<String> output = runInOwnJvm(SigprofConflictChild.class.getName());
 
         System.out.println("[sigprof] " + output);
         assertThat(output).anySatisfy(line -> assertThat(line).startsWith("REFUSED").contains("SIGPROF"));

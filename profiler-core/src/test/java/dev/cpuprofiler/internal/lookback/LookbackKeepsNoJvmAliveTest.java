@@ -21,7 +21,7 @@ class LookbackKeepsNoJvmAliveTest {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path log = dir.resolve("child.log");
         Process child = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                LookbackBatchMain.class.getName())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                LookbackBatchChild.class.getName())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 
         boolean exited = child.waitFor(20, TimeUnit.SECONDS);
         if (!exited) {

@@ -107,7 +107,7 @@ class LookbackSourceChoiceTest {
     private static List<String> runInOwnJvm(String mode) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "--enable-native-access=ALL-UNNAMED", LookbackSourceChoiceMain.class.getName(), mode)
+                "--enable-native-access=ALL-UNNAMED", LookbackSourceChoiceChild.class.getName(), mode)
                 .redirectErrorStream(true).start();
         String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text).isTrue();
