@@ -2,9 +2,9 @@ package dev.cpuprofiler.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import dev.cpuprofiler.fixtures.ChildJvm;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,12 +16,10 @@ class IdleLookbackTest {
 
     @Test
     void anIdleApplicationStartsNoJfrAndLoadArmsTheLookback() throws Exception {
-        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp",
-                System.getProperty("java.class.path"), IdleLookbackChild.class.getName()).redirectErrorStream(true)
-                .start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
-        assertThat(process.exitValue()).as(out).isZero();
+        ChildJvm.Finished child = ChildJvm.of(IdleLookbackChild.class).run(Duration.ofSeconds(120));
+        String out = child.output();
+        assertThat(child.exited()).as(out).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
         List<String> lines = out.lines().filter(l -> l.matches("(IDLE|BUSY|CALM) .*")).toList();
         lines.forEach(l -> System.out.println("[idle look-back] " + l));
 
