@@ -2,11 +2,11 @@ package dev.cpuprofiler.realistic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -26,15 +26,11 @@ class NoSecretsServedByJfrEnginesTest extends NoSecretsServedChecks {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void jdk25DefaultNextToTheApplicationsOwnJfr() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(JDK25.resolve("bin/java")), () -> {
-            String why = "skipped: no JDK 25 at " + JDK25 + " (the jfr-cpu-time engine needs it)";
-            System.out.println("NoSecretsServedTest " + why);
-            return why;
-        });
+        Path jdk25 = ChildJvm.jdk25OrSkip("NoSecretsServedTest", "the jfr-cpu-time engine needs it");
         Path dir = workDirectory("jdk25");
         Path own = dir.resolve("application-own.jfr");
         Files.deleteIfExists(own);
-        Outcome o = run("jdk25", JDK25.toString(), null, "jfr",
+        Outcome o = run("jdk25", jdk25.toString(), null, "jfr",
                 List.of("-XX:StartFlightRecording:settings=default,dumponexit=true,filename=" + own)).assertNoSecrets();
         assertThat(o.engine()).isEqualTo("jfr-cpu-time");
         assertThat(o.jfrStatus()).as("format=jfr: filtered to the profile's own events, so still served")

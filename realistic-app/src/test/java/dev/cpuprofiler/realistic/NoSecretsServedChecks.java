@@ -56,7 +56,6 @@ import tools.jackson.databind.json.JsonMapper;
 abstract class NoSecretsServedChecks {
 
     private static final Duration GRACE = Duration.ofSeconds(4);
-    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** JFR events that carry configuration: none may be in a recording we serve while the opt-in is off. */
     private static final Set<String> CONFIGURATION_EVENTS = Set.of("jdk.InitialSystemProperty", "jdk.JVMInformation",

@@ -2,7 +2,7 @@ package dev.cpuprofiler.realistic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -19,12 +19,8 @@ class RealisticProfileOnJdk25Test {
     void defaultInstallOnJdk25() throws Exception {
         Assumptions.assumeTrue(Runtime.version().feature() < 25, "skipped: the test JVM is JDK 25+ already, "
                 + "defaultInstallOnThisJdk covers it");
-        Assumptions.assumeTrue(Files.isExecutable(RealisticProfileTest.JDK25.resolve("bin/java")), () -> {
-            String why = "skipped: no JDK 25 at " + RealisticProfileTest.JDK25 + " (the jfr-cpu-time engine needs it)";
-            System.out.println("RealisticProfileOnJdk25Test " + why);
-            return why;
-        });
-        String jdk25 = RealisticProfileTest.JDK25.toString();
+        String jdk25 = ChildJvm.jdk25OrSkip("RealisticProfileOnJdk25Test", "the jfr-cpu-time engine needs it")
+                .toString();
         assertThat(RealisticProfileTest.check(jdk25).engine()).as("the profile's engine on JDK 25")
                 .isEqualTo(RealisticProfileTest.expectedEngine(jdk25));
     }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
@@ -31,7 +30,6 @@ import tools.jackson.databind.JsonNode;
  */
 class RealisticProfileTest {
 
-    static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
     private static final Duration WARM_UP = Duration.ofSeconds(10);
     private static final Duration WINDOW = Duration.ofSeconds(10);
     static final String HOT_METHOD = "dev.cpuprofiler.realistic.pricing.DemandForecaster.sumOfSquaredErrors";

@@ -2,10 +2,12 @@ package dev.cpuprofiler.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -133,19 +135,16 @@ class DiskSpaceFaultTest {
     }
 
     private static Child run(String... args) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Djava.io.tmpdir=" + mount));
+        List<String> options = new ArrayList<>(List.of("-Djava.io.tmpdir=" + mount));
         List<String> rest = new ArrayList<>(List.of(args));
         while (!rest.isEmpty() && rest.get(0).startsWith("-D")) {
-            command.add(rest.remove(0));
+            options.add(rest.remove(0));
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), DiskFullMain.class.getName()));
-        command.addAll(rest);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(90, TimeUnit.SECONDS)).as(text).isTrue();
-        System.out.println("[disk-fault] " + String.join(" ", rest) + " -> exit " + process.exitValue());
-        return new Child(process.exitValue(), text);
+        ChildJvm.Finished child = ChildJvm.of(DiskFullChild.class, rest.toArray(String[]::new))
+                .withOptions(options.toArray(String[]::new)).run(Duration.ofSeconds(90));
+        assertThat(child.exited()).as(child.output()).isTrue();
+        System.out.println("[disk-fault] " + String.join(" ", rest) + " -> exit " + child.exitValue());
+        return new Child(child.exitValue(), child.output());
     }
 
     private static String skip(String reason) {

@@ -2,26 +2,24 @@ package dev.cpuprofiler.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import dev.cpuprofiler.fixtures.ChildJvm;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
  * With every default, a calm application runs no JFR at all: the look-back is on but idle, JFR is never initialised
  * and no JFR thread exists. Real CPU load arms it (JFR starts); once calm again it disarms and frees its ring. In a
- * JVM of its own ({@link IdleLookbackMain}): this test JVM's JFR has long been started by other tests.
+ * JVM of its own ({@link IdleLookbackChild}): this test JVM's JFR has long been started by other tests.
  */
 class IdleLookbackTest {
 
     @Test
     void anIdleApplicationStartsNoJfrAndLoadArmsTheLookback() throws Exception {
-        Process process = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp",
-                System.getProperty("java.class.path"), IdleLookbackMain.class.getName()).redirectErrorStream(true)
-                .start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
-        assertThat(process.exitValue()).as(out).isZero();
+        ChildJvm.Finished child = ChildJvm.of(IdleLookbackChild.class).run(Duration.ofSeconds(120));
+        String out = child.output();
+        assertThat(child.exited()).as(out).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
         List<String> lines = out.lines().filter(l -> l.matches("(IDLE|BUSY|CALM) .*")).toList();
         lines.forEach(l -> System.out.println("[idle look-back] " + l));
 

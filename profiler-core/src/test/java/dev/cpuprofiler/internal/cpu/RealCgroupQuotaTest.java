@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,10 +133,10 @@ class RealCgroupQuotaTest {
         for (Path group : groups) {
             script.append("echo $$ > '").append(group.resolve("cgroup.procs")).append("' && ");
         }
-        script.append("exec \"$0\" -cp \"$1\" ").append(RealCgroupQuotaChild.class.getName());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script.toString(), java,
-                System.getProperty("java.class.path"));
+        script.append("exec \"$@\"");
+        List<String> command = new ArrayList<>(List.of("sh", "-c", script.toString(), "sh"));
+        command.addAll(ChildJvm.of(RealCgroupQuotaChild.class).command());
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectErrorStream(true);
         builder.redirectOutput(tmp.resolve("child.out").toFile());
         return builder.start();

@@ -3,15 +3,14 @@ package dev.cpuprofiler.internal.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,12 +73,11 @@ class AsyncProfilerEngineTest {
     void loadingTheRealLibraryTurnsOnDebugNonSafepoints() throws Exception {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
         // The surefire JVM already runs with the flag; a fresh JVM without it shows the effect.
-        String java = ProcessHandle.current().info().command().orElseThrow();
         // Unlocked (not enabled) so the child can read the real flag back.
-        Process process = new ProcessBuilder(java, "-XX:+UnlockDiagnosticVMOptions", "-cp",
-                System.getProperty("java.class.path"), PrepareMain.class.getName()).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        ChildJvm.Finished child = ChildJvm.of(AsyncProfilerPrepareChild.class)
+                .withOptions("-XX:+UnlockDiagnosticVMOptions").run(Duration.ofSeconds(60));
+        String out = child.output();
+        assertThat(child.exited()).isTrue();
         System.out.println("[async-profiler prepare] " + out.lines().filter(l -> l.startsWith("FLAG")).toList());
         assertThat(out).contains("FLAG before false false");
         if (out.contains("quiet=true")) {
@@ -94,11 +92,9 @@ class AsyncProfilerEngineTest {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
         // Initialising JFR instruments the JDK's I/O classes and throws away the JIT's code that inlined them: a
         // warming web app lost a third of its throughput. Only an engine that records with JFR may initialise it.
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                AutoLeavesJfrAloneMain.class.getName()).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        ChildJvm.Finished child = ChildJvm.of(AutoLeavesJfrAloneChild.class).run(Duration.ofSeconds(60));
+        String out = child.output();
+        assertThat(child.exited()).isTrue();
         String line = out.lines().filter(l -> l.startsWith("ENGINE")).findFirst().orElseThrow(() ->
                 new AssertionError(out));
         System.out.println("[auto and JFR] " + line);

@@ -2,12 +2,12 @@ package dev.cpuprofiler.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import dev.cpuprofiler.fixtures.DeepBurner;
 import dev.cpuprofiler.internal.stack.StackTree;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,18 +24,16 @@ class DeepStackJfrTest {
         if (EnginesHere.cpuTimeExpected()) {
             engines.add(JfrCpuTimeEngine.ID);
         }
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElseThrow(),
+        ChildJvm.Finished child = ChildJvm.of(DeepStackJfrChild.class, engines.toArray(String[]::new)).withOptions(
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
                 // JDK 17's JFR sampler, when the recursion's frames were compiled while on the stack, intermittently
                 // (about one run in three here) drops the thread's samples or records 3-frame stacks not marked as
                 // truncated: a JFR limitation this test is not about. Interpreted, they are walked every time.
-                "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude," + DeepBurner.class.getName() + "::recurse",
-                "-cp", System.getProperty("java.class.path"), DeepStackJfrMain.class.getName()));
-        command.addAll(engines);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as(out).isTrue();
-        assertThat(process.exitValue()).as(out).isZero();
+                "-XX:CompileCommand=quiet", "-XX:CompileCommand=exclude," + DeepBurner.class.getName() + "::recurse")
+                .run(Duration.ofSeconds(120));
+        String out = child.output();
+        assertThat(child.exited()).as(out).isTrue();
+        assertThat(child.exitValue()).as(out).isZero();
 
         List<String> lines = out.lines().filter(l -> l.startsWith("PROFILE ")).toList();
         lines.forEach(l -> System.out.println("[deep " + l + "]"));

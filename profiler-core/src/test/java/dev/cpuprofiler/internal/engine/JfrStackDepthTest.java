@@ -2,12 +2,12 @@ package dev.cpuprofiler.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,18 +108,13 @@ class JfrStackDepthTest {
     }
 
     private static List<String> runInOwnJvm(String... jvmOptions) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java));
         // Interpreted only: depth is this test's subject, and compiled frames made JFR's walk of the spinning burner
         // the variable (one run under a one-CPU hog got no sample of it in 20 s without DebugNonSafepoints, one CI
         // run with it kept 2 frames of every sample). Interpreted frames are walked the same way every time.
-        command.add("-Xint");
-        command.addAll(List.of(jvmOptions));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), JfrStackDepthMain.class.getName()));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text).isTrue();
-        assertThat(process.exitValue()).as(text).isZero();
-        return text.lines().filter(l -> l.startsWith("STATE") || l.startsWith("SAMPLED")).toList();
+        ChildJvm.Finished child = ChildJvm.of(JfrStackDepthChild.class).withOptions("-Xint")
+                .withOptions(jvmOptions).run(Duration.ofSeconds(60));
+        assertThat(child.exited()).as(child.output()).isTrue();
+        assertThat(child.exitValue()).as(child.output()).isZero();
+        return child.lines("STATE", "SAMPLED");
     }
 }

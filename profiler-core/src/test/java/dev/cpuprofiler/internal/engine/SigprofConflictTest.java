@@ -2,10 +2,9 @@ package dev.cpuprofiler.internal.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import dev.cpuprofiler.fixtures.ChildJvm;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,22 +20,14 @@ class SigprofConflictTest {
                 "needs jdk.CPUTimeSample (JDK 25+ on Linux); this is Java " + Runtime.version());
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
 
-        List<String> output = runInOwnJvm(SigprofConflictMain.class.getName());
+        ChildJvm.Finished child = ChildJvm.of(SigprofConflictChild.class)
+                .withOptions("--enable-native-access=ALL-UNNAMED").run(Duration.ofSeconds(60));
+        assertThat(child.exited()).as(child.output()).isTrue();
+        assertThat(child.exitValue()).as(child.output()).isZero();
+        List<String> output = child.lines("REFUSED", "STARTED", "AUTO");
 
         System.out.println("[sigprof] " + output);
         assertThat(output).anySatisfy(line -> assertThat(line).startsWith("REFUSED").contains("SIGPROF"));
         assertThat(output).contains("AUTO async-profiler [jfr-cpu-time]");
-    }
-
-    private static List<String> runInOwnJvm(String mainClass) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "--enable-native-access=ALL-UNNAMED", mainClass)
-                .redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(process.exitValue()).as(text).isZero();
-        return text.lines().filter(l -> l.startsWith("REFUSED") || l.startsWith("STARTED") || l.startsWith("AUTO"))
-                .toList();
     }
 }

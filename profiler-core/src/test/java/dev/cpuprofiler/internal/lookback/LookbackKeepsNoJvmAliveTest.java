@@ -2,12 +2,9 @@ package dev.cpuprofiler.internal.lookback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import dev.cpuprofiler.fixtures.ChildJvm;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Look-back runs for the application's whole life, so none of its threads may keep the JVM alive: JFR's
@@ -17,20 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 class LookbackKeepsNoJvmAliveTest {
 
     @Test
-    void anApplicationWhoseMainReturnsExitsWhileLookbackRecords(@TempDir Path dir) throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Path log = dir.resolve("child.log");
-        Process child = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                LookbackBatchMain.class.getName())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    void anApplicationWhoseMainReturnsExitsWhileLookbackRecords() throws Exception {
+        ChildJvm.Finished child = ChildJvm.of(LookbackBatchChild.class).run(Duration.ofSeconds(20));
 
-        boolean exited = child.waitFor(20, TimeUnit.SECONDS);
-        if (!exited) {
-            child.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
-        String output = Files.readString(log);
-
-        assertThat(output).as("child output").contains("recording");
-        assertThat(exited).as("JVM exited within 20 s of main returning; output:%n%s", output).isTrue();
+        assertThat(child.output()).as("child output").contains("recording");
+        assertThat(child.exited()).as("JVM exited within 20 s of main returning; output:%n%s", child.output())
+                .isTrue();
         assertThat(child.exitValue()).isZero();
     }
 }

@@ -3,16 +3,16 @@ package dev.cpuprofiler.internal.lookback;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.fixtures.ChildJvm;
 import dev.cpuprofiler.internal.engine.AsyncProfilerEngine;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
 import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,14 +105,10 @@ class LookbackSourceChoiceTest {
     }
 
     private static List<String> runInOwnJvm(String mode) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "--enable-native-access=ALL-UNNAMED", LookbackSourceChoiceMain.class.getName(), mode)
-                .redirectErrorStream(true).start();
-        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(text).isTrue();
-        assertThat(process.exitValue()).as(text).isZero();
-        return text.lines().filter(l -> l.startsWith("CHOSE") || l.startsWith("JFR_INITIALIZED")
-                || l.startsWith("SOURCE") || l.startsWith("SAMPLES")).toList();
+        ChildJvm.Finished child = ChildJvm.of(LookbackSourceChoiceChild.class, mode)
+                .withOptions("--enable-native-access=ALL-UNNAMED").run(Duration.ofSeconds(60));
+        assertThat(child.exited()).as(child.output()).isTrue();
+        assertThat(child.exitValue()).as(child.output()).isZero();
+        return child.lines("CHOSE", "JFR_INITIALIZED", "SOURCE", "SAMPLES");
     }
 }

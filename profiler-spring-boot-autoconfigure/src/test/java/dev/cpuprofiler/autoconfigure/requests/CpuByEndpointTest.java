@@ -1,9 +1,9 @@
 package dev.cpuprofiler.autoconfigure.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.fixtures.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +34,6 @@ import org.springframework.boot.WebApplicationType;
  */
 class CpuByEndpointTest {
 
-    private static final Path JDK25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64");
     private static final double OWN_ENDPOINT = 0.90;
     private static final double OTHER_ENDPOINT = 0.05;
 
@@ -124,18 +123,12 @@ class CpuByEndpointTest {
      */
     @Test
     void onVirtualThreadsJfrEnginesAttributeAndAsyncProfilerSaysItCannot() throws Exception {
-        Path java = JDK25.resolve("bin/java");
-        if (!Files.isExecutable(java)) {
-            System.out.println("[skip] virtual threads and jfr-cpu-time need JDK 25 at " + JDK25);
-        }
-        assumeTrue(Files.isExecutable(java), "virtual threads and jfr-cpu-time need JDK 25 at " + JDK25);
-        Process child = new ProcessBuilder(List.of(java.toString(), "-cp", System.getProperty("java.class.path"),
-                TwoKernelsRun.class.getName(), "jfr-cpu-time:true", "jfr-execution:true", "async-profiler:true"))
-                .redirectErrorStream(true).start();
-        byte[] output = child.getInputStream().readAllBytes();
-        assertThat(child.waitFor(150, TimeUnit.SECONDS)).as("the child ended").isTrue();
-        String text = new String(output, StandardCharsets.UTF_8);
-        List<String> results = text.lines().filter(l -> l.startsWith("RESULT ")).toList();
+        Path jdk25 = ChildJvm.jdk25OrSkip("[CpuByEndpoint]", "virtual threads and jfr-cpu-time need it");
+        ChildJvm.Finished child = ChildJvm.of(TwoKernelsChild.class, "jfr-cpu-time:true", "jfr-execution:true",
+                "async-profiler:true").on(jdk25).run(Duration.ofSeconds(150));
+        String text = child.output();
+        assertThat(child.exited()).as("the child ended: %s", text).isTrue();
+        List<String> results = child.lines("RESULT ");
         results.forEach(l -> System.out.println("[CpuByEndpoint] virtual threads, JDK 25: " + l));
         assertThat(results).as(text).hasSize(3);
         for (String jfr : results.subList(0, 2)) {

@@ -21,8 +21,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * One run of {@link TwoKernelsApplication} under HTTP load from clients in the same JVM: an on-demand profile with
- * the given engine, and where each kernel's samples sit. {@code main} runs it in a child JVM (another JDK, virtual
- * threads) and prints one {@code RESULT} line.
+ * the given engine, and where each kernel's samples sit; {@link TwoKernelsChild} runs it in a child JVM (another JDK,
+ * virtual threads).
  */
 final class TwoKernelsRun {
 
@@ -70,20 +70,6 @@ final class TwoKernelsRun {
     }
 
     private TwoKernelsRun() {
-    }
-
-    /** @param args runs as {@code engine:virtual}, e.g. {@code jfr-execution:true}; one {@code RESULT} line each */
-    public static void main(String[] args) throws Exception {
-        for (String spec : args) {
-            String[] parts = spec.split(":");
-            Result r = run(parts[0], Boolean.parseBoolean(parts[1]), Duration.ofSeconds(2));
-            System.out.println("RESULT " + spec + " alpha=" + r.alphaShare() + " beta=" + r.betaShare()
-                    + " alphaUnderBeta=" + r.alphaUnderBeta() + " betaUnderAlpha=" + r.betaUnderAlpha()
-                    + " alphaSamples=" + r.alphaSamples() + " betaSamples=" + r.betaSamples()
-                    + " groupEndpoint=" + r.collapsedByEndpoint().lines().findFirst().orElse("").replace(' ', '_')
-                    + " endpoints=" + r.profile().endpoints().size() + " " + r);
-        }
-        System.exit(0);
     }
 
     static Result run(String engine, boolean virtualThreads, Duration duration) throws Exception {

@@ -22,7 +22,7 @@ import jdk.jfr.FlightRecorder;
  * the next 2 s and whether the recording that keeps it asleep is open, and {@code CLOSED keeper=…} once the profiler
  * is closed.
  */
-public final class IdleLookbackMain {
+public final class IdleLookbackChild {
 
     private static volatile long sink;
 

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * and prints one {@code PROFILE} line per engine: the tree's depth, the deepest path to the burner's spin loop (its
  * length, its recursion frames, its first frame), the samples cut at the root and all samples, and the notes.
  */
-public final class DeepStackJfrMain {
+public final class DeepStackJfrChild {
 
     public static void main(String[] args) throws Exception {
         CpuProfilerOptions options = new CpuProfilerOptions();

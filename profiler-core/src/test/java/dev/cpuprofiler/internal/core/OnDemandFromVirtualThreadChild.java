@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * application with {@code spring.threads.virtual.enabled=true} does, with the engine named by {@code args[0]}.
  * Prints {@code STARTED}, {@code PROFILE <engine> <samples>} or {@code FAILED <why>}.
  */
-public final class OnDemandFromVirtualThreadMain {
+public final class OnDemandFromVirtualThreadChild {
 
-    private OnDemandFromVirtualThreadMain() {
+    private OnDemandFromVirtualThreadChild() {
     }
 
     public static void main(String[] args) throws Exception {

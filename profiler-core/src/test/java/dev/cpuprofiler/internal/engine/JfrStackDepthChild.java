@@ -14,7 +14,7 @@ import jdk.jfr.consumer.RecordingFile;
  * Run in a JVM of its own (JFR's depth is settled once per JVM): raises JFR's stack depth as the profiler does, then
  * samples a thread spinning 300 frames deep and prints what JFR kept.
  */
-public final class JfrStackDepthMain {
+public final class JfrStackDepthChild {
 
     private static volatile boolean stop;
     private static volatile boolean atBottom;

@@ -8,9 +8,9 @@ import java.time.Duration;
  * the first argument), prints {@code recording} and returns from main without stopping it, as an application whose
  * work is done while a profile records. The JVM must then exit.
  */
-public final class RecordingBatchMain {
+public final class RecordingBatchChild {
 
-    private RecordingBatchMain() {
+    private RecordingBatchChild() {
     }
 
     public static void main(String[] args) throws Exception {

@@ -24,14 +24,14 @@ import java.util.concurrent.TimeUnit;
  * profile is asked for); {@code fill <engine> <leaveMb>}: an on-demand profile records, and the application fills the
  * disk down to {@code leaveMb} free while it does.
  */
-public final class DiskFullMain {
+public final class DiskFullChild {
 
     private static volatile boolean stop;
 
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        Thread burner = new Thread(DiskFullMain::burn, "disk-test-burner");
+        Thread burner = new Thread(DiskFullChild::burn, "disk-test-burner");
         burner.setDaemon(true);
         burner.start();
         if (mode.equals("full")) {

@@ -14,9 +14,9 @@ import java.util.List;
  * (and an auto fallback), not as an empty profile. Prints {@code REFUSED <reason>} or {@code STARTED}, then
  * {@code AUTO <engine> <fallbacks>}.
  */
-public final class SigprofConflictMain {
+public final class SigprofConflictChild {
 
-    private SigprofConflictMain() {
+    private SigprofConflictChild() {
     }
 
     public static void main(String[] args) throws Exception {

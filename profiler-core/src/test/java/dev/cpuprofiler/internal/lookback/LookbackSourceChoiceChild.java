@@ -21,11 +21,11 @@ import jdk.jfr.FlightRecorder;
  * the JVM's life), then the chosen source starts and one thread burns: prints {@code SOURCE <description>} and
  * {@code SAMPLES <n>}.
  */
-public final class LookbackSourceChoiceMain {
+public final class LookbackSourceChoiceChild {
 
     private static volatile long blackhole;
 
-    private LookbackSourceChoiceMain() {
+    private LookbackSourceChoiceChild() {
     }
 
     public static void main(String[] args) throws Exception {

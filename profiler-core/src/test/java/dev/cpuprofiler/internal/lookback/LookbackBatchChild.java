@@ -12,7 +12,7 @@ import java.time.Duration;
  * records, prints {@code recording} and returns from main without closing anything, as an application whose work
  * is done does. The JVM must then exit.
  */
-public final class LookbackBatchMain {
+public final class LookbackBatchChild {
 
     public static void main(String[] args) throws Exception {
         LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,

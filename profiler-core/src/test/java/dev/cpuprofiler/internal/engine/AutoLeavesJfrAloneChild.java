@@ -10,7 +10,7 @@ import jdk.jfr.FlightRecorder;
  * Run in a JVM of its own: an {@code auto} recording with the standard engines, then whether JFR was initialised.
  * Where async-profiler records (JDK 17-24), nothing may have initialised JFR on the way.
  */
-public final class AutoLeavesJfrAloneMain {
+public final class AutoLeavesJfrAloneChild {
 
     public static void main(String[] args) throws Exception {
         EngineSelector selector = new EngineSelector(EngineSelector.standardEngines(), new EngineLock());

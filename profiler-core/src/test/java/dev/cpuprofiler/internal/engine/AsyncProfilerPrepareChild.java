@@ -7,7 +7,7 @@ import java.lang.management.ManagementFactory;
  * Run in a JVM of its own with diagnostic options unlocked but DebugNonSafepoints off: prints the JVM's flag and
  * what the profiler's check believes, before and after preparing async-profiler.
  */
-public final class PrepareMain {
+public final class AsyncProfilerPrepareChild {
 
     public static void main(String[] args) {
         DebugNonSafepointsCheck check = new DebugNonSafepointsCheck();
