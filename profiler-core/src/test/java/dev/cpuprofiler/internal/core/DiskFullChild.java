@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.core;
 
 
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfilerStatus;
 
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
@@ -53,7 +54,15 @@ public final class DiskFullChild {
         }
         try (DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options).build()) {
             profiler.start();
-            Thread.sleep(mode.equals("full") ? 2500 : 1500);
+            // The look-back arms once it has half a second of CPU samples: about 1 s on a quiet machine, several on a
+            // loaded one (a clean-clone CI run beside other builds once printed IDLE "waiting for 500 ms of CPU
+            // samples" after a fixed 2.5 s). So wait, up to 15 s, until it has tried; "fill" mode wants it armed.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            Thread.sleep(1000);
+            while (profiler.lookback().status().state() == CpuProfilerStatus.LookbackState.IDLE
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
             System.out.println("LOOKBACK " + profiler.lookback().status().state() + " "
                     + profiler.lookback().status().reason());
             RunningSession session;

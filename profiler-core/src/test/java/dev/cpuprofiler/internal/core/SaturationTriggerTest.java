@@ -123,7 +123,9 @@ class SaturationTriggerTest {
             System.out.printf("[saturation] half-busy: hottest %s at %s%% of a core%n", s.saturation().thread(),
                     s.saturation().percentOfCore());
             assertThat(s.saturation().thread()).startsWith("half-worker-");
-            assertThat(s.saturation().percentOfCore()).isBetween(20.0, SATURATION_THRESHOLD);
+            // Above 10: the half-busy threads were measured at all (about 50 on a quiet machine; 18.8 in a clean-clone
+            // CI run beside another build, where a thread gets less than its half). Below the threshold: nothing fires.
+            assertThat(s.saturation().percentOfCore()).isBetween(10.0, SATURATION_THRESHOLD);
             assertThat(s.saturation().aboveFor()).isNull();
             assertThat(profiler.store().size()).isZero();
             assertThat(s.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
