@@ -38,7 +38,10 @@ import tools.jackson.databind.json.JsonMapper;
         "sample.demo.quiet-period=4s",
         "sample.demo.max-busy-period=80s",
         "profiler.cpu.rolling-history-interval=2s",
-        "profiler.cpu.average-window=4s",
+        // 6 s, not 4: the look-back arms on the first second of load, the trigger once the average crosses 40%; with
+        // a 4-s average a jump to 95% CPU crossed it one tick after the load began, and in one clean-clone CI run the
+        // look-back armed 160 ms before the trigger, too late for any of its samples to be in the profile.
+        "profiler.cpu.average-window=6s",
         "profiler.cpu.rolling-history-size=20s",
         "profiler.cpu.polling-interval=1s",
         "profiler.cpu.duration=6s",
@@ -71,7 +74,7 @@ class SampleApplicationSmokeTest {
         assertThat(get("/work/primes?limit=1000").body()).contains("\"primes\":168");
         assertThat(get("/work/primes?limit=-1").statusCode()).isEqualTo(400);
 
-        // The demo load starts after 4 s; the 4 s average then crosses 40% and a 6 s profile records.
+        // The demo load starts after 4 s; the 6 s average then crosses 40% and a 6 s profile records.
         Profile profile = await("a CPU-triggered profile of the demo load").atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(500))
                 .until(this::cpuTriggeredProfile, Optional::isPresent).orElseThrow();

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.core;
+package dev.cpuprofiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.cpuprofiler.internal.core;
+package dev.cpuprofiler;
 
 import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.CpuProfilerOptions;
