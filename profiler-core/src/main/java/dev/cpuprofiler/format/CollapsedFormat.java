@@ -23,7 +23,7 @@ import java.nio.charset.StandardCharsets;
 final class CollapsedFormat extends FormatBase {
 
     CollapsedFormat() {
-        super("collapsed", "text/plain;charset=UTF-8", ".collapsed.txt", false);
+        super("collapsed", "text/plain;charset=UTF-8", ".collapsed.txt");
     }
 
     @Override

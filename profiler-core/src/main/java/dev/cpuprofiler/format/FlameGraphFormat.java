@@ -9,7 +9,7 @@ import java.util.Locale;
 final class FlameGraphFormat extends FormatBase {
 
     FlameGraphFormat() {
-        super("html", "text/html;charset=UTF-8", ".html", false);
+        super("html", "text/html;charset=UTF-8", ".html");
     }
 
     @Override

@@ -11,13 +11,11 @@ abstract class FormatBase implements ProfileFormat {
     private final String id;
     private final String mediaType;
     private final String extension;
-    private final boolean download;
 
-    FormatBase(String id, String mediaType, String extension, boolean download) {
+    FormatBase(String id, String mediaType, String extension) {
         this.id = id;
         this.mediaType = mediaType;
         this.extension = extension;
-        this.download = download;
     }
 
     @Override
@@ -33,11 +31,6 @@ abstract class FormatBase implements ProfileFormat {
     @Override
     public final String extension() {
         return extension;
-    }
-
-    @Override
-    public final boolean download() {
-        return download;
     }
 
     /** Every profile can be written, but for a recording that was not kept. */

@@ -14,7 +14,7 @@ import java.util.Optional;
 final class JfrFormat extends FormatBase {
 
     JfrFormat() {
-        super("jfr", "application/octet-stream", ".jfr", true);
+        super("jfr", "application/octet-stream", ".jfr");
     }
 
     @Override

@@ -36,7 +36,7 @@ final class JsonFormat extends FormatBase {
     private final ObjectMapper mapper = JsonMapper.builder().build();
 
     JsonFormat() {
-        super("json", "application/json", ".json", false);
+        super("json", "application/json", ".json");
     }
 
     @Override

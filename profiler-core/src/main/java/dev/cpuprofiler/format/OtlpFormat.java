@@ -78,7 +78,7 @@ final class OtlpFormat extends FormatBase {
     private final Map<String, String> resourceAttributes;
 
     OtlpFormat(String serviceName, Map<String, String> resourceAttributes) {
-        super("otlp", "application/x-protobuf", ".otlp.pb", true);
+        super("otlp", "application/x-protobuf", ".otlp.pb");
         this.serviceName = Objects.requireNonNull(serviceName, "serviceName");
         this.resourceAttributes = Map.copyOf(resourceAttributes);
     }

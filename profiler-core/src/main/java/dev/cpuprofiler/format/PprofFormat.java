@@ -72,7 +72,7 @@ final class PprofFormat extends FormatBase {
     private static final long MAPPING = 1;
 
     PprofFormat() {
-        super("pprof", "application/octet-stream", ".pb.gz", true);
+        super("pprof", "application/octet-stream", ".pb.gz");
     }
 
     /** The profile in the view, as gzipped profile.proto. */

@@ -62,9 +62,6 @@ public interface ProfileFormat {
     /** The file name suffix after the profile's id, e.g. {@code .pb.gz}. */
     String extension();
 
-    /** Whether a browser should save it as a file ({@code Content-Disposition: attachment}) rather than show it. */
-    boolean download();
-
     /**
      * Why this profile has nothing to write in this format (a JFR download whose recording was not kept), or empty
      * when {@link #write} will write it.

@@ -25,7 +25,7 @@ final class TextFormat extends FormatBase {
     private final TextTreeRenderer renderer = new TextTreeRenderer();
 
     TextFormat() {
-        super("text", "text/plain;charset=UTF-8", ".txt", false);
+        super("text", "text/plain;charset=UTF-8", ".txt");
     }
 
     @Override

@@ -11,7 +11,8 @@ import java.time.Duration;
  * threshold itself; it disarms once it has stayed at or below that level for {@code disarmAfter}. An application that
  * sits above the floor all day records nothing until it climbs; the trigger fires only after a whole average window
  * above the threshold, which always arms it, so a rise that will trigger arms the look-back before: its ring holds the
- * rise by the time the profile starts. Nothing arms during {@code startupGrace} after {@link Lookback#start()}.
+ * rise by the time the profile starts. Nothing arms during the trigger's start-up grace or near the end of its
+ * cooldown: the trigger's holds ({@link TriggerHolds}) say so, not these settings.
  *
  * @param always armed from the start, whatever the CPU (no arming level): for tests and for callers that drive
  *     the look-back themselves
@@ -20,14 +21,13 @@ import java.time.Duration;
  * @param smoothing the span of CPU samples averaged (a few seconds, so a single busy second does not arm it)
  * @param smoothingSamples how many of the latest CPU samples that span holds
  * @param disarmAfter how long the CPU must stay at or below the level before it disarms
- * @param startupGrace how long after start it does not arm
  * @param threadLevelPercent the percent of ONE core that the hottest thread's recent CPU must exceed to arm it too
  *     (ratio × the saturation trigger's threshold): a pinned thread arms it while the process's CPU% stays low; NaN
  *     when the saturation trigger is off
  * @param normalBucketSamples how many CPU samples one {@link #NORMAL_BUCKET} holds
  */
 public record ArmingSettings(boolean always, double thresholdPercent, double ratio, Duration smoothing,
-        int smoothingSamples, Duration disarmAfter, Duration startupGrace, double threadLevelPercent,
+        int smoothingSamples, Duration disarmAfter, double threadLevelPercent,
         int normalBucketSamples) {
 
     /** Over how long the CPU samples are averaged before they are compared with the arming level, at most. */
@@ -43,9 +43,9 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
      */
     public static final Duration NORMAL_SPAN = Duration.ofMinutes(2);
 
-    /** Armed from the start, never disarmed, no grace. */
+    /** Armed from the start, never disarmed. */
     public static final ArmingSettings ALWAYS = new ArmingSettings(true, 100, 1, Duration.ofSeconds(1), 1,
-            Duration.ofSeconds(1), Duration.ZERO, Double.NaN, 1);
+            Duration.ofSeconds(1), Double.NaN, 1);
 
     /**
      * Arming for these options: by the CPU trigger's threshold, and by a pinned thread while the saturation trigger is
@@ -61,7 +61,7 @@ public record ArmingSettings(boolean always, double thresholdPercent, double rat
         int bucket = (int) Math.max(1, Math.round((double) NORMAL_BUCKET.toNanos() / cpuSamples.toNanos()));
         double ratio = o.getLookbackArmingRatio();
         return new ArmingSettings(false, o.getThreshold(), ratio, cpuSamples.multipliedBy(samples), samples,
-                o.getLookback(), o.getStartupGrace(),
+                o.getLookback(),
                 o.getSaturation().isEnabled() ? o.getSaturation().getThreshold() * ratio : Double.NaN, bucket);
     }
 
