@@ -12,8 +12,9 @@ import org.springframework.http.server.PathContainer;
  * The status page's headers ({@link #HEADERS}) and the paths that get them, as Actuator maps the endpoint (base path,
  * path mapping, in the application or the management server): the endpoint's own path, where the page is, and its
  * script's and style's below it. Matched as Spring's path patterns match (decoded, without {@code ;} parameters), so
- * that no spelling of a path that reaches the page escapes them; looked up at each request, so that a filter built
- * early resolves no endpoint.
+ * that no spelling of a path that reaches the page escapes them. The endpoint's path is looked up at the first request
+ * that finds it mapped (so a filter built early resolves no endpoint) and kept: every request of the application passes
+ * through the filters, and most need only a string comparison.
  */
 public final class StatusPageHeaders {
 
@@ -28,6 +29,8 @@ public final class StatusPageHeaders {
     private final EndpointId endpoint;
     private final ObjectProvider<PathMappedEndpoints> endpoints;
     private final UnaryOperator<String> withinApplication;
+    /** The page's path below the application, once Actuator has mapped the endpoint: it never changes after. */
+    private volatile String pagePath;
 
     /**
      * @param endpoint the endpoint that serves the page
@@ -42,18 +45,35 @@ public final class StatusPageHeaders {
 
     /** Whether the path below the application's context path, decoded, is one of the page's. */
     boolean isPage(String path) {
-        PathMappedEndpoints mapped = endpoints.getIfAvailable();
-        String mappedPath = mapped == null ? null : mapped.getPath(endpoint);
-        if (mappedPath == null) {
+        String base = pagePath();
+        if (base == null) {
             return false;
         }
-        String base = withinApplication.apply(mappedPath);
         return path.equals(base) || path.startsWith(base + "/")
                 && StatusPage.SCRIPT_AND_STYLE.containsKey(path.substring(base.length() + 1));
     }
 
-    /** The path as a path pattern sees it: each segment decoded, its {@code ;} parameters left out. */
+    private String pagePath() {
+        String base = pagePath;
+        if (base == null) {
+            PathMappedEndpoints mapped = endpoints.getIfAvailable();
+            String mappedPath = mapped == null ? null : mapped.getPath(endpoint);
+            pagePath = base = mappedPath == null ? null : withinApplication.apply(mappedPath);
+        }
+        return base;
+    }
+
+    /**
+     * The path as a path pattern sees it: as it came unless it holds an escape or a {@code ;} parameter (the
+     * common case, and no allocation), else each segment decoded, its parameters left out.
+     */
     static String decoded(PathContainer path) {
+        String raw = path.value();
+        return raw.indexOf('%') < 0 && raw.indexOf(';') < 0 ? raw : decodedSegments(path);
+    }
+
+    /** The path as a path pattern sees it: each segment decoded, its {@code ;} parameters left out. */
+    private static String decodedSegments(PathContainer path) {
         return path.elements().stream().map(e -> e instanceof PathContainer.PathSegment s ? s.valueToMatch()
                 : e.value()).collect(Collectors.joining());
     }
