@@ -40,13 +40,15 @@ import java.util.Objects;
  *        {@link FrameKind#TRACE} named by its trace id and one of kind {@link FrameKind#SPAN} named by its span id:
  *        what pprof's {@code span_id} labels and OTLP's links come from; null without tracing
  * @param saturation why a SATURATION profile was recorded, or null
+ * @param comparison what changed from the reference of normal in force when it started (a REFERENCE profile recorded
+ *        while the application was calm), or null: no reference then, the comparison off, or a reference itself
  */
 public record Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
         List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
         Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
         Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
         List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
-        StackTreeSnapshot spanTree, Saturation saturation) {
+        StackTreeSnapshot spanTree, Saturation saturation, Comparison comparison) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -59,6 +61,18 @@ public record Profile(String id, SessionTrigger trigger, EngineChoice engine, St
         hottestTraces = hottestTraces == null ? List.of() : List.copyOf(hottestTraces);
     }
 
+    /** A profile compared with nothing. */
+    public Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
+            List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
+            Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
+            Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
+            List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
+            StackTreeSnapshot spanTree, Saturation saturation) {
+        this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
+                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, endpoints, endpointTree,
+                hottestTraces, spanTree, saturation, null);
+    }
+
     /** A profile without endpoints. */
     public Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
             List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
@@ -66,7 +80,14 @@ public record Profile(String id, SessionTrigger trigger, EngineChoice engine, St
             Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
         this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
                 lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of(),
-                null, null);
+                null, null, null);
+    }
+
+    /** This profile with {@code comparison} as what changed from normal. */
+    public Profile withComparison(Comparison comparison) {
+        return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
+                samples, lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, endpoints,
+                endpointTree, hottestTraces, spanTree, saturation, comparison);
     }
 
     public Duration duration() {
@@ -122,6 +143,75 @@ public record Profile(String id, SessionTrigger trigger, EngineChoice engine, St
         public EngineFallback {
             Objects.requireNonNull(engineId, "engineId");
             Objects.requireNonNull(reason, "reason");
+        }
+    }
+
+    /**
+     * What changed from normal: this profile against a reference (by default the REFERENCE profile in force when it
+     * started). Rates and shares are per second of each profile, so a 10-s reference compares with a 30-s profile.
+     *
+     * @param reference the id of the profile compared with
+     * @param endpoints each endpoint of this profile that served requests, as {@link #endpoints()} orders them
+     * @param methods the methods whose share of the samples (self time) grew the most, the largest growth first
+     */
+    public record Comparison(String reference, List<EndpointChange> endpoints, List<MethodChange> methods) {
+
+        public Comparison {
+            Objects.requireNonNull(reference, "reference");
+            endpoints = List.copyOf(endpoints);
+            methods = List.copyOf(methods);
+        }
+
+        /**
+         * One endpoint's requests per second and CPU per request, in the reference and in this profile.
+         *
+         * @param requestsPerSecond requests that ended while each recorded, per second of each
+         * @param cpuPerRequestMillis the endpoint's samples × the sampling period ÷ its requests
+         */
+        public record EndpointChange(String endpoint, Change requestsPerSecond, Change cpuPerRequestMillis,
+                Verdict verdict) {
+
+            public EndpointChange {
+                Objects.requireNonNull(endpoint, "endpoint");
+                Objects.requireNonNull(requestsPerSecond, "requestsPerSecond");
+                Objects.requireNonNull(cpuPerRequestMillis, "cpuPerRequestMillis");
+                Objects.requireNonNull(verdict, "verdict");
+            }
+        }
+
+        /**
+         * A figure in the reference and in this profile.
+         *
+         * @param reference the reference's, or null when the reference had none (a {@link Verdict#NEW} endpoint)
+         * @param ratio profile ÷ reference, or null without a reference figure
+         */
+        public record Change(Double reference, double profile, Double ratio) {
+        }
+
+        /**
+         * A method's self time, in percent of each profile's samples.
+         *
+         * @param delta {@code percent - referencePercent}, in points
+         */
+        public record MethodChange(String method, double referencePercent, double percent, double delta) {
+
+            public MethodChange {
+                Objects.requireNonNull(method, "method");
+            }
+        }
+
+        /** What grew, beyond the noise of the two profiles' counts (README's "What changed" gives the bounds). */
+        public enum Verdict {
+            /** More requests a second, each costing about the same CPU. */
+            TRAFFIC,
+            /** Each request costs more CPU, at about the same rate. */
+            COST,
+            /** More requests, and each costs more. */
+            BOTH,
+            /** The reference had no such requests. */
+            NEW,
+            /** Neither the rate nor the cost per request grew beyond the noise (a fall is in the ratios). */
+            UNCHANGED
         }
     }
 }

@@ -35,7 +35,7 @@ class ArchitectureTest {
     static final String INTERNAL = "dev.cpuprofiler.internal";
 
     /** From low to high; a stage may import only stages to its left. */
-    static final List<String> STAGES = List.of("stack", "cpu", "baseline", "threads", "engine", "lookback",
+    static final List<String> STAGES = List.of("stack", "compare", "cpu", "baseline", "threads", "engine", "lookback",
             "requests", "session", "trigger", "core");
 
     /** What the public API may hold at most (issue 36's bound; issue 23's was 30). */
