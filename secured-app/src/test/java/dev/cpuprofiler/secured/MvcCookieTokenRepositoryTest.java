@@ -10,5 +10,5 @@ import org.springframework.test.annotation.DirtiesContext;
             "secured.csrf-token-repository=cookie"
         })
 @DirtiesContext
-class MvcCookieTokenRepositoryTest extends SecuredEndpointChecks {
+class MvcCookieTokenRepositoryTest extends SecuredPageInBrowserChecks {
 }

@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cpuprofiler.CpuProfiler;
-import dev.cpuprofiler.fixtures.Chromium;
 import java.net.CookieManager;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
@@ -27,11 +24,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * What an operator sees of the endpoint behind README's Spring Security recipe, CSRF protection on: an anonymous
  * client gets 401 (a browser the login page), a user without the role 403, {@code curl -u} with the role the JSON; a
- * {@code POST} without the CSRF token is refused, and the status page's button, which sends the token the status
- * answers carry, starts a profile: over HTTP as the page's script does it, and in headless Chromium after a login
- * through Spring Security's form (with the cookie repository, also after the cookie's token changed behind the
- * page's back, which the page heals by fetching the token again). Each subclass is one application: Spring MVC or
- * WebFlux, with the session or the cookie token repository.
+ * {@code POST} without the CSRF token is refused, and the token the status answers carry starts a profile, sent as
+ * the page's script sends it. Each subclass is one application: Spring MVC or WebFlux, with the session or the cookie
+ * token repository; the cookie ones also press the page's button in a browser ({@link SecuredPageInBrowserChecks}).
  */
 abstract class SecuredEndpointChecks {
 
@@ -141,44 +136,7 @@ abstract class SecuredEndpointChecks {
         }
     }
 
-    @Test
-    void inChromiumTheOperatorLogsInPressesTheButtonAndSeesTheProfile() throws Exception {
-        String chromium = Chromium.browserOrSkip("SecuredEndpointChecks (" + name() + ")");
-        awaitNoSession();
-        String pageUrl = "http://localhost:" + port + "/actuator/cpuprofiler";
-        try (DevToolsPage page = DevToolsPage.open(chromium)) {
-            page.navigate(pageUrl);
-            assertThat(page.evaluate("location.pathname")).as("an anonymous browser is sent to log in")
-                    .isEqualTo("/login");
-            page.evaluate("document.getElementById('username').value = 'operator';"
-                    + "document.getElementById('password').value = 'operator-password';"
-                    + "document.getElementById('username').form.submit(); true");
-            page.waitFor("the login to finish", "location.pathname", p -> !"/login".equals(p), Duration.ofSeconds(30));
-            page.navigate(pageUrl);
-            page.waitFor("the page's first drawing", "Number(document.body.getAttribute('data-refreshes'))",
-                    n -> n instanceof Number r && r.intValue() >= 1, Duration.ofSeconds(30));
-            assertThat(page.evaluate("document.getElementById('start-form').hidden")).as("the button is offered")
-                    .isEqualTo(false);
-            if (tokenRepository.equals("cookie")) {
-                // Another tab (or a new login) has made Spring Security hold a newer token than the one the page got
-                // with its last status: the POST is refused, and the page fetches the token again and retries.
-                page.evaluate("document.cookie = 'XSRF-TOKEN=a-token-made-in-another-tab; path=/'; true");
-            }
-            page.evaluate("document.getElementById('duration').value = '1';"
-                    + "document.getElementById('start').click(); true");
-            String result = Objects.toString(page.waitFor("the button's answer",
-                    "document.getElementById('start-result').textContent",
-                    t -> t instanceof String s && !s.isEmpty() && !s.startsWith("Starting"), Duration.ofSeconds(30)));
-            assertThat(result).as("%s: what the page says after the button", name()).startsWith("Started ");
-            String id = result.substring("Started ".length(), result.indexOf(" for "));
-            page.waitFor("the profile in the page's list", "!!document.querySelector('#profiles a[href=\"cpuprofiler/"
-                    + id + "?format=html\"]')", Boolean.TRUE::equals, Duration.ofSeconds(30));
-            assertThat(profiler.profile(id)).as("recorded").isPresent();
-            page.screenshot(Path.of("target", "secured-" + name() + ".png"));
-        }
-    }
-
-    private void awaitNoSession() {
+    void awaitNoSession() {
         await().atMost(Duration.ofSeconds(30)).until(() -> profiler.activeSession().isEmpty());
     }
 

@@ -11,5 +11,5 @@ import org.springframework.test.annotation.DirtiesContext;
             "secured.csrf-token-repository=cookie"
         })
 @DirtiesContext
-class WebFluxCookieTokenRepositoryTest extends SecuredEndpointChecks {
+class WebFluxCookieTokenRepositoryTest extends SecuredPageInBrowserChecks {
 }
