@@ -51,6 +51,14 @@ class PprofDiffBaseGoToolTest {
         assertThat(flat(top, LEDGER)).isEqualTo("20s");
         assertThat(flat(top, ORBIT)).isEqualTo("9s");
         assertThat(flat(top, WARMUP)).isEqualTo("-0.50s");
+
+        // -normalize scales the profile to the reference's total (13,500 samples to 1,000): shares. Audit's 71% of
+        // the profile is 7.11 s of the reference's 10 s; Orbit.step's 10% is 1 s against its 4.5 s there.
+        String shares = PprofGoToolTest.run(List.of("go", "tool", "pprof", "-top", "-unit=s", "-nodefraction=0",
+                "-normalize", "-diff_base=" + reference, profile.toString()));
+        System.out.printf("[pprof-diff-base] -normalize:%n%s%n", shares);
+        assertThat(flat(shares, AUDIT)).isEqualTo("7.11s");
+        assertThat(flat(shares, ORBIT)).isEqualTo("-3.50s");
     }
 
     /** The flat column of a function's line in {@code -top}: {@code flat flat% sum% cum cum% name}. */
