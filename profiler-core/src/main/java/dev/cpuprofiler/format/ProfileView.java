@@ -28,7 +28,7 @@ import java.util.Optional;
  *        in a profile recorded by thread the group of that name (a pool's threads folded as the tree folds them);
  *        null for every thread
  * @param compare what the profile is compared with: {@link Compare#STORED} (null reads so), {@link Compare#NONE} or
- *        {@link Compare#with another profile}
+ *        {@link Compare#with(Profile) another profile}
  */
 public record ProfileView(LookbackView lookback, double minPercent, Group group, String thread, Compare compare) {
 
