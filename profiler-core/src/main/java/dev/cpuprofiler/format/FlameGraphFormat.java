@@ -5,7 +5,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Locale;
 
-/** A flame graph in one self-contained HTML page, titled with what recorded the profile. */
+/**
+ * A flame graph in one self-contained HTML page, titled with what recorded the profile; compared with another profile
+ * ({@link ProfileView#reference()}), a differential flame graph drawn by async-profiler's converter
+ * ({@link FlameGraphRenderer#render(ComparedTrees, OutputStream)}), its title saying what the colours mean.
+ */
 final class FlameGraphFormat extends FormatBase {
 
     FlameGraphFormat() {
@@ -19,7 +23,16 @@ final class FlameGraphFormat extends FormatBase {
                         : ": thread " + view.thread() + (p.saturation() != null && view.thread().equals(
                                 p.saturation().thread()) ? String.format(Locale.ROOT, ", pinned at %.0f%% of one core",
                                 p.saturation().percentOfCore()) : ""));
-        new FlameGraphRenderer(title, 0).render(view.tree(p), out);
+        Profile reference = view.reference();
+        if (reference == null) {
+            new FlameGraphRenderer(title, 0).render(view.tree(p), out);
+            return;
+        }
+        // The colours key, in the title: the converter's page has no legend of its diff colours.
+        String against = title + " against " + reference.id() + " (" + reference.trigger() + ", "
+                + reference.samples() + " samples), per second: red more self time, blue less, grey as much, "
+                + "yellow not in " + reference.id();
+        new FlameGraphRenderer(against, 0).render(ComparedTrees.of(p, view), out);
     }
 
     private static String lookbackTitle(Profile p, ProfileView view) {

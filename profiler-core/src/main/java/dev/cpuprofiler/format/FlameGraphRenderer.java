@@ -14,6 +14,7 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongUnaryOperator;
 
 /**
  * A self-contained HTML flame graph (canvas and inline script, nothing loaded from the network), drawn by
@@ -69,12 +70,28 @@ final class FlameGraphRenderer {
     }
 
     void render(StackTreeSnapshot tree, OutputStream out) throws IOException {
-        String html = tree.maxDepth() <= INLINE_DEPTH ? draw(tree) : drawOnDeepStack(tree);
+        render(tree, null, out);
+    }
+
+    /**
+     * A differential flame graph, drawn by the converter's own diff ({@link FlameGraph#diff}, {@code jfrconv --diff
+     * reference profile}): the profile's frames at their widths, each coloured by how its self weight compares with
+     * the same frame's (same path, name and type) in the reference, scaled per second ({@link ComparedTrees}): red
+     * more, blue less, the deeper the larger the change against the largest; grey the same; yellow a frame the
+     * reference never reached. What only the reference ran has no width in the profile, so it is not drawn.
+     */
+    void render(ComparedTrees trees, OutputStream out) throws IOException {
+        render(trees.profile(), trees, out);
+    }
+
+    private void render(StackTreeSnapshot tree, ComparedTrees compared, OutputStream out) throws IOException {
+        int depth = compared == null ? tree.maxDepth() : Math.max(tree.maxDepth(), compared.reference().maxDepth());
+        String html = depth <= INLINE_DEPTH ? draw(tree, compared) : drawOnDeepStack(tree, compared, depth);
         out.write(namesAsScriptText(offline(html, tree.maxDepth() + 1)).getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 
-    private String draw(StackTreeSnapshot tree) {
+    private String draw(StackTreeSnapshot tree, ComparedTrees compared) {
         Arguments args = new Arguments();
         args.title = escapeHtml(title);
         args.minwidth = minWidthPercent;
@@ -83,6 +100,26 @@ final class FlameGraphRenderer {
         // Invert button, or I, still turns it upright).
         args.inverted = true;
         FlameGraph flameGraph = new FlameGraph(args);
+        addSamples(flameGraph, tree, LongUnaryOperator.identity());
+        if (compared != null) {
+            // The converter's CLI compares the second file with the first: current.diff(base), colours by
+            // current.self - base.self. The reference is the base.
+            FlameGraph base = new FlameGraph(new Arguments());
+            addSamples(base, compared.reference(), compared::referenceWeight);
+            flameGraph.diff(base);
+        }
+        ByteArrayOutputStream html = new ByteArrayOutputStream(1 << 16);
+        try (PrintStream ps = new PrintStream(html, false, StandardCharsets.UTF_8)) {
+            flameGraph.dump(ps);
+        }
+        return html.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Each node with self weight as one stack of async-profiler's frame types, its weight as {@code weight} makes it:
+     * one the reference's scaling rounds to 0 still adds its frames, which then exist there (not "new").
+     */
+    private static void addSamples(FlameGraph flameGraph, StackTreeSnapshot tree, LongUnaryOperator weight) {
         CallStack stack = new CallStack();
         int stackDepth = 0;
         for (int node = 1; node < tree.size(); node++) {
@@ -95,28 +132,24 @@ final class FlameGraphRenderer {
             stackDepth++;
             long self = tree.self(node);
             if (self > 0) {
-                flameGraph.addSample(stack, self);
+                flameGraph.addSample(stack, weight.applyAsLong(self));
             }
         }
-        ByteArrayOutputStream html = new ByteArrayOutputStream(1 << 16);
-        try (PrintStream ps = new PrintStream(html, false, StandardCharsets.UTF_8)) {
-            flameGraph.dump(ps);
-        }
-        return html.toString(StandardCharsets.UTF_8);
     }
 
     /**
-     * The converter writes its frames recursively, one Java call per level (about 250 bytes of stack each): 8192
+     * The converter writes its frames (and compares two graphs) recursively, one Java call per level (about 250 bytes
+     * of stack each): 8192
      * levels overflow a default 1 MB thread stack, 4000 a 512 KB one. A deep tree is therefore drawn on a thread of its
      * own whose stack is sized for its depth (reserved, not committed: only what the walk touches costs memory).
      */
-    private String drawOnDeepStack(StackTreeSnapshot tree) throws IOException {
-        long stackSize = BASE_STACK_BYTES + (tree.maxDepth() + 1L) * STACK_BYTES_PER_LEVEL;
+    private String drawOnDeepStack(StackTreeSnapshot tree, ComparedTrees compared, int depth) throws IOException {
+        long stackSize = BASE_STACK_BYTES + (depth + 1L) * STACK_BYTES_PER_LEVEL;
         String[] html = new String[1];
         Throwable[] failure = new Throwable[1];
         Thread drawer = new Thread(null, () -> {
             try {
-                html[0] = draw(tree);
+                html[0] = draw(tree, compared);
             } catch (Throwable e) {
                 failure[0] = e;
             }

@@ -56,7 +56,7 @@ final class JsonFormat extends FormatBase {
                 p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
-                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), view.comparison(p),
                 p.hottestTraces().isEmpty() ? null : p.hottestTraces(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
                 Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(), view.thread(),
@@ -77,7 +77,8 @@ final class JsonFormat extends FormatBase {
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
-            List<Profile.EndpointShare> endpoints, List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
+            List<Profile.EndpointShare> endpoints, Profile.Comparison comparison,
+            List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
             Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,
             @JsonRawValue String tree) {
     }

@@ -75,12 +75,22 @@ final class PprofFormat extends FormatBase {
         super("pprof", "application/octet-stream", ".pb.gz");
     }
 
-    /** The profile in the view, as gzipped profile.proto. */
+    /**
+     * The profile in the view, as gzipped profile.proto; compared with another profile ({@link ProfileView#reference()}),
+     * that one in the same view instead, as it was recorded (not scaled: {@code -normalize} scales it), the base of
+     * {@code go tool pprof -diff_base=reference.pb.gz profile.pb.gz}; its comment names the profile it is the base of.
+     */
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16);
         CodedOutputStream coded = CodedOutputStream.newInstance(gzip, 1 << 16);
-        new Writer(profile, view, coded).write();
+        Profile reference = view.reference();
+        if (reference == null) {
+            new Writer(profile, view, coded, "").write();
+        } else {
+            new Writer(reference, view.ofReference(), coded, ", the base profile " + profile.id()
+                    + " is compared with").write();
+        }
         coded.flush();
         gzip.finish();
     }
@@ -99,10 +109,13 @@ final class PprofFormat extends FormatBase {
         private final List<FrameKey> frames = new ArrayList<>();
         private final ProtoMessage message = new ProtoMessage();
         private final ProtoMessage inner = new ProtoMessage();
+        private final String role;
 
-        Writer(Profile profile, ProfileView view, CodedOutputStream out) {
+        /** @param role what the comment adds to the profile's description: empty, or whose base it is */
+        Writer(Profile profile, ProfileView view, CodedOutputStream out, String role) {
             this.profile = profile;
             this.view = view;
+            this.role = role;
             this.tree = view.labelled(profile).labelledTree(profile);
             this.out = out;
             string("");  // string_table[0] must be ""
@@ -151,7 +164,7 @@ final class PprofFormat extends FormatBase {
             out.writeInt64(PROFILE_PERIOD, periodNanos);
             out.writeInt64(PROFILE_COMMENT, string("cpuprofiler profile " + profile.id() + " (" + profile.trigger()
                     + ", " + profile.engine() + (profile.engineDetail() == null ? "" : " " + profile.engineDetail())
-                    + ", lookback=" + view.lookback().id() + ")"));
+                    + ", lookback=" + view.lookback().id() + ")" + role));
             out.writeInt64(PROFILE_DEFAULT_SAMPLE_TYPE, cpu);
             // Last: every string is known once the rest is written (pprof reads the fields in any order).
             for (String s : strings) {

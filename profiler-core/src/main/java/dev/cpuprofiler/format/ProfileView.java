@@ -5,6 +5,7 @@ import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
+import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
@@ -17,8 +18,8 @@ import java.util.Optional;
 
 /**
  * Which part of a profile a format writes: with or without its look-back part ({@code ?lookback=}), how its stacks
- * are grouped ({@code ?group=}), and whether frames below a share of the samples fold into one marker (the status's
- * folded view of the latest profile).
+ * are grouped ({@code ?group=}), whether frames below a share of the samples fold into one marker (the status's
+ * folded view of the latest profile), and what it is compared with ({@code ?compare=}).
  *
  * @param lookback the look-back part: included (the default), left out, or alone
  * @param minPercent fold frames below this share of all samples (0 keeps every frame)
@@ -26,8 +27,10 @@ import java.util.Optional;
  * @param thread one thread's stacks only ({@code ?thread=}): a SATURATION profile's pinned thread (its own, by id), or
  *        in a profile recorded by thread the group of that name (a pool's threads folded as the tree folds them);
  *        null for every thread
+ * @param compare what the profile is compared with: {@link Compare#STORED} (null reads so), {@link Compare#NONE} or
+ *        {@link Compare#with(Profile) another profile}
  */
-public record ProfileView(LookbackView lookback, double minPercent, Group group, String thread) {
+public record ProfileView(LookbackView lookback, double minPercent, Group group, String thread, Compare compare) {
 
     /** Everything: the session's samples and the look-back's, no frame folded, grouped as recorded. */
     public static final ProfileView FULL = new ProfileView(LookbackView.INCLUDE, 0);
@@ -55,11 +58,47 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         }
     }
 
+    /**
+     * What a view compares its profile with ({@code ?compare=}). JSON and text show what changed (the endpoints'
+     * rates and costs per request with a verdict, the methods that grew); collapsed, html and pprof draw the other
+     * profile's stacks beside the profile's, in the same view, when {@link #reference} is given (never by default: a
+     * plain {@code format=pprof} is the profile itself).
+     *
+     * @param reference the profile compared with, in every format; null for the profile's own comparison or none
+     * @param stored without a reference: whether JSON and text show the comparison the profile carries (the default)
+     */
+    public record Compare(Profile reference, boolean stored) {
+
+        /** The default: JSON and text show the profile's own comparison, if any; the other formats the profile alone. */
+        public static final Compare STORED = new Compare(null, true);
+
+        /** No comparison in any format ({@code ?compare=none}). */
+        public static final Compare NONE = new Compare(null, false);
+
+        public Compare {
+            if (reference != null && stored) {
+                throw new IllegalArgumentException("a comparison with profile '" + reference.id()
+                        + "' is not the stored one: use Compare.with");
+            }
+        }
+
+        /** Compared with that profile, in every format. */
+        public static Compare with(Profile reference) {
+            return new Compare(Objects.requireNonNull(reference, "reference"), false);
+        }
+    }
+
     public ProfileView {
         Objects.requireNonNull(lookback, "lookback");
         if (!(minPercent >= 0 && minPercent < 100)) {
             throw new IllegalArgumentException("minPercent must be at least 0 and below 100, not " + minPercent);
         }
+        compare = compare == null ? Compare.STORED : compare;
+    }
+
+    /** Compared as stored ({@link Compare#STORED}). */
+    public ProfileView(LookbackView lookback, double minPercent, Group group, String thread) {
+        this(lookback, minPercent, group, thread, Compare.STORED);
     }
 
     /** Grouped as the profile was recorded. */
@@ -73,18 +112,24 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
 
     /** This view, of one thread's stacks (null: every thread's). */
     public ProfileView ofThread(String threadName) {
-        return new ProfileView(lookback, minPercent, group, threadName);
+        return new ProfileView(lookback, minPercent, group, threadName, compare);
+    }
+
+    /** This view, compared as given (null: as stored). */
+    public ProfileView comparedWith(Compare with) {
+        return new ProfileView(lookback, minPercent, group, thread, with);
     }
 
     /**
      * This view, of the thread a reader asks for ({@code ?thread=}): blank for as the format offers it, {@code all}
-     * for every thread. Text and the flame graph offer a SATURATION profile's pinned thread first; the other formats,
-     * every thread, as an exporter or a tool expects.
+     * for every thread. Text and the flame graph offer a SATURATION profile's pinned thread first (but a differential
+     * flame graph, every thread, as the profile compared with has them); the other formats, every thread, as an
+     * exporter or a tool expects.
      */
     public ProfileView ofThread(String requested, Profile profile, ProfileFormat format) {
         if (requested == null || requested.isBlank()) {
             boolean offered = profile.saturation() != null && (format == ProfileFormat.TEXT
-                    || format == ProfileFormat.HTML);
+                    || format == ProfileFormat.HTML && compare.reference() == null);
             return ofThread(offered ? profile.saturation().thread() : null);
         }
         return ofThread(requested.equals(ALL_THREADS) ? null : requested);
@@ -114,12 +159,64 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
      */
     ProfileView labelled(Profile profile) {
         return group(profile) == Group.NONE && profile.endpointTree() != null && thread == null
-                ? new ProfileView(lookback, minPercent, Group.ENDPOINT) : this;
+                ? new ProfileView(lookback, minPercent, Group.ENDPOINT, null, compare) : this;
+    }
+
+    /**
+     * What changed, as JSON and text show it: the profile's own comparison ({@link Compare#STORED}), none, or what
+     * changed from the view's reference (the stored one when it names that profile: it was made from the same two).
+     */
+    Profile.Comparison comparison(Profile profile) {
+        Profile reference = compare.reference();
+        if (reference == null) {
+            return compare.stored() ? profile.comparison() : null;
+        }
+        Profile.Comparison stored = profile.comparison();
+        return stored != null && stored.reference().equals(reference.id()) ? stored
+                : ProfileComparator.compare(reference, profile);
+    }
+
+    /** The profile collapsed, html and pprof draw the profile against, or null: the profile alone. */
+    Profile reference() {
+        return compare.reference();
+    }
+
+    /** This view of the reference: the same part, grouping and thread, compared with nothing. */
+    ProfileView ofReference() {
+        return new ProfileView(lookback, minPercent, group, thread, Compare.NONE);
+    }
+
+    /**
+     * The seconds of recording this view's tree of that profile covers: the session's, the look-back's before it, or
+     * both; what the stacks of two profiles of different lengths are scaled by to compare per second.
+     */
+    double seconds(Profile profile) {
+        double session = profile.duration().toNanos() / 1e9;
+        LookbackSnapshot l = profile.lookback();
+        double before = l == null || l.weight() == 0 || pinnedThread(profile) ? 0 : l.duration().toNanos() / 1e9;
+        return switch (lookback) {
+            case INCLUDE -> session + before;
+            case EXCLUDE -> session;
+            case ONLY -> before;
+        };
     }
 
     /** Whether this view's first level is the profile's endpoints (else its threads, if any). */
     boolean byEndpoint(Profile profile) {
         return group(profile) == Group.ENDPOINT && profile.endpointTree() != null;
+    }
+
+    /**
+     * Why this view cannot be written in that format (no endpoints, no threads recorded), of the profile or, for a
+     * format that draws the profile compared with (collapsed, html, pprof), of that one; or empty.
+     */
+    public Optional<String> missing(Profile profile, ProfileFormat format) {
+        Profile reference = compare.reference();
+        boolean drawn = format == ProfileFormat.COLLAPSED || format == ProfileFormat.HTML
+                || format == ProfileFormat.PPROF;
+        return missing(profile).or(() -> reference == null || !drawn ? Optional.empty()
+                : ofReference().missing(reference).map(why -> "Profile '" + profile.id()
+                        + "' cannot be compared with '" + reference.id() + "' in this view: " + why));
     }
 
     /** Why this view cannot be drawn from that profile (no endpoints, no threads recorded), or empty. */

@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A summary (what recorded the profile, its samples and the share cut at the root, the hot methods, where the CPU
+ * What changed from the reference of normal, when the profile is compared ({@link WhatChangedText}), then a summary
+ * (what recorded the profile, its samples and the share cut at the root, the hot methods, where the CPU
  * went, the look-back part, how many threads ran at once), then the tree as indented text.
  */
 final class TextFormat extends FormatBase {
@@ -30,7 +31,8 @@ final class TextFormat extends FormatBase {
 
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
-        out.write(summary(profile, view).getBytes(StandardCharsets.UTF_8));
+        out.write((WhatChangedText.of(view.comparison(profile)) + summary(profile, view))
+                .getBytes(StandardCharsets.UTF_8));
         renderer.render(view.tree(profile), out);
     }
 

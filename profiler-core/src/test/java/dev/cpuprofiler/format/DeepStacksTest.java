@@ -12,7 +12,12 @@ import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.LookbackView;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -250,6 +255,38 @@ class DeepStacksTest {
                     .containsExactly("app.Deep.burnA", "app.Deep.burnB", "app.Deep.burnC", "app.Deep.burnMid");
             assertThat(hot.get(0).selfPercent()).isEqualTo(40.0);
             assertThat(hot.get(0).totalPercent()).isEqualTo(40.0);
+        });
+    }
+
+    @ParameterizedTest(name = "{0} frames")
+    @ValueSource(ints = {4000, MAX_STACK_DEPTH})
+    void comparedWithADeepReferenceTheDifferentialFlameGraphAndTheTwoCountsHoldTheWholeDepth(int depth)
+            throws Throwable {
+        onSmallStack(() -> {
+            Deep deep = Deep.of(depth);
+            StackTree before = new StackTree(MAX_STACK_DEPTH, 200_000, false);
+            before.accept(deep.a(), "worker-1", 10);
+            before.accept(deep.c(), "worker-3", 20);
+            Instant start = Instant.EPOCH;
+            Profile reference = new Profile("ref", SessionTrigger.REFERENCE, EngineChoice.JFR_EXECUTION, null,
+                    List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 30, 0, null,
+                    before.snapshot(), null, null, null, null);
+            Profile profile = new Profile("deep", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, null, List.of(),
+                    List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, deep.tree(), null,
+                    null, null, null);
+            ProfileView compared = ProfileView.of(LookbackView.INCLUDE)
+                    .comparedWith(ProfileView.Compare.with(reference));
+
+            String html = new String(Written.bytes(ProfileFormat.HTML, profile, compared), StandardCharsets.UTF_8);
+            List<String> collapsed = new String(Written.bytes(ProfileFormat.COLLAPSED, profile, compared),
+                    StandardCharsets.UTF_8).lines().toList();
+
+            // burnA 40 against 10: the largest change; B forks off below the reference's frames: new from there.
+            assertThat(html).contains("const maxdiff = 30;", "\nd=30\n", "\nd=U\n");
+            // Each line whole (compared by hash: a failure would print 8192-frame lines).
+            assertThat(collapsed.stream().map(String::hashCode).toList()).containsExactlyInAnyOrder(
+                    (names(deep.a()) + " 10 40").hashCode(), (names(deep.b()) + " 0 30").hashCode(),
+                    (names(deep.c()) + " 20 20").hashCode(), (names(deep.aMid()) + " 0 10").hashCode());
         });
     }
 

@@ -86,7 +86,7 @@ class PprofGoToolTest {
     }
 
     /** {@code go version}'s output, or null when there is no working {@code go}. */
-    private static String goVersion() {
+    static String goVersion() {
         try {
             return run(List.of("go", "version")).strip();
         } catch (IOException | RuntimeException e) {
@@ -97,7 +97,7 @@ class PprofGoToolTest {
         }
     }
 
-    private static String run(List<String> command) throws IOException, InterruptedException {
+    static String run(List<String> command) throws IOException, InterruptedException {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         byte[] output = process.getInputStream().readAllBytes();
         if (!process.waitFor(120, TimeUnit.SECONDS)) {

@@ -45,7 +45,8 @@ import org.springframework.util.MimeType;
 /**
  * {@code /actuator/cpuprofiler}, within Actuator's operation model as Boot's own endpoints are: the status and the
  * latest profile ({@code GET}; the {@link StatusPage} for a browser, by {@link StatusFormat}), one profile
- * ({@code GET /{id}?format=&lookback=&group=&thread=}, {@code latest} for the newest), and an on-demand profile
+ * ({@code GET /{id}?format=&lookback=&group=&thread=&compare=}, {@code latest} for the newest; {@link CompareParameter}),
+ * and an on-demand profile
  * ({@code POST}, optional {@code duration}), which needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
  * Every answer names its content type; a refusal is an {@link ErrorDescriptor} that says why, in JSON.
  */
@@ -119,10 +120,19 @@ public class CpuProfilerEndpoint {
         }
     }
 
-    /** One profile in one of {@link ProfileFormat#served()}, or the status page's script or style. */
+    /** As {@link #profile(String, String, String, String, String, String)} without {@code compare}. */
+    public WebEndpointResponse<?> profile(String id, @Nullable String format, @Nullable String lookback,
+            @Nullable String group, @Nullable String thread) {
+        return profile(id, format, lookback, group, thread, null);
+    }
+
+    /**
+     * One profile in one of {@link ProfileFormat#served()}, compared as {@code compare} asks
+     * ({@link CompareParameter}), or the status page's script or style.
+     */
     @ReadOperation(produces = {V3, V2, JSON, "text/plain", "text/html", "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
-            @Nullable String group, @Nullable String thread) {
+            @Nullable String group, @Nullable String thread, @Nullable String compare) {
         WebEndpointResponse<String> pageFile = StatusPage.scriptOrStyle(id);
         if (pageFile != null) {
             return pageFile;
@@ -137,16 +147,20 @@ public class CpuProfilerEndpoint {
             return ErrorDescriptor.response(400, "Unknown " + unknown, null);
         }
         String shaped = view != LookbackView.INCLUDE ? "lookback=" + view.id() : g != null ? "group=" + g.id()
-                : !blank(thread) ? "thread=" + thread : null;
+                : !blank(thread) ? "thread=" + thread : !blank(compare) ? "compare=" + compare : null;
         if (f == ProfileFormat.JFR && shaped != null) {
             return ErrorDescriptor.response(400, shaped + " does not apply to format=jfr: the recording is the "
                     + "session's own as the engine wrote it (every thread, never grouped, the look-back part never in "
-                    + "it); leave lookback, group and thread out, or use another format", null);
+                    + "it, compared with nothing); leave lookback, group, thread and compare out, or use another "
+                    + "format", null);
         }
         Profile p = profiler.profile(id).orElse(null);
-        ProfileView shown = p == null ? null : ProfileView.of(view, g).ofThread(thread, p, f);
+        CompareParameter compared = p == null ? null : CompareParameter.of(compare, p, profiler);
+        ProfileView shown = p == null || compared.compare() == null ? null
+                : ProfileView.of(view, g).comparedWith(compared.compare()).ofThread(thread, p, f);
         Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'" + (profiler.profiles()
-                .isEmpty() ? ": none recorded yet" : "")) : f.missing(p).or(() -> shown.missing(p));
+                .isEmpty() ? ": none recorded yet" : "")) : Optional.ofNullable(compared.missing())
+                        .or(() -> f.missing(p)).or(() -> shown.missing(p, f));
         if (missing.isPresent()) {
             return ErrorDescriptor.response(404, missing.get(), null);
         }
