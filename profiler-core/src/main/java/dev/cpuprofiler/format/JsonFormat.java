@@ -56,7 +56,7 @@ final class JsonFormat extends FormatBase {
                 p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
                 p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
-                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), p.comparison(),
                 p.hottestTraces().isEmpty() ? null : p.hottestTraces(), Breakdown.of(p.cpuBreakdown()),
                 p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
                 Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(), view.thread(),
@@ -68,7 +68,8 @@ final class JsonFormat extends FormatBase {
      * The document. {@code cutSamples} and {@code cutPercent} count samples whose stacks the engine cut at the root
      * (their callers unknown); {@code hotMethods} are the top methods by self time, from the whole tree even when
      * {@code tree} is folded; {@code endpoints} the samples by request
-     * ({@code hottestTraces}, null without tracing, by trace); {@code group} how {@code tree} is grouped, and
+     * ({@code hottestTraces}, null without tracing, by trace); {@code comparison} what changed from the reference of
+     * normal (null without one); {@code group} how {@code tree} is grouped, and
      * {@code thread} whose stacks alone it holds (null: every thread's); {@code saturation} why a SATURATION profile
      * was recorded (null for others);
      * {@code jfrFile} is the name {@code format=jfr} downloads the recording as.
@@ -77,7 +78,7 @@ final class JsonFormat extends FormatBase {
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
-            List<Profile.EndpointShare> endpoints, List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
+            List<Profile.EndpointShare> endpoints, Profile.Comparison comparison, List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
             Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,
             @JsonRawValue String tree) {
     }
