@@ -25,11 +25,12 @@ import java.util.List;
  * @param lookback what the look-back does (state {@code OFF} when it is switched off)
  * @param disk the free space where the profiler writes
  * @param history the recent CPU% and the baseline's slots, for a chart
+ * @param reference the reference of normal profiles are compared with, or null before the first
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session session,
         @JsonIgnore Profile latestProfile, List<ProfileSummary> profiles, List<ThreadCpu> threads,
-        Saturation saturation, Lookback lookback, Disk disk, History history) {
+        Saturation saturation, Lookback lookback, Disk disk, History history, Reference reference) {
 
     public CpuProfilerStatus {
         profiles = List.copyOf(profiles);
@@ -222,5 +223,14 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
         PROFILING,
         /** Quiet after a CPU-triggered session, until its end + cooldown. */
         COOLDOWN
+    }
+
+    /**
+     * The reference of normal: a REFERENCE profile recorded while the application was calm.
+     *
+     * @param recordedAt when it ended
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record Reference(String id, Instant recordedAt, long samples) {
     }
 }

@@ -6,6 +6,7 @@ import dev.cpuprofiler.internal.trigger.SaturationSettings;
 
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.format.ProfileFormat;
@@ -62,7 +63,13 @@ final class StatusReader {
         List<Profile> profiles = p.profiles().list();
         return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session,
                 profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
-                history.read());
+                history.read(), reference(profiles));
+    }
+
+    /** The newest REFERENCE profile kept, or null. */
+    private static CpuProfilerStatus.Reference reference(List<Profile> profiles) {
+        return profiles.stream().filter(pr -> pr.trigger() == SessionTrigger.REFERENCE).findFirst()
+                .map(pr -> new CpuProfilerStatus.Reference(pr.id(), pr.endedAt(), pr.samples())).orElse(null);
     }
 
     private List<CpuProfilerStatus.ProfileSummary> summaries(List<Profile> profiles) {

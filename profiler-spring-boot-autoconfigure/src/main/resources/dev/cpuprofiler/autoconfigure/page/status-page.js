@@ -40,6 +40,22 @@
   function time(iso) {
     return iso ? new Date(parse(iso)).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '\u2013';
   }
+  // Rates, costs and counts as a person reads them: 15, 3.1, 0.25, 3,120.
+  function figure(n) {
+    if (n === null || n === undefined) { return '\u2013'; }
+    var a = Math.abs(n);
+    return n.toLocaleString('en-US', a >= 100 ? { maximumFractionDigits: 0 } : a >= 1 ? { maximumFractionDigits: 1 }
+      : { maximumSignificantDigits: 2 });
+  }
+  // How long ago, by the server's clock (the status's history.at) when it has one, so a skewed laptop clock reads right.
+  function ago(iso, nowIso) {
+    var s = Math.max(0, Math.round(((nowIso ? parse(nowIso) : Date.now()) - parse(iso)) / 1000));
+    if (s < 60) { return s + ' s ago'; }
+    if (s < 3600) { return Math.floor(s / 60) + ' min ago'; }
+    if (s < 86400) { return Math.floor(s / 3600) + ' h ' + Math.floor(s % 3600 / 60) + ' min ago'; }
+    return Math.floor(s / 86400) + ' d ago';
+  }
+  function profileUrl(id, query) { return 'cpuprofiler/' + encodeURIComponent(id) + (query ? '?' + query : ''); }
   function label(l) {
     return { CPU_BOUND: 'CPU-bound', MIXED: 'mixed', MOSTLY_WAITING: 'mostly waiting' }[l] || l;
   }
@@ -74,7 +90,23 @@
     text('card-source', cpu.source + ', ' + num(cpu.effectiveCpuCount) + ' effective CPUs (' + cpu.effectiveCpuOrigin +
       ')' + (cpu.fallbackReason ? '; ' + cpu.fallbackReason : ''));
     text('card-lookback', l ? l.state + (l.reason ? ': ' + l.reason : '') : '\u2013');
+    reference(s);
     text('updated', time(s.history && s.history.at));
+  }
+
+  // The reference of normal every new profile is compared with: its age links to its flame graph.
+  function reference(s) {
+    var card = $('card-reference'), r = s.reference;
+    while (card.firstChild) { card.removeChild(card.firstChild); }
+    if (!r) {
+      card.textContent = 'None yet: recorded while the application is calm';
+      return;
+    }
+    var a = el('a', '', 'recorded ' + ago(r.recordedAt, s.history && s.history.at));
+    a.href = profileUrl(r.id, 'format=html');
+    a.title = r.id;
+    card.appendChild(a);
+    card.appendChild(document.createTextNode(' (' + figure(r.samples) + ' samples)'));
   }
 
   // One thread pinned at a core shows as a low CPU% on many CPUs: this card shows it beside the CPU.
@@ -191,6 +223,83 @@
     }
   }
 
+  // What changed: the latest profile against the reference of normal (its comparison), one sentence per endpoint,
+  // then the methods whose self time grew most. Without a comparison, one calm line says why; no profile, no box.
+  var MORE_THAN_NOISE = { COST: 1, TRAFFIC: 1, BOTH: 1, NEW: 1 };
+  // Unchanged endpoints are listed quietly; past this many they fold.
+  var UNCHANGED_SHOWN = 3;
+  // Methods listed (the comparison brings up to ten).
+  var METHODS_SHOWN = 5;
+  // A rate or cost that fell this far is named rather than called "the same": the comparator's growth floor
+  // (ProfileComparator.GROWTH_FLOOR, 1.5) mirrored, so "the same" means what the verdict means.
+  var FELL = 1 / 1.5;
+
+  function times(ratio) { return ratio.toFixed(1) + '\u00d7'; }
+  function rates(c) { return figure(c.reference) + ' \u2192 ' + figure(c.profile) + ' a second'; }
+  function costs(c) { return figure(c.reference) + ' \u2192 ' + figure(c.profile) + ' ms CPU'; }
+  function fell(c) { return c.ratio !== null && c.ratio !== undefined && c.ratio < FELL; }
+  function sentence(e) {
+    var r = e.requestsPerSecond, c = e.cpuPerRequestMillis;
+    var atRate = fell(r) ? 'at a lower rate (' + rates(r) + ')' : 'at the same rate';
+    var atCost = fell(c) ? 'at a lower cost each (' + costs(c) + ')' : 'at the same cost each';
+    switch (e.verdict) {
+      case 'COST': return 'each request costs ' + times(c.ratio) + ' more (' + costs(c) + ') ' + atRate;
+      case 'TRAFFIC': return times(r.ratio) + ' the requests (' + rates(r) + ') ' + atCost;
+      case 'BOTH': return times(r.ratio) + ' the requests (' + rates(r) + ') and each costs ' + times(c.ratio) +
+        ' more (' + costs(c) + ')';
+      case 'NEW': return 'new, not in the reference (' + figure(r.profile) + ' a second, ' + figure(c.profile) +
+        ' ms CPU each)';
+      default: return 'unchanged (' + rates(r) + ', ' + costs(c) + ' each)';
+    }
+  }
+  function change(e) {
+    var li = el('li', 'change verdict-' + String(e.verdict).toLowerCase());
+    li.appendChild(el('span', 'endpoint', e.endpoint));
+    li.appendChild(document.createTextNode(': ' + sentence(e)));
+    return li;
+  }
+  function clear(id) { var e = $(id); while (e.firstChild) { e.removeChild(e.firstChild); } return e; }
+
+  function whatChanged(s) {
+    var p = s.latestProfile, c = p && p.comparison, part = $('changed-part');
+    var list = clear('changed-endpoints'), folded = clear('changed-unchanged-list');
+    part.hidden = !p;
+    $('changed-flame').hidden = $('changed-collapsed').hidden = !c;
+    $('changed-unchanged').hidden = $('changed-methods-part').hidden = true;
+    if (!p) { return; }
+    if (!c) {
+      text('changed-against', p.trigger === 'REFERENCE' ? 'The latest profile is a reference of normal: the next '
+        + 'ones are compared with it.' : s.reference ? 'Not compared with normal: it started before the reference '
+        + 'of normal was recorded.' : 'Not compared with normal: no reference of normal yet (one is recorded while '
+        + 'the application is calm).');
+      return;
+    }
+    text('changed-against', 'Profile ' + p.id + ' against the reference of normal ' + c.reference +
+      ', per second and per request of each.');
+    $('changed-flame').href = profileUrl(p.id, 'format=html&compare=reference');
+    $('changed-collapsed').href = profileUrl(p.id, 'format=collapsed&compare=reference');
+    var grew = c.endpoints.filter(function (e) { return MORE_THAN_NOISE[e.verdict]; });
+    var same = c.endpoints.filter(function (e) { return !MORE_THAN_NOISE[e.verdict]; });
+    grew.forEach(function (e) { list.appendChild(change(e)); });
+    if (!c.endpoints.length) {
+      list.appendChild(el('li', 'muted', 'No request ended while it recorded: nothing to compare by endpoint.'));
+    } else if (!grew.length) {
+      list.appendChild(el('li', 'muted', 'No endpoint changed beyond the noise.'));
+    }
+    if (same.length > UNCHANGED_SHOWN) {
+      $('changed-unchanged').hidden = false;
+      text('changed-unchanged-count', same.length + ' endpoints unchanged');
+      same.forEach(function (e) { folded.appendChild(change(e)); });
+    } else {
+      same.forEach(function (e) { list.appendChild(change(e)); });
+    }
+    $('changed-methods-part').hidden = false;
+    replaceRows('changed-methods', c.methods.slice(0, METHODS_SHOWN).map(function (m) {
+      return row([el('td', 'name', m.method), el('td', 'num', pct(m.referencePercent) + ' \u2192 ' + pct(m.percent)),
+        el('td', 'num', '+' + m.delta.toFixed(1))]);
+    }), 'No method\'s self time grew.', 3);
+  }
+
   function endpoints(s) {
     var p = s.latestProfile, list = p && p.endpoints ? p.endpoints : [];
     var why = p && p.notes ? p.notes.filter(function (n) { return n.indexOf('no endpoints') === 0; })[0] : null;
@@ -246,6 +355,7 @@
     session(s);
     threads(s);
     latest(s);
+    whatChanged(s);
     endpoints(s);
     traces(s);
     profiles(s);
