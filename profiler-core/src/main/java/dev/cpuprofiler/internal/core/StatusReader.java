@@ -60,9 +60,10 @@ final class StatusReader {
                 graceUntil == null ? null : Duration.between(now, graceUntil));
         CpuProfilerStatus.Session session = p.coordinator().activeSession().map(s -> CpuProfilerStatus.Session.of(s)).orElse(null);
         List<Profile> profiles = p.profiles().list();
-        return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session,
-                profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
-                history.read());
+        CpuProfilerStatus.Reference reference = p.profiles().reference().map(CpuProfilerStatus.Reference::of)
+                .orElse(null);
+        return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session, p.profiles().latest().orElse(null),
+                reference, summaries(profiles), threads(), saturation(), lookback(), disk(), history.read());
     }
 
     private List<CpuProfilerStatus.ProfileSummary> summaries(List<Profile> profiles) {
