@@ -6,7 +6,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Every {@code profiler.cpu.*} setting, nested as the properties are ({@link Jfr}, {@link Saturation}), each written
+ * Every {@code profiler.cpu.*} setting, nested as the properties are ({@link Jfr}, {@link Saturation},
+ * {@link Reference}), each written
  * once: its default as a properties file writes it (a {@code DEFAULT_} constant, which the starter's
  * {@code @DefaultValue} names, so the configuration metadata shows the same default) and its allowed values in
  * {@link #validate()}. What each one means is the Javadoc of the starter's {@code CpuProfilerProperties}. A JavaBean,
@@ -141,6 +142,9 @@ public final class CpuProfilerOptions implements Cloneable {
     private Saturation saturation = new Saturation();
     public Saturation getSaturation() { return saturation; }
 
+    private Reference reference = new Reference();
+    public Reference getReference() { return reference; }
+
     /** {@code profiler.cpu.jfr.*}. */
     public static final class Jfr implements Cloneable {
 
@@ -171,6 +175,28 @@ public final class CpuProfilerOptions implements Cloneable {
         private Saturation copy() throws CloneNotSupportedException { return (Saturation) clone(); }
     }
 
+    /** {@code profiler.cpu.reference.*}: the reference of normal, recorded while the application is calm. */
+    public static final class Reference implements Cloneable {
+
+        public static final String DEFAULT_ENABLED = "true";
+        public static final String DEFAULT_DURATION = "10s";
+        public static final String DEFAULT_REFRESH = "1h";
+        /** The longest {@code refresh}: beyond a month a reference is as good as never renewed. */
+        public static final Duration MAX_REFRESH = Duration.ofDays(30);
+
+        private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        private Duration duration = duration(DEFAULT_DURATION);
+        public Duration getDuration() { return duration; }
+        public void setDuration(Duration duration) { this.duration = duration; }
+        private Duration refresh = duration(DEFAULT_REFRESH);
+        public Duration getRefresh() { return refresh; }
+        public void setRefresh(Duration refresh) { this.refresh = refresh; }
+
+        private Reference copy() throws CloneNotSupportedException { return (Reference) clone(); }
+    }
+
     /** The saturation window in use: as set, else a minute, or the rolling history when that is shorter. */
     public Duration effectiveSaturationWindow() {
         Duration minute = Duration.ofMinutes(1);
@@ -184,6 +210,7 @@ public final class CpuProfilerOptions implements Cloneable {
             CpuProfilerOptions copy = (CpuProfilerOptions) super.clone();
             copy.jfr = jfr.copy();
             copy.saturation = saturation.copy();
+            copy.reference = reference.copy();
             return copy;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
@@ -236,6 +263,9 @@ public final class CpuProfilerOptions implements Cloneable {
             between("saturation.window", saturation.window, "sampling-interval", samplingInterval,
                     "rolling-history-size", rollingHistorySize);
         }
+        between("reference.duration", reference.duration, MIN_DURATION, MAX_DURATION);
+        between("reference.refresh", reference.refresh, "reference.duration", reference.duration, null,
+                Reference.MAX_REFRESH);
         return this;
     }
 

@@ -17,24 +17,40 @@ import java.util.List;
  * @param cpu the CPU monitor
  * @param trigger the CPU trigger's settings, cooldown and start-up grace
  * @param session the session recording now, or null when none runs (or one is still being launched)
- * @param latestProfile the newest profile, or null before the first; not in this record's JSON (the endpoint writes
- *        it with the JSON format, folded)
- * @param profiles the kept profiles, newest first
+ * @param latestProfile the newest profile that is not a reference of normal, or null before the first; not in this
+ *        record's JSON (the endpoint writes it with the JSON format, folded)
+ * @param reference the reference of normal in force (the newest recorded), which later profiles are compared with;
+ *        null before the first, or with references off
+ * @param profiles the kept profiles, newest first, references included
  * @param threads the top threads by recent CPU
  * @param saturation the saturation trigger's view: the hottest application thread now
  * @param lookback what the look-back does (state {@code OFF} when it is switched off)
  * @param disk the free space where the profiler writes
  * @param history the recent CPU% and the baseline's slots, for a chart
- * @param reference the reference of normal profiles are compared with, or null before the first
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session session,
-        @JsonIgnore Profile latestProfile, List<ProfileSummary> profiles, List<ThreadCpu> threads,
-        Saturation saturation, Lookback lookback, Disk disk, History history, Reference reference) {
+        @JsonIgnore Profile latestProfile, Reference reference, List<ProfileSummary> profiles, List<ThreadCpu> threads,
+        Saturation saturation, Lookback lookback, Disk disk, History history) {
 
     public CpuProfilerStatus {
         profiles = List.copyOf(profiles);
         threads = List.copyOf(threads);
+    }
+
+    /**
+     * The reference of normal in force: a profile (trigger REFERENCE) recorded while the application was calm.
+     *
+     * @param id its profile id ({@code GET /{id}} serves it)
+     * @param recordedAt when it finished recording, from which its age and the next refresh count
+     * @param samples its samples
+     */
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    public record Reference(String id, Instant recordedAt, long samples) {
+
+        public static Reference of(Profile reference) {
+            return new Reference(reference.id(), reference.endedAt(), reference.samples());
+        }
     }
 
     /**
@@ -223,14 +239,5 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
         PROFILING,
         /** Quiet after a CPU-triggered session, until its end + cooldown. */
         COOLDOWN
-    }
-
-    /**
-     * The reference of normal: a REFERENCE profile recorded while the application was calm.
-     *
-     * @param recordedAt when it ended
-     */
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Reference(String id, Instant recordedAt, long samples) {
     }
 }

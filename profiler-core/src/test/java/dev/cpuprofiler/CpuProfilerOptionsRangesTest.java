@@ -39,7 +39,9 @@ class CpuProfilerOptionsRangesTest {
                     Duration.ofMillis(10), Duration.ofSeconds(1)),
             durations("startup-grace", CpuProfilerOptions::setStartupGrace, Duration.ZERO, Duration.ofHours(1)),
             new Bounded<>("saturation.threshold", (CpuProfilerOptions o, Double t) -> o.getSaturation().setThreshold(t),
-                    50.0, 100.0, 49.99, 100.01));
+                    50.0, 100.0, 49.99, 100.01),
+            durations("reference.duration", (o, d) -> o.getReference().setDuration(d), Duration.ofSeconds(1),
+                    Duration.ofHours(1)));
 
     private static Bounded<Duration> durations(String key, BiConsumer<CpuProfilerOptions, Duration> set, Duration min,
             Duration max) {
@@ -56,7 +58,7 @@ class CpuProfilerOptionsRangesTest {
         for (Bounded<?> range : CONSTANT_RANGES) {
             check(range);
         }
-        assertThat(CONSTANT_RANGES).as("the eleven constant ranges").hasSize(11);
+        assertThat(CONSTANT_RANGES).as("the twelve constant ranges").hasSize(12);
     }
 
     private static <T> void check(Bounded<T> range) {
@@ -119,6 +121,31 @@ class CpuProfilerOptionsRangesTest {
     }
 
     @Test
+    void theReferenceRefreshIsAtLeastItsDurationAndAtMostAMonth() {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.getReference().setRefresh(Duration.ofSeconds(9));
+        assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(
+                e.getMessage()).isEqualTo("Invalid value 'PT9S' for profiler.cpu.reference.refresh: must be at least "
+                        + "profiler.cpu.reference.duration (PT10S) and at most PT720H"));
+        options.getReference().setRefresh(Duration.ofSeconds(10));
+        options.validate();
+        options.getReference().setRefresh(Duration.ofDays(30).plusSeconds(1));
+        assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
+                e -> assertThat(e.property()).isEqualTo("profiler.cpu.reference.refresh"));
+        options.getReference().setRefresh(null);
+        assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
+                e -> assertThat(e.property()).isEqualTo("profiler.cpu.reference.refresh"));
+        // A longer reference takes the refresh's floor with it; the duration is named first when it is out of range.
+        options.getReference().setRefresh(Duration.ofMinutes(1));
+        options.getReference().setDuration(Duration.ofMinutes(2));
+        assertThatThrownBy(options::validate).hasMessageContaining("profiler.cpu.reference.refresh: must be at least "
+                + "profiler.cpu.reference.duration (PT2M)");
+        options.getReference().setDuration(Duration.ZERO);
+        assertThatThrownBy(options::validate).isInstanceOfSatisfying(InvalidOptionException.class,
+                e -> assertThat(e.property()).isEqualTo("profiler.cpu.reference.duration"));
+    }
+
+    @Test
     void tooManyBaselineSlotsAreRefused() {
         CpuProfilerOptions options = new CpuProfilerOptions();
         options.setSamplingInterval(Duration.ofMillis(10));
@@ -150,7 +177,7 @@ class CpuProfilerOptionsRangesTest {
     void copyCarriesEverySetting() throws Exception {
         CpuProfilerOptions options = new CpuProfilerOptions();
         int changed = 0;
-        for (Object group : List.of(options, options.getJfr(), options.getSaturation())) {
+        for (Object group : List.of(options, options.getJfr(), options.getSaturation(), options.getReference())) {
             for (PropertyDescriptor d : settings(group)) {
                 Object value = d.getReadMethod().invoke(group);
                 Class<?> type = d.getPropertyType();
@@ -169,15 +196,16 @@ class CpuProfilerOptionsRangesTest {
         CpuProfilerOptions copy = options.copy();
         assertThat(copy.getJfr()).isNotSameAs(options.getJfr());
         assertThat(copy.getSaturation()).isNotSameAs(options.getSaturation());
-        List<Object> originals = List.of(options, options.getJfr(), options.getSaturation());
-        List<Object> copies = List.of(copy, copy.getJfr(), copy.getSaturation());
+        assertThat(copy.getReference()).isNotSameAs(options.getReference());
+        List<Object> originals = List.of(options, options.getJfr(), options.getSaturation(), options.getReference());
+        List<Object> copies = List.of(copy, copy.getJfr(), copy.getSaturation(), copy.getReference());
         for (int i = 0; i < originals.size(); i++) {
             for (PropertyDescriptor d : settings(originals.get(i))) {
                 assertThat(d.getReadMethod().invoke(copies.get(i))).as(d.getName())
                         .isEqualTo(d.getReadMethod().invoke(originals.get(i)));
             }
         }
-        assertThat(changed).as("settings").isEqualTo(30);
+        assertThat(changed).as("settings").isEqualTo(33);
     }
 
     private static List<PropertyDescriptor> settings(Object group) throws Exception {

@@ -35,6 +35,9 @@ class CpuProfilerOptionsTest {
         assertThat(o.getLookbackSamplingPeriod()).isEqualTo(Duration.ofMillis(50));
         assertThat(o.getStartupGrace()).isEqualTo(Duration.ofSeconds(60));
         assertThat(o.getMinFreeDiskSpace()).isEqualTo(CpuProfilerOptions.AUTO_FREE_DISK_SPACE);
+        assertThat(o.getReference().isEnabled()).isTrue();
+        assertThat(o.getReference().getDuration()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(o.getReference().getRefresh()).isEqualTo(Duration.ofHours(1));
     }
 
     private static void assertInvalid(Consumer<CpuProfilerOptions> change, String property, String allowedFragment) {
@@ -75,6 +78,10 @@ class CpuProfilerOptionsTest {
         assertInvalid(o -> o.setLookback(Duration.ofSeconds(-1)), "profiler.cpu.lookback", "0 (off)");
         assertInvalid(o -> o.setLookbackSamplingPeriod(Duration.ofMillis(5)), "profiler.cpu.lookback-sampling-period",
                 "between PT0.01S and PT1S");
+        assertInvalid(o -> o.getReference().setDuration(Duration.ofMillis(500)), "profiler.cpu.reference.duration",
+                "between PT1S and PT1H");
+        assertInvalid(o -> o.getReference().setRefresh(Duration.ofSeconds(5)), "profiler.cpu.reference.refresh",
+                "at least profiler.cpu.reference.duration (PT10S)");
     }
 
     @Test

@@ -106,6 +106,8 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param jfr What the engine's JFR recording carries besides its stack samples.
      * @param saturation The saturation trigger: one thread pinned at a core while the process's CPU% looks
      *     harmless.
+     * @param reference The reference of normal: a short profile the profiler records by itself while the application
+     *     is calm, which every later profile is compared with.
      * @param export Where each stored profile is pushed: Pyroscope, OTLP.
      */
     public record Cpu(@DefaultValue(DEFAULT_ENABLED) boolean enabled, @DefaultValue(DEFAULT_THRESHOLD) double threshold,
@@ -132,12 +134,13 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             Duration lookbackSamplingPeriod,
             @DefaultValue(DEFAULT_STARTUP_GRACE) @DurationUnit(ChronoUnit.SECONDS) Duration startupGrace,
             @DataSizeUnit(DataUnit.BYTES) DataSize minFreeDiskSpace, @DefaultValue Jfr jfr,
-            @DefaultValue Saturation saturation, @DefaultValue @NestedConfigurationProperty ExportProperties export) {
+            @DefaultValue Saturation saturation, @DefaultValue Reference reference,
+            @DefaultValue @NestedConfigurationProperty ExportProperties export) {
 
         /**
          * These values on the core's options, to be checked there: each component on the option of its name, a nested
-         * record on the group of its name ({@code jfr}, {@code saturation}), a size in bytes; an unset one keeps the
-         * core's default. What the core has no option for ({@code export}) stays here.
+         * record on the group of its name ({@code jfr}, {@code saturation}, {@code reference}), a size in bytes; an
+         * unset one keeps the core's default. What the core has no option for ({@code export}) stays here.
          */
         public CpuProfilerOptions toOptions() {
             CpuProfilerOptions options = new CpuProfilerOptions();
@@ -182,5 +185,28 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
     public record Saturation(@DefaultValue(CpuProfilerOptions.Saturation.DEFAULT_ENABLED) boolean enabled,
             @DefaultValue(CpuProfilerOptions.Saturation.DEFAULT_THRESHOLD) double threshold,
             @DurationUnit(ChronoUnit.SECONDS) Duration window) {
+    }
+
+    /**
+     * Settings under {@code profiler.cpu.reference}: the reference of normal that every profile is compared with.
+     *
+     * @param enabled Whether the profiler records a reference of normal by itself, a profile with trigger REFERENCE,
+     *     while the application is calm: the CPU average known and not above the threshold, no thread pinned at a core,
+     *     the CPU not rising (the look-back not armed), no other profile recording, past startup-grace. Every later
+     *     profile is then compared with the reference in force when it started (its comparison: requests per second
+     *     and CPU per request of each endpoint, with a verdict, and the methods that grew). References are kept apart:
+     *     they do not count against retained-profiles and no other profile pushes one out. A reference never delays
+     *     anything: an incident or an on-demand profile cancels one that records. Independent of profiler.cpu.enabled.
+     * @param duration How long a reference records. Longer costs more CPU per refresh but counts more requests and
+     *     samples, so a comparison can call smaller changes. A bare number means seconds.
+     * @param refresh How old the reference may grow before a new one is recorded, at the next calm moment; one that
+     *     failed or was cancelled is tried again after 5 minutes at the soonest. At least duration. A bare number
+     *     means seconds.
+     */
+    public record Reference(@DefaultValue(CpuProfilerOptions.Reference.DEFAULT_ENABLED) boolean enabled,
+            @DefaultValue(CpuProfilerOptions.Reference.DEFAULT_DURATION) @DurationUnit(ChronoUnit.SECONDS)
+            Duration duration,
+            @DefaultValue(CpuProfilerOptions.Reference.DEFAULT_REFRESH) @DurationUnit(ChronoUnit.SECONDS)
+            Duration refresh) {
     }
 }

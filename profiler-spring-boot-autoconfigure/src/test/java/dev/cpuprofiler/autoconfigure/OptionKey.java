@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One setting of the core's {@link CpuProfilerOptions} (a bean property there, or of its nested group {@code jfr} or
- * {@code saturation}) with its {@code profiler.cpu.*} key, named as the option is, and the {@link CpuProfilerProperties}
+ * One setting of the core's {@link CpuProfilerOptions} (a bean property there, or of its nested group {@code jfr},
+ * {@code saturation} or {@code reference}) with its {@code profiler.cpu.*} key, named as the option is, and the {@link CpuProfilerProperties}
  * component that binds it, in the order the properties class declares them (README's order). Found by reflection, so
  * a setting added on one side only fails the tests that use this.
  *
@@ -28,6 +28,7 @@ record OptionKey(String key, String group, PropertyDescriptor option, Field fiel
         List<Field> order = new ArrayList<>(Arrays.asList(CpuProfilerProperties.Cpu.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Jfr.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Saturation.class.getDeclaredFields()));
+        order.addAll(Arrays.asList(CpuProfilerProperties.Reference.class.getDeclaredFields()));
         keys.sort(Comparator.comparingInt(k -> order.indexOf(k.field())));
         return keys;
     }
@@ -67,7 +68,10 @@ record OptionKey(String key, String group, PropertyDescriptor option, Field fiel
         }
     }
 
-    /** The binding: {@code Cpu}'s component of that name, or the nested group's ({@code Jfr}, {@code Saturation}). */
+    /**
+     * The binding: {@code Cpu}'s component of that name, or the nested group's ({@code Jfr}, {@code Saturation},
+     * {@code Reference}).
+     */
     private static Field field(String group, String name) {
         try {
             Class<?> owner = group == null ? CpuProfilerProperties.Cpu.class

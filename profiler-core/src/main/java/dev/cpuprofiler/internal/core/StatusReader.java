@@ -6,7 +6,6 @@ import dev.cpuprofiler.internal.trigger.SaturationSettings;
 
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.format.ProfileFormat;
@@ -61,15 +60,10 @@ final class StatusReader {
                 graceUntil == null ? null : Duration.between(now, graceUntil));
         CpuProfilerStatus.Session session = p.coordinator().activeSession().map(s -> CpuProfilerStatus.Session.of(s)).orElse(null);
         List<Profile> profiles = p.profiles().list();
-        return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session,
-                profiles.isEmpty() ? null : profiles.get(0), summaries(profiles), threads(), saturation(), lookback(), disk(),
-                history.read(), reference(profiles));
-    }
-
-    /** The newest REFERENCE profile kept, or null. */
-    private static CpuProfilerStatus.Reference reference(List<Profile> profiles) {
-        return profiles.stream().filter(pr -> pr.trigger() == SessionTrigger.REFERENCE).findFirst()
-                .map(pr -> new CpuProfilerStatus.Reference(pr.id(), pr.endedAt(), pr.samples())).orElse(null);
+        CpuProfilerStatus.Reference reference = p.profiles().reference().map(CpuProfilerStatus.Reference::of)
+                .orElse(null);
+        return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session, p.profiles().latest().orElse(null),
+                reference, summaries(profiles), threads(), saturation(), lookback(), disk(), history.read());
     }
 
     private List<CpuProfilerStatus.ProfileSummary> summaries(List<Profile> profiles) {

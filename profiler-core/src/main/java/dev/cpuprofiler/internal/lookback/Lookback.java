@@ -44,6 +44,15 @@ public interface Lookback extends AutoCloseable {
 
     CpuProfilerStatus.Lookback status();
 
+    /**
+     * Whether it is armed now (recording, or waiting for the engine lock to record): the CPU is rising above its normal,
+     * no calm moment. Never waits.
+     */
+    default boolean armed() {
+        CpuProfilerStatus.LookbackState s = status().state();
+        return s == CpuProfilerStatus.LookbackState.ARMED || s == CpuProfilerStatus.LookbackState.WAITING;
+    }
+
     /** Stops for good and frees the engine lock. Idempotent. */
     @Override
     void close();

@@ -162,6 +162,12 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     }
 
     @Override
+    public boolean armed() {
+        CpuProfilerStatus.LookbackState s = state;
+        return s == CpuProfilerStatus.LookbackState.ARMED || s == CpuProfilerStatus.LookbackState.WAITING;
+    }
+
+    @Override
     public CpuProfilerStatus.Lookback status() {
         CpuProfilerStatus.LookbackState s = state;
         Instant now = clock.instant();

@@ -44,9 +44,12 @@ public final class RequestLog {
      * @param lateNames the names of requests that end after the log was frozen, as they come
      * @param lateTraces those requests' trace and span ids, as they come
      * @param tracesLeftOut traced requests whose ids were not kept: not hex as tracers write them
+     * @param counted whether only the requests that ended at or after {@code countFrom} are counted (else all)
+     * @param countFrom the {@link System#nanoTime()} the session's engine recorded from
      */
     RequestLog(int n, int[] kinds, long[] threads, long[] requests, long[] times, String[] nameById, long dropped,
-            long epochOffsetNanos, Map<Long, String> lateNames, Map<Long, String[]> lateTraces, long tracesLeftOut) {
+            long epochOffsetNanos, Map<Long, String> lateNames, Map<Long, String[]> lateTraces, long tracesLeftOut,
+            boolean counted, long countFrom) {
         this.lateNames = lateNames;
         this.lateTraces = lateTraces;
         this.tracesLeftOut = tracesLeftOut;
@@ -62,7 +65,9 @@ public final class RequestLog {
                 case RequestTimeline.END -> {
                     String name = nameById[(int) threads[i]];
                     names.put(requests[i], name);
-                    ended.merge(name, 1L, Long::sum);
+                    if (!counted || times[i] - countFrom >= 0) {
+                        ended.merge(name, 1L, Long::sum);
+                    }
                 }
                 case RequestTimeline.TRACE -> traces.put(requests[i], new long[] {threads[i], times[i], 0, -1});
                 case RequestTimeline.SPAN -> {
@@ -147,7 +152,10 @@ public final class RequestLog {
         return nanoTime + epochOffsetNanos;
     }
 
-    /** How many requests of that name ended while the session recorded, or soon after for those it saw run. */
+    /**
+     * How many requests of that name ended while the session recorded (from when its engine did, if it said so), or
+     * soon after for those it saw run.
+     */
     public long requestsEnded(String name) {
         return ended.getOrDefault(name, 0L) + lateNames.values().stream().filter(name::equals).count();
     }

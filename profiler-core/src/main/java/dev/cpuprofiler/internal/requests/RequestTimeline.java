@@ -82,6 +82,19 @@ public final class RequestTimeline implements RequestActivity {
     }
 
     /**
+     * The session's engine records from now on: requests that end from now count in the profile's request rates, which
+     * are per second of the recording. Those that ended while the engine started (which can take a second, JFR's first
+     * start or loading async-profiler) are only named, so a session's first seconds do not inflate its rates.
+     */
+    public void recording() {
+        Log l = log;
+        if (l != null) {
+            l.countFrom = System.nanoTime();
+            l.counting = true;
+        }
+    }
+
+    /**
      * Ends the session's scopes, and its log but for the names of requests already known, which keep coming until
      * {@link #close()}; null if no log was started.
      */
@@ -199,6 +212,9 @@ public final class RequestTimeline implements RequestActivity {
         /** How deep in scopes the current thread is, in this session: only its outermost scope is logged. */
         final ThreadLocal<int[]> depth = ThreadLocal.withInitial(() -> new int[1]);
         volatile boolean closing;
+        /** Requests that end at or after this {@link System#nanoTime()} are counted, once {@code counting}. */
+        volatile long countFrom;
+        volatile boolean counting;
 
         Log(int maxEvents) {
             this.maxEvents = maxEvents;
@@ -269,7 +285,7 @@ public final class RequestTimeline implements RequestActivity {
                 }
             });
             return new RequestLog(kept, kinds, threads, requests, times, byId, dropped.get(), epochOffsetNanos,
-                    lateNames, lateTraces, tracesLeftOut.get());
+                    lateNames, lateTraces, tracesLeftOut.get(), counting, countFrom);
         }
     }
 }

@@ -212,6 +212,6 @@ public final class ProfileFileWriter {
         return new Profile(p.id(), p.trigger(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(), p.startedAt(),
                 p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), file,
                 p.concurrency(), p.lookback(), p.cpuBreakdown(), p.endpoints(), p.endpointTree(), p.hottestTraces(),
-                p.spanTree(), p.saturation());
+                p.spanTree(), p.saturation(), p.comparison());
     }
 }

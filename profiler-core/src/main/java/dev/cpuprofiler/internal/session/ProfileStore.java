@@ -12,10 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -26,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * The last N profiles of each {@link RetentionGroup} in memory, newest first, bounded in count per group and in bytes
  * over all (the profile just stored is always kept, even alone over the byte bound). On-demand profiles never push out
  * an incident's (CPU-triggered or saturation) profile: when bytes are short, on-demand profiles go first, and one being
- * stored pushes out on-demand profiles only. Optionally each profile is also written to an output directory; a write
- * failure is logged by the writer and never loses the in-memory profile.
+ * stored pushes out on-demand profiles only. References of normal are kept apart: not counted, never pushed out, the
+ * newest kept and every older one a kept profile's comparison names (so that profile can still be shown against it),
+ * the rest dropped. {@value #LATEST} names the newest profile that is not a reference. Optionally each profile is also
+ * written to an output directory; a write failure is logged by the writer and never loses the in-memory profile.
  *
  * <p>The engine's recording ({@code .jfr}, served as {@code format=jfr}) is kept with its profile: moved to the
  * output directory when there is one (where the writer's retention governs it), otherwise left in the work directory
@@ -116,13 +120,14 @@ public final class ProfileStore implements AutoCloseable {
             Kept added = new Kept(stored, recordingBytes);
             profiles.addFirst(added);
             bytes += added.bytes();
-            while (count(group) > maxProfiles) {
+            while (group.counted() && count(group) > maxProfiles) {
                 dropOldest(group, added, dropped);
             }
             boolean more = true;
             while (bytes > maxBytes && more) {
                 more = dropOldestGivingWay(group, added, dropped);
             }
+            dropUnusedReferences(dropped);
         }
         dropped.forEach(ProfileStore::delete);
         // Outside the lock and after the profile is readable: a listener may look it up, and a failing one must not
@@ -214,6 +219,36 @@ public final class ProfileStore implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Drops every reference but the newest that no kept profile's comparison names: once its last profile is gone, an
+     * older reference is of no use.
+     */
+    private void dropUnusedReferences(List<Path> dropped) {
+        Set<String> named = new HashSet<>();
+        for (Kept k : profiles) {
+            if (k.profile().comparison() != null) {
+                named.add(k.profile().comparison().reference());
+            }
+        }
+        boolean newest = true;
+        for (Iterator<Kept> it = profiles.iterator(); it.hasNext();) {
+            Kept k = it.next();
+            if (k.group() != RetentionGroup.REFERENCE) {
+                continue;
+            }
+            if (!newest && !named.contains(k.profile().id())) {
+                it.remove();
+                bytes -= k.bytes();
+                if (k.recordingBytes() > 0) {
+                    dropped.add(k.profile().jfrFile());
+                }
+                log.debug("Dropped reference {} from memory: a newer one is in force and no kept profile names it",
+                        k.profile().id());
+            }
+            newest = false;
+        }
+    }
+
     /** Why a recording cannot be kept where it is (its disk is at the floor), or null. */
     private String refusal(Path recording) {
         if (diskSpace == null || recording.getParent() == null) {
@@ -247,7 +282,7 @@ public final class ProfileStore implements AutoCloseable {
         }
     }
 
-    /** A profile by id, or the newest for {@value #LATEST}. */
+    /** A profile by id, or the newest that is not a reference for {@value #LATEST}. */
     public synchronized Optional<Profile> get(String id) {
         if (LATEST.equals(id)) {
             return latest();
@@ -260,9 +295,26 @@ public final class ProfileStore implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * The newest profile that is not a reference of normal: an hourly reference never takes an incident's place as the
+     * latest (the status, {@code GET /latest}).
+     */
     public synchronized Optional<Profile> latest() {
-        Kept newest = profiles.peekFirst();
-        return Optional.ofNullable(newest == null ? null : newest.profile());
+        return newest(false);
+    }
+
+    /** The reference of normal in force: the newest one recorded, if any. */
+    public synchronized Optional<Profile> reference() {
+        return newest(true);
+    }
+
+    private Optional<Profile> newest(boolean reference) {
+        for (Kept k : profiles) {
+            if ((k.group() == RetentionGroup.REFERENCE) == reference) {
+                return Optional.of(k.profile());
+            }
+        }
+        return Optional.empty();
     }
 
     /** Every profile held, newest first. */

@@ -6,6 +6,7 @@ import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.RunningSession;
 
 import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.LookbackSnapshot;
@@ -33,9 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One recording: waits out its duration on its own thread, stops the engine, builds the profile and hands
- * it to the store. Its outcome always completes — normally, on failure, on cancel, or if the thread dies
- * of an {@link Error} — so the trigger policy never waits forever.
+ * One recording: waits out its duration on its own thread, stops the engine, builds the profile, compares it with the
+ * reference of normal in force when it started (if any) and hands it to the store. Its outcome always completes —
+ * normally, on failure, on cancel, or if the thread dies of an {@link Error} — so the trigger policy never waits
+ * forever.
  */
 final class ProfilingSession implements RunningSession, Runnable {
 
@@ -64,11 +66,13 @@ final class ProfilingSession implements RunningSession, Runnable {
     private volatile String cancelReason;
     private volatile String stopEarlyReason;
     private final ThreadFocus focus;
+    private final Profile reference;
 
+    /** @param reference the reference of normal in force when it started, which its profile is compared with; or null */
     ProfilingSession(String id, SessionTrigger trigger, SelectedRecording recording, StackTree tree, Instant startedAt,
             Duration duration, Duration samplingPeriod, ProfileStore store, Clock clock,
             Supplier<Double> cpuPercentSince, ConcurrencySampler concurrency, LookbackSnapshot lookback,
-            CpuBreakdownProbe.Measurement breakdown, Requests requests, ThreadFocus focus) {
+            CpuBreakdownProbe.Measurement breakdown, Requests requests, ThreadFocus focus, Profile reference) {
         this.id = id;
         this.trigger = trigger;
         this.recording = recording;
@@ -84,6 +88,7 @@ final class ProfilingSession implements RunningSession, Runnable {
         this.breakdown = breakdown;
         this.requests = requests;
         this.focus = focus;
+        this.reference = reference;
     }
 
     /**
@@ -170,11 +175,16 @@ final class ProfilingSession implements RunningSession, Runnable {
                     cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
                     requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
                     requests.tally().spanTree(), focus == null ? null : focus.saturation());
-            store.add(profile);
-            log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
-                    profile.engineDetail(), profile.duration(), lookback == null ? ""
-                            : ", plus " + lookback.samples() + " look-back samples from the " + lookback.duration()
-                                    + " before");
+            store.add(compared(profile));
+            if (trigger == SessionTrigger.REFERENCE) {
+                log.info("Recorded a reference of normal, {}: {} samples by {} in {}, {}", id, profile.samples(),
+                        profile.engine(), profile.duration(), requestsSeen(profile));
+            } else {
+                log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
+                        profile.engineDetail(), profile.duration(), lookback == null ? ""
+                                : ", plus " + lookback.samples() + " look-back samples from the "
+                                        + lookback.duration() + " before");
+            }
             finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, cutShort, clock.instant(), id));
         } catch (InterruptedException e) {
             requests.close();
@@ -200,6 +210,36 @@ final class ProfilingSession implements RunningSession, Runnable {
         }
     }
 
+
+    /**
+     * The profile with what changed from the reference it started with; as it is without one, or when the comparison
+     * fails (a comparison never costs the profile).
+     */
+    private Profile compared(Profile profile) {
+        if (reference == null) {
+            return profile;
+        }
+        try {
+            return profile.withComparison(ProfileComparator.compare(reference, profile));
+        } catch (RuntimeException e) {
+            log.warn("Profile {} could not be compared with the reference {}; it is kept without a comparison", id,
+                    reference.id(), e);
+            return profile;
+        }
+    }
+
+    /** The requests a reference saw, in a few words. */
+    private static String requestsSeen(Profile profile) {
+        long requests = 0;
+        int endpoints = 0;
+        for (EndpointShare e : profile.endpoints()) {
+            if (e.requests() != null && e.requests() > 0) {
+                requests += e.requests();
+                endpoints++;
+            }
+        }
+        return requests + " requests to " + endpoints + (endpoints == 1 ? " endpoint" : " endpoints");
+    }
 
     /** What a reader of the endpoints must know: why there are none, or why they cover less than the profile. */
     private List<String> endpointNotes(RequestLog log, List<EndpointShare> endpoints) {

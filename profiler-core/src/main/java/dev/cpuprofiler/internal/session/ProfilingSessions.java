@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.session;
 
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.RunningSession;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Starts sessions: picks an engine (with fallbacks), records into a fresh {@link StackTree} on a thread of
- * its own, and stores the profile when done.
+ * its own, and stores the profile when done, compared with the reference of normal in force when it started (none for
+ * a reference itself, none without references).
  */
 public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
 
@@ -129,13 +131,17 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();
+        requests.recording();
+        // The reference in force when the session starts is the one it is compared with, whatever is recorded later.
+        Profile reference = trigger != SessionTrigger.REFERENCE && options.getReference().isEnabled()
+                ? store.reference().orElse(null) : null;
         LookbackSnapshot lookbackPart = trigger.automatic() ? handOver.map(LookbackHandOver::snapshot)
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
         handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
                 options.getStackSamplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
                 cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, options.getMaxEndpoints(),
-                        recording.seesVirtualThreads()), focus);
+                        recording.seesVirtualThreads()), focus, reference);
         Thread thread;
         try {
             thread = threadFactory.newThread(session);

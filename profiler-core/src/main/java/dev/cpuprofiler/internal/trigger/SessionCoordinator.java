@@ -18,9 +18,14 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +34,12 @@ import org.slf4j.LoggerFactory;
  * Runs the profiling sessions, one at a time ({@link SessionSlot}): the one its {@link TriggerDecision} calls for at a
  * {@link #poll()} (every polling interval), and the on-demand ones asked for. A session the profiler started by itself
  * that ends, completed or failed, starts a cooldown from its end ({@link Holds}); on-demand sessions do not.
+ *
+ * <p>A reference of normal (trigger REFERENCE) records only while the application is calm, and never delays anything
+ * else: a CPU or saturation trigger that fires while it records, or an on-demand start, cancels it (it is no longer a
+ * calm moment, or the engine is wanted) and takes the slot straight from it, in that same poll or call; the new
+ * session's engine starts once the reference has let go of its own ({@link #PREEMPT_WAIT} at most). A reference starts
+ * no cooldown.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
@@ -48,13 +59,21 @@ public final class SessionCoordinator {
      * profiler's first load included), so only a hung one reaches it.
      */
     public static final Duration SHUTDOWN_LAUNCH_WAIT = Duration.ofSeconds(5);
+    /**
+     * The longest a session that cancels a reference waits for it to end: a cancelled recording stops and deletes its
+     * file in well under a second, so only a hung engine reaches it (the session then starts all the same, and finds
+     * the engine busy).
+     */
+    public static final Duration PREEMPT_WAIT = Duration.ofSeconds(5);
 
     private final TriggerSettings settings;
     private final SaturationSettings saturationSettings;
+    private final ReferenceSettings referenceSettings;
     private final TriggerDecision decision;
     private final Holds holds;
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Supplier<OptionalDouble> average;
+    private final BooleanSupplier rising;
     private final SessionLauncher launcher;
     private final Clock clock;
     private final SessionWatchdog watchdog;
@@ -65,23 +84,29 @@ public final class SessionCoordinator {
     private final SessionEnds ends;
 
     /**
-     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); counts only when
-     *        {@code saturationSettings} are enabled
+     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); triggers only when
+     *        {@code saturationSettings} are enabled, and a pinned thread is never calm
+     * @param referenceSettings when a reference of normal is recorded
+     * @param rising whether the CPU is rising above its normal now (the look-back is armed): no calm moment for a
+     *        reference; read only when one is due
      * @param holds the holds it keeps, shared with the look-back
      */
     public SessionCoordinator(TriggerSettings settings, Supplier<OptionalDouble> average,
-            SaturationSettings saturationSettings, Supplier<Optional<SaturationReading>> saturation, Holds holds,
-            SessionLauncher launcher, Clock clock) {
+            SaturationSettings saturationSettings, Supplier<Optional<SaturationReading>> saturation,
+            ReferenceSettings referenceSettings, BooleanSupplier rising, Holds holds, SessionLauncher launcher,
+            Clock clock) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.saturationSettings = Objects.requireNonNull(saturationSettings, "saturationSettings");
-        this.decision = new TriggerDecision(settings, saturationSettings);
+        this.referenceSettings = Objects.requireNonNull(referenceSettings, "referenceSettings");
+        this.decision = new TriggerDecision(settings, saturationSettings, referenceSettings);
         this.holds = Objects.requireNonNull(holds, "holds");
         this.saturation = Objects.requireNonNull(saturation, "saturation");
         this.average = Objects.requireNonNull(average, "average");
+        this.rising = Objects.requireNonNull(rising, "rising");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.watchdog = new SessionWatchdog(settings.watchdogGrace());
-        this.ends = new SessionEnds(slot, holds, settings.cooldown(), decisions);
+        this.ends = new SessionEnds(slot, holds, settings.cooldown(), referenceSettings.retryAfter(), decisions);
     }
 
     /** Told of every session's end, after its cooldown is set; in the order they were added. */
@@ -100,49 +125,78 @@ public final class SessionCoordinator {
      */
     public void poll(Executor launches) {
         try {
-            SessionTrigger trigger = reserve();
-            if (trigger != null) {
-                launchAutomatic(trigger, launches);
+            Reservation reserved = reserve();
+            if (reserved != null) {
+                launchAutomatic(reserved, launches);
             }
         } catch (RuntimeException e) {
             log.warn("CPU trigger check failed; next check in one polling interval", e);
         }
     }
 
-    /** The trigger of the launch it reserved the slot for, which the caller must then make, or null. */
-    private SessionTrigger reserve() {
+    /**
+     * The slot reserved for a launch: its trigger, and what completes once the reference it superseded has ended (null
+     * when it superseded none).
+     */
+    private record Reservation(SessionTrigger trigger, CompletionStage<?> supersededEnd) {
+    }
+
+    /** The launch it reserved the slot for, which the caller must then make, or null. */
+    private Reservation reserve() {
         OptionalDouble avg = average.get();
         Optional<SaturationReading> hottest = saturation.get();
-        // No launch or session holds the slot, so no watchdog either, and nothing could trigger: no lock, no clock.
-        if (!slot.taken() && decision.nothingToDecide(avg, hottest)) {
+        // No launch or session holds the slot, so no watchdog either, nothing could trigger and no reference is due:
+        // no lock, and the clock only with references on.
+        if (!slot.taken() && decision.nothingToDecide(avg, hottest) && !decision.referenceMayBeDue(holds, clock)) {
             return null;
         }
         decisions.lock();
         try {
             Instant now = clock.instant();
-            if (holds.isShutDown() || !slotFree(now)) {
+            if (holds.isShutDown()) {
                 return null;
             }
-            Optional<SessionTrigger> trigger = decision.decide(avg, hottest, holds, now);
-            return trigger.isPresent() && slot.tryReserve() ? trigger.get() : null;
+            Optional<RunningSession> reference = slotFree(now);
+            if (slot.taken() && reference.isEmpty()) {
+                return null;
+            }
+            TriggerDecision.Activity activity = reference.isPresent() ? TriggerDecision.Activity.REFERENCE_RECORDING
+                    : referenceSettings.enabled() && rising.getAsBoolean() ? TriggerDecision.Activity.RISING
+                    : TriggerDecision.Activity.NONE;
+            Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
+            if (trigger.isEmpty()) {
+                return null;
+            }
+            if (reference.isPresent()) {
+                CompletionStage<?> ended = supersede(reference.get(), "a " + trigger.get()
+                        + "-triggered session starts: the application is no longer calm");
+                return ended == null ? null : new Reservation(trigger.get(), ended);
+            }
+            return slot.tryReserve() ? new Reservation(trigger.get(), null) : null;
         } finally {
             decisions.unlock();
         }
     }
 
-    /** Whether no session is being launched or recording (an overdue one is ended here first). */
-    private boolean slotFree(Instant now) {
+    /**
+     * Ends an overdue session first; then the reference of normal recording in the slot, which a trigger may cancel,
+     * if that is what holds it. Whether anything holds the slot is then {@link SessionSlot#taken()}.
+     */
+    private Optional<RunningSession> slotFree(Instant now) {
         if (slot.launching()) {
             log.debug("A profiling session is being launched; not checking CPU");
-            return false;
+            return Optional.empty();
         }
         Optional<RunningSession> active = slot.session();
         if (active.isPresent()) {
             RunningSession s = active.get();
             Optional<String> overdue = watchdog.overdue(s, now);
             if (overdue.isEmpty()) {
+                if (s.trigger() == SessionTrigger.REFERENCE) {
+                    return active;
+                }
                 log.debug("Session {} is recording; not checking CPU", s.id());
-                return false;
+                return Optional.empty();
             }
             log.warn("Profiling session {} {}", s.id(), overdue.get());
             try {
@@ -152,16 +206,63 @@ public final class SessionCoordinator {
             }
             ends.ended(s, SessionOutcome.failed(overdue.get(), now));
         }
-        return !slot.taken();
+        return Optional.empty();
+    }
+
+    /**
+     * Takes the slot from the reference of normal holding it, for a launch in its place, and cancels it: its profile is
+     * not kept (what it recorded was no calm moment, or is cut short), and it is tried again later. Under the
+     * decisions lock, so that its end is recorded either before (the slot is then free) or as superseded.
+     *
+     * @return what completes once its end is recorded; null when it no longer holds the slot
+     */
+    private CompletionStage<?> supersede(RunningSession reference, String why) {
+        decisions.lock();
+        try {
+            CompletionStage<?> ended = slot.supersede(reference);
+            if (ended == null) {
+                return null;
+            }
+            log.debug("Cancelling the reference of normal {}: {}", reference.id(), why);
+            try {
+                reference.cancel(why);
+            } catch (RuntimeException e) {
+                log.warn("Cancelling the reference of normal {} failed", reference.id(), e);
+            }
+            return ended;
+        } finally {
+            decisions.unlock();
+        }
+    }
+
+    /**
+     * Waits, {@link #PREEMPT_WAIT} at most, until the end of the reference a launch superseded is recorded: its engine
+     * has let go, and the look-back that its end resumes has been told before the new session takes the engine.
+     */
+    private void awaitSuperseded(CompletionStage<?> ended) {
+        if (ended == null) {
+            return;
+        }
+        try {
+            ended.toCompletableFuture().get(PREEMPT_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("The reference of normal cancelled for a new session did not end within {}; the session starts "
+                    + "all the same", PREEMPT_WAIT);
+        }
     }
 
     /** Hands the reserved automatic launch to {@code launches}; a launch that cannot be handed over fails. */
-    private void launchAutomatic(SessionTrigger trigger, Executor launches) {
+    private void launchAutomatic(Reservation reserved, Executor launches) {
+        SessionTrigger trigger = reserved.trigger();
         AtomicBoolean ran = new AtomicBoolean();
         try {
             launches.execute(() -> {
                 ran.set(true);
-                launch(trigger, settings.duration());
+                awaitSuperseded(reserved.supersededEnd());
+                launch(trigger, trigger == SessionTrigger.REFERENCE ? referenceSettings.duration()
+                        : settings.duration());
             });
         } catch (RuntimeException | OutOfMemoryError e) {
             if (ran.get()) {
@@ -173,9 +274,9 @@ public final class SessionCoordinator {
 
     /**
      * Starts an on-demand profile, whatever the trigger state (also in cooldown or when the CPU trigger is
-     * disabled); it does not start a cooldown.
+     * disabled); it does not start a cooldown. A reference of normal recording is cancelled for it.
      *
-     * @throws SessionAlreadyRunningException if a session is recording
+     * @throws SessionAlreadyRunningException if a session other than a reference is recording
      * @throws IllegalStateException after {@link #shutDown(String)}: the profiler is shutting down
      * @throws RuntimeException if the session could not start
      */
@@ -190,6 +291,7 @@ public final class SessionCoordinator {
      */
     public RunningSession startOnDemand(Duration duration, Executor launches) {
         Objects.requireNonNull(duration, "duration");
+        CompletionStage<?> superseded = null;
         do {
             refuseAfterShutdown();
             // An automatic launch under way: wait for its session, which is then the one already running.
@@ -199,13 +301,19 @@ public final class SessionCoordinator {
             }
             refuseAfterShutdown();
             Optional<RunningSession> s = slot.session();
-            if (s.isPresent()) {
+            if (s.isPresent() && s.get().trigger() == SessionTrigger.REFERENCE) {
+                // Null: its end was recorded in between, and the slot is free (or a poll's): look again.
+                superseded = supersede(s.get(), "an on-demand session starts");
+                if (superseded != null) {
+                    break;
+                }
+            } else if (s.isPresent()) {
                 // Also when it is done but its end is not yet recorded: its cooldown must not be lost.
                 throw new SessionAlreadyRunningException(s.get());
             }
         } while (!slot.tryReserve()); // a poll reserved it in between: wait for that launch
         log.info("Starting an on-demand profiling session for {}", duration);
-        Launch launch = launchOn(launches, duration);
+        Launch launch = launchOn(launches, duration, superseded);
         if (launch.session() == null) {
             // The reason alone, as CpuProfiler documents it: it already says what could not record and why, with no
             // exception's text (the endpoint's 503 shows it).
@@ -214,12 +322,17 @@ public final class SessionCoordinator {
         return launch.session();
     }
 
-    /** Runs the reserved on-demand launch on {@code launches} and waits for it; no thread to run on fails it. */
-    private Launch launchOn(Executor launches, Duration duration) {
+    /**
+     * Runs the reserved on-demand launch on {@code launches} and waits for it; no thread to run on fails it.
+     *
+     * @param superseded completes once the reference it cancelled has ended, or null
+     */
+    private Launch launchOn(Executor launches, Duration duration, CompletionStage<?> superseded) {
         CompletableFuture<Launch> launched = new CompletableFuture<>();
         try {
             launches.execute(() -> {
                 try {
+                    awaitSuperseded(superseded);
                     launched.complete(launch(SessionTrigger.MANUAL, duration));
                 } catch (Error e) {
                     launched.completeExceptionally(e);
@@ -266,9 +379,16 @@ public final class SessionCoordinator {
             slot.launchFailed(); // never stay reserved
             throw e;
         }
-        slot.launched(s);
-        s.outcome().whenComplete((outcome, error) -> ends.ended(s,
-                outcome != null ? outcome : SessionOutcome.failed("session failed: " + error, clock.instant())));
+        CompletableFuture<Void> endRecorded = new CompletableFuture<>();
+        slot.launched(s, endRecorded);
+        s.outcome().whenComplete((outcome, error) -> {
+            try {
+                ends.ended(s, outcome != null ? outcome
+                        : SessionOutcome.failed("session failed: " + error, clock.instant()));
+            } finally {
+                endRecorded.complete(null);
+            }
+        });
         // Read after the slot names the session: a shutdown that began before sees it and stops it, or this does.
         if (holds.isShutDown()) {
             s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
@@ -322,6 +442,10 @@ public final class SessionCoordinator {
 
     public SaturationSettings saturationSettings() {
         return saturationSettings;
+    }
+
+    public ReferenceSettings referenceSettings() {
+        return referenceSettings;
     }
 
     /**

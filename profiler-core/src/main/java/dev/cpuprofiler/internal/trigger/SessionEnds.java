@@ -18,9 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What follows a session's end, or a launch that gave none: the outcome kept as the last, a cooldown after a session
- * the profiler started by itself (an on-demand one starts none), the slot freed, then the listeners told (the
- * look-back among them, which reads the cooldown; one failing neither stops the others nor the coordinator). Recorded
- * under the coordinator's decision lock, so a poll sees an end whole.
+ * the profiler started by itself (an on-demand one starts none), for a reference of normal its time or, when it failed
+ * or was cancelled, the wait before the next attempt, the slot freed (unless a superseded reference ends: the slot is
+ * already another's), then the listeners told (the look-back among them, which reads the cooldown; one failing
+ * neither stops the others nor the coordinator). Recorded under the coordinator's decision lock, so a poll sees an end
+ * whole.
  */
 final class SessionEnds {
 
@@ -30,17 +32,22 @@ final class SessionEnds {
     private final SessionSlot slot;
     private final Holds holds;
     private final Duration cooldown;
+    private final Duration referenceRetry;
     private final ReentrantLock decisions;
     private volatile SessionOutcome last;
+    // A reference that cannot start is said at WARN once, then at DEBUG until one is recorded: it is retried.
+    private boolean referenceFailing;
 
     /**
      * @param cooldown how long a session the profiler started by itself holds the trigger back after it ends
+     * @param referenceRetry how long a failed or cancelled reference holds the next attempt back
      * @param decisions the lock the coordinator decides under
      */
-    SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, ReentrantLock decisions) {
+    SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, Duration referenceRetry, ReentrantLock decisions) {
         this.slot = Objects.requireNonNull(slot, "slot");
         this.holds = Objects.requireNonNull(holds, "holds");
         this.cooldown = Objects.requireNonNull(cooldown, "cooldown");
+        this.referenceRetry = Objects.requireNonNull(referenceRetry, "referenceRetry");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
     }
 
@@ -59,14 +66,25 @@ final class SessionEnds {
         // goes only to the log.
         String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start ("
                 + EngineUnavailableException.unexpected(e) + ")";
-        log.warn("Profiling session ({}) could not start: {}", trigger, reason,
-                e instanceof SessionStartException ? null : e);
         SessionOutcome outcome = SessionOutcome.failed(reason, now);
         decisions.lock();
         try {
+            if (trigger != SessionTrigger.REFERENCE) {
+                log.warn("Profiling session ({}) could not start: {}", trigger, reason,
+                        e instanceof SessionStartException ? null : e);
+            } else if (!referenceFailing) {
+                referenceFailing = true;
+                log.warn("The reference of normal could not start: {}; tried again while calm, every {} at most",
+                        reason, referenceRetry, e instanceof SessionStartException ? null : e);
+            } else {
+                log.debug("The reference of normal could not start again: {}", reason);
+            }
             last = outcome;
             if (trigger.automatic()) {
                 holds.startCooldown(now.plus(cooldown));
+            }
+            if (trigger == SessionTrigger.REFERENCE) {
+                holds.referenceFailed(now.plus(referenceRetry));
             }
             slot.launchFailed();
         } finally {
@@ -76,15 +94,21 @@ final class SessionEnds {
         return outcome;
     }
 
-    /** The session holding the slot ended so; nothing if its end was already recorded (by the watchdog). */
+    /**
+     * The session holding the slot, or a reference superseded in it, ended so; nothing if its end was already recorded
+     * (by the watchdog).
+     */
     void ended(RunningSession s, SessionOutcome outcome) {
         decisions.lock();
         try {
-            if (!slot.heldBy(s)) {
+            boolean holder = slot.heldBy(s);
+            if (!holder && !slot.endSuperseded(s)) {
                 return;
             }
             last = outcome;
-            if (s.trigger().automatic()) {
+            if (s.trigger() == SessionTrigger.REFERENCE) {
+                referenceEnded(s, outcome);
+            } else if (s.trigger().automatic()) {
                 Instant until = outcome.endedAt().plus(cooldown);
                 holds.startCooldown(until);
                 log.info("{}-triggered session {} ended {}{}; cooldown until {}", s.trigger(), s.id(), outcome.status(),
@@ -93,11 +117,27 @@ final class SessionEnds {
                 log.info("On-demand session {} ended {}{}", s.id(), outcome.status(),
                         outcome.reason() == null ? "" : " (" + outcome.reason() + ")");
             }
-            slot.release(s); // last: a poll that finds the slot free finds the cooldown too
+            if (holder) {
+                slot.release(s); // last: a poll that finds the slot free finds the cooldown too
+            }
         } finally {
             decisions.unlock();
         }
         tell(s.trigger(), s, outcome);
+    }
+
+    /** A reference recorded is in force from its end; one that failed or was cancelled waits to be tried again. */
+    private void referenceEnded(RunningSession s, SessionOutcome outcome) {
+        if (outcome.failed()) {
+            Instant retry = outcome.endedAt().plus(referenceRetry);
+            holds.referenceFailed(retry);
+            log.debug("Reference of normal {} not kept ({}); the next attempt not before {}", s.id(),
+                    outcome.reason(), retry);
+        } else {
+            referenceFailing = false;
+            holds.referenceRecorded(outcome.endedAt());
+            log.debug("Reference of normal {} in force from {}", s.id(), outcome.endedAt());
+        }
     }
 
     private void tell(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {

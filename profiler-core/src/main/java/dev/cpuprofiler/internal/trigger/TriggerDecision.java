@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.trigger;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.cpu.DebugLevel;
 import dev.cpuprofiler.internal.threads.SaturationReading;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -12,15 +13,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether to start a profile now, and which: the average, the hottest thread's reading and the {@link Holds} in, a
- * trigger or none out; no lock, no thread, no state of its own. A CPU-triggered profile when the average is strictly
- * above the threshold; else, with the saturation trigger on, a SATURATION one when one application thread has been
- * pinned at or above its threshold of one core over its window ({@link SaturationReading}), however low the CPU% is.
- * The CPU keeps precedence when both hold. Nothing while the trigger is disabled, in the start-up grace or in a
- * cooldown. Whether a session runs, and the shutdown, are the {@link SessionCoordinator}'s: it asks only with its slot
- * free.
+ * Whether to start a profile now, and which: the average, the hottest thread's reading, what else runs and the
+ * {@link Holds} in, a trigger or none out; no lock, no thread, no state of its own. A CPU-triggered profile when the
+ * average is strictly above the threshold; else, with the saturation trigger on, a SATURATION one when one application
+ * thread has been pinned at or above its threshold of one core over its window ({@link SaturationReading}), however
+ * low the CPU% is. The CPU keeps precedence when both hold. Neither while the trigger is disabled, in the start-up
+ * grace or in a cooldown.
  *
- * <p>It says what it saw and why: at DEBUG on every poll, at INFO when it triggers.
+ * <p>Else a REFERENCE profile, the reference of normal, when one is due (none recorded yet, or the last as old as the
+ * refresh, and no failed attempt holding the next back) and the application is calm: past the start-up grace, the
+ * average known and not above the threshold, no thread pinned, the CPU not rising above its normal (the look-back not
+ * armed) and no session recording or being launched. A cooldown does not hold it back: calm is calm. While a reference
+ * records, only the CPU and saturation triggers are asked (the coordinator cancels the reference for them). Whether a
+ * session runs, and the shutdown, are the {@link SessionCoordinator}'s.
+ *
+ * <p>It says what it saw and why: at DEBUG on every poll, at INFO when it triggers (a reference is said at INFO once
+ * recorded, by its session).
  */
 final class TriggerDecision {
 
@@ -28,34 +36,114 @@ final class TriggerDecision {
 
     private final TriggerSettings settings;
     private final SaturationSettings saturation;
+    private final ReferenceSettings reference;
     private final DebugLevel debug = new DebugLevel(log);
 
-    TriggerDecision(TriggerSettings settings, SaturationSettings saturation) {
+    /** What runs besides the application, as a reference of normal sees it. */
+    enum Activity {
+        /** No session records or is being launched, and the CPU is not rising above its normal. */
+        NONE,
+        /** No session, but the CPU is rising above its normal (the look-back is armed): not calm. */
+        RISING,
+        /** A reference records: only the CPU and saturation triggers may start a profile (which cancels it). */
+        REFERENCE_RECORDING
+    }
+
+    TriggerDecision(TriggerSettings settings, SaturationSettings saturation, ReferenceSettings reference) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.saturation = Objects.requireNonNull(saturation, "saturation");
+        this.reference = Objects.requireNonNull(reference, "reference");
     }
 
     /**
-     * Whether nothing could trigger, seen without the holds, the clock or a log call: the average is not above the
-     * threshold and no thread is pinned. The common poll of a monitored application, and on a calm one most of an idle
-     * tick's cost when it took the whole way interpreted (about 100 µs). Never at DEBUG, so that every poll says what
-     * it saw. Called on one thread, the poller's.
+     * Whether neither trigger could fire, seen without the holds, the clock or a log call: the average is not above
+     * the threshold and no thread is pinned. The common poll of a monitored application, and on a calm one most of an
+     * idle tick's cost when it took the whole way interpreted (about 100 µs). Never at DEBUG, so that every poll says
+     * what it saw. Called on one thread, the poller's. A reference may still be due: {@link #referenceMayBeDue}.
      */
     boolean nothingToDecide(OptionalDouble average, Optional<SaturationReading> hottest) {
         return !debug.on() && !(average.isPresent() && average.getAsDouble() > settings.thresholdPercent())
                 && !pinned(hottest);
     }
 
+    /**
+     * Whether a reference is due by the holds alone (enabled, none or an old one, no retry pending, past the grace);
+     * reads the clock only when references are on. Whether it is calm enough is {@link #decide}'s.
+     */
+    boolean referenceMayBeDue(Holds holds, Clock clock) {
+        if (!reference.enabled()) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return !now.isBefore(referenceDueAt(holds)) && holds.referenceRetryAt(now).isEmpty()
+                && holds.graceUntil(now).isEmpty();
+    }
+
     /** The trigger of the profile to start at {@code now}, or empty. */
-    Optional<SessionTrigger> decide(OptionalDouble average, Optional<SaturationReading> hottest, Holds holds,
+    Optional<SessionTrigger> decide(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity,
+            Holds holds, Instant now) {
+        if (triggerOn(holds, now)) {
+            if (cpuAboveThreshold(average)) {
+                return Optional.of(SessionTrigger.CPU);
+            }
+            if (threadSaturated(hottest)) {
+                return Optional.of(SessionTrigger.SATURATION);
+            }
+        }
+        return referenceDue(average, hottest, activity, holds, now) ? Optional.of(SessionTrigger.REFERENCE)
+                : Optional.empty();
+    }
+
+    /** When the next reference is due: now when none was recorded, else once the last is as old as the refresh. */
+    private Instant referenceDueAt(Holds holds) {
+        return holds.lastReference().map(at -> at.plus(reference.refresh())).orElse(Instant.MIN);
+    }
+
+    /** Whether a reference of normal is due and the application calm enough to record it. Formats only to log. */
+    private boolean referenceDue(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity,
+            Holds holds, Instant now) {
+        if (!reference.enabled() || activity == Activity.REFERENCE_RECORDING) {
+            return false;
+        }
+        Instant due = referenceDueAt(holds);
+        if (now.isBefore(due)) {
+            log.debug("Reference of normal recorded at {}: the next is due at {}", holds.lastReference().orElse(null),
+                    due);
+            return false;
+        }
+        String notCalm = notCalm(average, hottest, activity, holds, now);
+        if (notCalm != null) {
+            log.debug("A reference of normal is due, not recorded now: {}", notCalm);
+            return false;
+        }
+        log.debug("Calm and a reference of normal is due: recording one for {}", reference.duration());
+        return true;
+    }
+
+    /** Why this is no moment for a reference, or null when it is. */
+    private String notCalm(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity, Holds holds,
             Instant now) {
-        if (!triggerOn(holds, now)) {
-            return Optional.empty();
+        Optional<Instant> grace = holds.graceUntil(now);
+        if (grace.isPresent()) {
+            return "in start-up grace until " + grace.get();
         }
-        if (cpuAboveThreshold(average)) {
-            return Optional.of(SessionTrigger.CPU);
+        Optional<Instant> retry = holds.referenceRetryAt(now);
+        if (retry.isPresent()) {
+            return "the last attempt failed or was cancelled; the next not before " + retry.get();
         }
-        return threadSaturated(hottest) ? Optional.of(SessionTrigger.SATURATION) : Optional.empty();
+        if (average.isEmpty()) {
+            return "no baseline yet";
+        }
+        if (average.getAsDouble() > settings.thresholdPercent()) {
+            return "the CPU average " + String.format("%.1f", average.getAsDouble()) + "% is above the threshold";
+        }
+        if (hottest.isPresent() && hottest.get().saturated()) {
+            return "thread '" + hottest.get().thread() + "' is pinned at a core";
+        }
+        if (activity == Activity.RISING) {
+            return "the CPU is rising above its normal (the look-back is armed)";
+        }
+        return null;
     }
 
     /** Whether the CPU may trigger at {@code now}: enabled, past the start-up grace and any cooldown. */

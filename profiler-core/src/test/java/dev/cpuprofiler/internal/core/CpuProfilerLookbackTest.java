@@ -139,6 +139,7 @@ class CpuProfilerLookbackTest {
         o.setStartupGrace(Duration.ZERO);
         o.setLookback(lookback);
         o.setLookbackSamplingPeriod(Duration.ofMillis(10));
+        o.getReference().setEnabled(false); // no reference in the calm seconds: CpuProfilerReferenceTest has those
         return o;
     }
 

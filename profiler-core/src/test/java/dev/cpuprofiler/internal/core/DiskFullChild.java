@@ -46,6 +46,7 @@ public final class DiskFullChild {
         // averaged over a quarter of a 2-second average window.
         options.setLookbackArmingRatio(0.2);
         options.setStartupGrace(Duration.ZERO);
+        options.getReference().setEnabled(false); // the look-back's disk alone: a reference would record while calm
         options.setSamplingInterval(Duration.ofMillis(100));
         options.setRollingHistoryInterval(Duration.ofSeconds(1));
         options.setAverageWindow(Duration.ofSeconds(2));

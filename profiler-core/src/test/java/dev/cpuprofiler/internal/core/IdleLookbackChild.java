@@ -37,6 +37,7 @@ public final class IdleLookbackChild {
         // Arms above 20% (0.25 of the 80% threshold): the two burners make 100% of 2 CPUs on a quiet machine, but
         // read 24% in a run beside two other busy JVMs, under the default 48%. Idle is 0.2-0.3%.
         options.setLookbackArmingRatio(0.25);
+        options.getReference().setEnabled(false); // the look-back's idle alone: a reference would record while calm
         try (DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options).build()) {
             profiler.start();
             Thread.sleep(5000);

@@ -62,6 +62,7 @@ class SaturationTriggerTest {
         o.setStartupGrace(Duration.ZERO);
         o.setCooldown(Duration.ofHours(1));
         o.setLookback(Duration.ofSeconds(5));
+        o.getReference().setEnabled(false); // no reference in the calm seconds: CpuProfilerReferenceTest has those
         o.getSaturation().setThreshold(SATURATION_THRESHOLD);
         o.getSaturation().setWindow(WINDOW);
         return o;

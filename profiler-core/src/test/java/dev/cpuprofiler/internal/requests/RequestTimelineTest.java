@@ -31,6 +31,34 @@ class RequestTimelineTest {
         assertThat(timeline.isReported()).isTrue();
     }
 
+    /**
+     * A session's rates are per second of its recording: a request that ends while the engine is still starting is
+     * named (its samples, if any, are its own) but not counted.
+     */
+    @Test
+    void requestsCountFromWhenTheEngineRecords() {
+        RequestTimeline timeline = new RequestTimeline(false);
+        timeline.start();
+        long early = timeline.newRequest();
+        timeline.enter(early);
+        timeline.exit(early);
+        long running = timeline.newRequest();
+        timeline.enter(running);
+        timeline.ended(early, "GET /a"); // while the engine starts
+        timeline.recording();
+        long later = timeline.newRequest();
+        timeline.enter(later);
+        timeline.exit(later);
+        timeline.ended(later, "GET /a");
+        timeline.exit(running);
+        timeline.ended(running, "GET /a"); // began before, ended while recording: counted
+
+        RequestLog log = timeline.stop();
+
+        assertThat(log.requestsEnded("GET /a")).isEqualTo(2);
+        assertThat(log.nameOf(early)).isEqualTo("GET /a");
+    }
+
     @Test
     void aSampleIsNamedForTheRequestItsThreadServedThen() throws Exception {
         RequestTimeline timeline = new RequestTimeline(false);

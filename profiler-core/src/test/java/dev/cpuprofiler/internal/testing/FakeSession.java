@@ -3,10 +3,12 @@ package dev.cpuprofiler.internal.testing;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionTrigger;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 
 /** A session the test ends by hand. */
 public final class FakeSession implements RunningSession {
@@ -18,12 +20,26 @@ public final class FakeSession implements RunningSession {
     private final CompletableFuture<SessionOutcome> outcome = new CompletableFuture<>();
     private volatile String cancelReason;
     private volatile String stopEarlyReason;
+    private volatile Clock endsWhenCancelled;
+    private volatile Executor endsOn = Runnable::run;
 
     public FakeSession(String id, SessionTrigger trigger, Instant startedAt, Duration duration) {
         this.id = id;
         this.trigger = trigger;
         this.startedAt = startedAt;
         this.duration = duration;
+    }
+
+    /** From now on, cancelling it ends it at once, failed, as a real session's thread does. */
+    public FakeSession endsWhenCancelled(Clock clock) {
+        return endsWhenCancelled(clock, Runnable::run);
+    }
+
+    /** From now on, cancelling it ends it, failed, on {@code endsOn}: as a real session's thread does, in its time. */
+    public FakeSession endsWhenCancelled(Clock clock, Executor endsOn) {
+        this.endsOn = endsOn;
+        endsWhenCancelled = clock;
+        return this;
     }
 
     public void complete(Instant at) {
@@ -90,6 +106,10 @@ public final class FakeSession implements RunningSession {
     @Override
     public void cancel(String reason) {
         cancelReason = reason;
+        Clock clock = endsWhenCancelled;
+        if (clock != null) {
+            endsOn.execute(() -> fail("cancelled: " + reason, clock.instant()));
+        }
     }
 
     @Override

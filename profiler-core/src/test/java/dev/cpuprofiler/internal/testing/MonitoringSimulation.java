@@ -11,6 +11,7 @@ import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.internal.session.SessionLauncher;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.internal.trigger.ReferenceSettings;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.SaturationSettings;
 import dev.cpuprofiler.internal.trigger.TriggerSettings;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.function.LongToDoubleFunction;
 
 /**
@@ -37,8 +39,12 @@ public final class MonitoringSimulation {
     public final List<Long> launchSeconds = new ArrayList<>();
     /** The saturation trigger's reading the trigger sees (the thread tracker's, in production); null for none. */
     public volatile SaturationReading saturation;
+    /** Whether the CPU is rising above its normal (the look-back armed, in production). */
+    public volatile boolean rising;
     private final CpuProfilerOptions options;
     private SessionLauncher launcher;
+    /** What runs the launches a poll makes: at once, on the polling thread, unless the test says otherwise. */
+    public volatile Executor launches = Runnable::run;
     private long second;
 
     public MonitoringSimulation(CpuProfilerOptions options, double cpus) {
@@ -50,8 +56,9 @@ public final class MonitoringSimulation {
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
         this.coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
-                SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation), holds,
-                (trigger, duration) -> launcher.launch(trigger, duration), time);
+                SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation),
+                ReferenceSettings.of(options), () -> rising, holds, (trigger, duration) -> launcher.launch(trigger,
+                        duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }
 
@@ -76,7 +83,7 @@ public final class MonitoringSimulation {
             second++;
             sampler.tick();
             if (second % pollEvery == 0) {
-                coordinator.poll();
+                coordinator.poll(launches);
             }
         }
     }

@@ -20,6 +20,20 @@ class HoldsTest {
         assertThat(holds.cooldownRemaining(NOW)).isEmpty();
         assertThat(holds.isShutDown()).isFalse();
         assertThat(holds.shutDownReason()).isEmpty();
+        assertThat(holds.lastReference()).isEmpty();
+        assertThat(holds.referenceRetryAt(NOW)).isEmpty();
+    }
+
+    @Test
+    void aFailedReferenceHoldsTheNextAttemptBackUntilItsRetryOrARecordedOne() {
+        holds.referenceFailed(NOW.plus(Duration.ofMinutes(5)));
+
+        assertThat(holds.referenceRetryAt(NOW)).hasValue(NOW.plus(Duration.ofMinutes(5)));
+        assertThat(holds.referenceRetryAt(NOW.plus(Duration.ofMinutes(5)))).isEmpty();
+
+        holds.referenceRecorded(NOW.plusSeconds(10));
+        assertThat(holds.lastReference()).hasValue(NOW.plusSeconds(10));
+        assertThat(holds.referenceRetryAt(NOW)).as("a reference recorded forgets the failed attempt").isEmpty();
     }
 
     @Test

@@ -25,8 +25,11 @@ import org.junit.jupiter.api.Test;
 
 class SessionCoordinatorTest {
 
+    /** The defaults, but no reference of normal: ReferenceOfNormalTest has those, and they would start in calm spells. */
     private static CpuProfilerOptions defaults() {
-        return new CpuProfilerOptions();
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.getReference().setEnabled(false);
+        return options;
     }
 
     @Test

@@ -1,11 +1,15 @@
 package dev.cpuprofiler.internal.trigger;
 
+import static dev.cpuprofiler.internal.trigger.TriggerDecision.Activity.NONE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.threads.SaturationReading;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
@@ -23,11 +27,11 @@ class TriggerDecisionTest {
     private static final Optional<SaturationReading> HOT_NOT_PINNED = Optional.of(new SaturationReading(42,
             "event-loop-1", 60.0, null));
 
-    private final TriggerDecision decision = new TriggerDecision(THRESHOLD_80, SATURATION_90);
+    private final TriggerDecision decision = new TriggerDecision(THRESHOLD_80, SATURATION_90, ReferenceSettings.OFF);
     private final Holds holds = new Holds();
 
     private Optional<SessionTrigger> decide(double average, Optional<SaturationReading> hottest) {
-        return decision.decide(OptionalDouble.of(average), hottest, holds, NOW);
+        return decision.decide(OptionalDouble.of(average), hottest, NONE, holds, NOW);
     }
 
     @Test
@@ -35,30 +39,31 @@ class TriggerDecisionTest {
         assertThat(decide(80.1, NO_THREAD)).hasValue(SessionTrigger.CPU);
         assertThat(decide(80, NO_THREAD)).as("equal to the threshold").isEmpty();
         assertThat(decide(10, NO_THREAD)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.empty(), NO_THREAD, holds, NOW)).as("no baseline yet").isEmpty();
+        assertThat(decision.decide(OptionalDouble.empty(), NO_THREAD, NONE, holds, NOW)).as("no baseline yet")
+                .isEmpty();
     }
 
     @Test
     void aPinnedThreadTriggersHoweverLowTheCpuAndTheCpuKeepsPrecedence() {
         assertThat(decide(25, PINNED)).hasValue(SessionTrigger.SATURATION);
-        assertThat(decision.decide(OptionalDouble.empty(), PINNED, holds, NOW)).as("before the first baseline too")
-                .hasValue(SessionTrigger.SATURATION);
+        assertThat(decision.decide(OptionalDouble.empty(), PINNED, NONE, holds, NOW))
+                .as("before the first baseline too").hasValue(SessionTrigger.SATURATION);
         assertThat(decide(25, HOT_NOT_PINNED)).as("hot, not for a whole window").isEmpty();
         assertThat(decide(85, PINNED)).hasValue(SessionTrigger.CPU);
     }
 
     @Test
     void withTheSaturationTriggerOffAPinnedThreadTriggersNothing() {
-        TriggerDecision cpuOnly = new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF);
-        assertThat(cpuOnly.decide(OptionalDouble.of(25), PINNED, holds, NOW)).isEmpty();
-        assertThat(cpuOnly.decide(OptionalDouble.of(85), PINNED, holds, NOW)).hasValue(SessionTrigger.CPU);
+        TriggerDecision cpuOnly = new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF, ReferenceSettings.OFF);
+        assertThat(cpuOnly.decide(OptionalDouble.of(25), PINNED, NONE, holds, NOW)).isEmpty();
+        assertThat(cpuOnly.decide(OptionalDouble.of(85), PINNED, NONE, holds, NOW)).hasValue(SessionTrigger.CPU);
     }
 
     @Test
     void aDisabledTriggerDecidesNothing() {
         TriggerDecision disabled = new TriggerDecision(new TriggerSettings(false, 80, Duration.ofMinutes(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SATURATION_90);
-        assertThat(disabled.decide(OptionalDouble.of(100), PINNED, holds, NOW)).isEmpty();
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SATURATION_90, ReferenceSettings.OFF);
+        assertThat(disabled.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW)).isEmpty();
     }
 
     @Test
@@ -66,8 +71,8 @@ class TriggerDecisionTest {
         holds.startGrace(NOW.plusSeconds(60));
 
         assertThat(decide(100, PINNED)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(100), PINNED, holds, NOW.plusSeconds(59))).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(100), PINNED, holds, NOW.plusSeconds(60)))
+        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW.plusSeconds(59))).isEmpty();
+        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW.plusSeconds(60)))
                 .hasValue(SessionTrigger.CPU);
     }
 
@@ -77,7 +82,7 @@ class TriggerDecisionTest {
 
         assertThat(decide(100, NO_THREAD)).isEmpty();
         assertThat(decide(25, PINNED)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(25), PINNED, holds, NOW.plus(Duration.ofMinutes(10))))
+        assertThat(decision.decide(OptionalDouble.of(25), PINNED, NONE, holds, NOW.plus(Duration.ofMinutes(10))))
                 .hasValue(SessionTrigger.SATURATION);
     }
 
@@ -89,7 +94,113 @@ class TriggerDecisionTest {
         assertThat(decision.nothingToDecide(OptionalDouble.empty(), NO_THREAD)).isTrue();
         assertThat(decision.nothingToDecide(OptionalDouble.of(80.1), NO_THREAD)).isFalse();
         assertThat(decision.nothingToDecide(OptionalDouble.of(10), PINNED)).isFalse();
-        assertThat(new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF)
+        assertThat(new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF, ReferenceSettings.OFF)
                 .nothingToDecide(OptionalDouble.of(10), PINNED)).as("saturation off").isTrue();
+    }
+
+    // The reference of normal: due at once, then once the last is as old as the refresh; recorded only while calm.
+
+    private static final ReferenceSettings REFERENCE = new ReferenceSettings(true, Duration.ofSeconds(10),
+            Duration.ofHours(1), Duration.ofMinutes(5));
+    private final TriggerDecision withReference = new TriggerDecision(THRESHOLD_80, SATURATION_90, REFERENCE);
+
+    private Optional<SessionTrigger> reference(double average, Optional<SaturationReading> hottest,
+            TriggerDecision.Activity activity, Instant at) {
+        return withReference.decide(OptionalDouble.of(average), hottest, activity, holds, at);
+    }
+
+    @Test
+    void aCalmApplicationWithoutAReferenceRecordsOne() {
+        assertThat(reference(10, NO_THREAD, NONE, NOW)).hasValue(SessionTrigger.REFERENCE);
+        assertThat(reference(80, HOT_NOT_PINNED, NONE, NOW)).as("at the threshold, a thread hot but not pinned")
+                .hasValue(SessionTrigger.REFERENCE);
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isTrue();
+    }
+
+    @Test
+    void noReferenceUnlessCalm() {
+        assertThat(reference(80.1, NO_THREAD, NONE, NOW)).as("above the threshold: an incident")
+                .hasValue(SessionTrigger.CPU);
+        assertThat(reference(25, PINNED, NONE, NOW)).as("a pinned thread: an incident")
+                .hasValue(SessionTrigger.SATURATION);
+        assertThat(withReference.decide(OptionalDouble.empty(), NO_THREAD, NONE, holds, NOW)).as("no baseline yet")
+                .isEmpty();
+        assertThat(reference(30, NO_THREAD, TriggerDecision.Activity.RISING, NOW)).as("the CPU rising").isEmpty();
+        assertThat(reference(30, NO_THREAD, TriggerDecision.Activity.REFERENCE_RECORDING, NOW))
+                .as("one already records").isEmpty();
+
+        TriggerDecision triggerOff = new TriggerDecision(new TriggerSettings(false, 80, Duration.ofMinutes(10),
+                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SaturationSettings.OFF, REFERENCE);
+        assertThat(triggerOff.decide(OptionalDouble.of(95), NO_THREAD, NONE, holds, NOW))
+                .as("above the threshold with the trigger off: no incident, and no calm either").isEmpty();
+        assertThat(triggerOff.decide(OptionalDouble.of(30), PINNED, NONE, holds, NOW))
+                .as("a pinned thread is no calm, whether or not it triggers").isEmpty();
+        assertThat(triggerOff.decide(OptionalDouble.of(30), NO_THREAD, NONE, holds, NOW))
+                .as("the reference does not need the CPU trigger").hasValue(SessionTrigger.REFERENCE);
+    }
+
+    @Test
+    void anIncidentStillTriggersWhileAReferenceRecords() {
+        assertThat(reference(90, NO_THREAD, TriggerDecision.Activity.REFERENCE_RECORDING, NOW))
+                .hasValue(SessionTrigger.CPU);
+        assertThat(reference(25, PINNED, TriggerDecision.Activity.REFERENCE_RECORDING, NOW))
+                .hasValue(SessionTrigger.SATURATION);
+    }
+
+    @Test
+    void theStartupGraceHoldsTheReferenceBackButACooldownDoesNot() {
+        holds.startGrace(NOW.plusSeconds(60));
+        assertThat(reference(10, NO_THREAD, NONE, NOW)).isEmpty();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isFalse();
+        assertThat(reference(10, NO_THREAD, NONE, NOW.plusSeconds(60))).hasValue(SessionTrigger.REFERENCE);
+
+        holds.startCooldown(NOW.plus(Duration.ofHours(4)));
+        assertThat(reference(10, NO_THREAD, NONE, NOW.plusSeconds(60))).as("calm is calm, in a cooldown too")
+                .hasValue(SessionTrigger.REFERENCE);
+    }
+
+    @Test
+    void aNewReferenceIsDueOnceTheLastIsAsOldAsTheRefresh() {
+        holds.referenceRecorded(NOW);
+        Instant due = NOW.plus(Duration.ofHours(1));
+
+        assertThat(reference(10, NO_THREAD, NONE, due.minusSeconds(1))).isEmpty();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due.minusSeconds(1), ZoneOffset.UTC)))
+                .isFalse();
+        assertThat(reference(10, NO_THREAD, NONE, due)).hasValue(SessionTrigger.REFERENCE);
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due, ZoneOffset.UTC))).isTrue();
+    }
+
+    @Test
+    void aFailedOrCancelledReferenceIsTriedAgainOnlyAfterItsRetry() {
+        holds.referenceFailed(NOW.plus(Duration.ofMinutes(5)));
+
+        assertThat(reference(10, NO_THREAD, NONE, NOW.plus(Duration.ofMinutes(4)))).isEmpty();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isFalse();
+        assertThat(reference(10, NO_THREAD, NONE, NOW.plus(Duration.ofMinutes(5))))
+                .hasValue(SessionTrigger.REFERENCE);
+    }
+
+    @Test
+    void referencesOffAreNeverDueAndReadNoClock() {
+        assertThat(reference(10, NO_THREAD, NONE, NOW)).isPresent();
+        assertThat(decide(10, NO_THREAD)).as("ReferenceSettings.OFF").isEmpty();
+        Clock unread = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                throw new AssertionError("read the clock");
+            }
+        };
+        assertThat(decision.referenceMayBeDue(holds, unread)).isFalse();
     }
 }

@@ -51,7 +51,8 @@ class TriggerPollerTest {
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);
-            }, SaturationSettings.OFF, Optional::empty, new Holds(), (trigger, duration) -> {
+            }, SaturationSettings.OFF, Optional::empty, ReferenceSettings.OFF, () -> false, new Holds(),
+            (trigger, duration) -> {
                 if (slowLaunch) {
                     // The look-back handing over, an engine starting: as long as the test wants.
                     engineStarted.countDown();

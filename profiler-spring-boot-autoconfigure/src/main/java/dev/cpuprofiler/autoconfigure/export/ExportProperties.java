@@ -45,7 +45,7 @@ public record ExportProperties(@DefaultValue("5s") Duration connectTimeout, @Def
      * @param applicationName The application name profiles appear under. Unset: spring.application.name, else
      *     "application".
      * @param labels Labels added to every profile (name: letters, digits, underscores; the value without '{', '}', ','
-     *     or '='); the profiler adds trigger (cpu, manual) and engine.
+     *     or '='); the profiler adds trigger (cpu, saturation, manual, reference) and engine.
      * @param format The body sent: pprof (gzipped profile.proto, built from the merged stacks) or jfr (the engine's
      *     recording, as ?format=jfr serves it, kept while the profile is retained).
      * @param basicAuthUser User for HTTP Basic authentication (Grafana Cloud: the stack's user id); needs

@@ -46,11 +46,17 @@ final class ExportFixtures {
 
     /** A manual async-profiler profile of 30 s at 10 ms: 70 samples in HOT, 30 in app.Io.read. */
     static Profile profile() {
+        return profile(SessionTrigger.MANUAL);
+    }
+
+    /** As {@link #profile()}, recorded on that trigger (a reference of normal is pushed as any profile). */
+    static Profile profile(SessionTrigger trigger) {
         StackTree tree = new StackTree(64, 10_000, false);
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Main.loop"), Frame.java(HOT)),
                 "worker", 70);
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Io.read")), "worker", 30);
-        return new Profile("20261123T100010Z-manual-" + SEQ.incrementAndGet(), SessionTrigger.MANUAL,
+        return new Profile("20261123T100010Z-" + trigger.name().toLowerCase(java.util.Locale.ROOT) + "-"
+                + SEQ.incrementAndGet(), trigger,
                 EngineChoice.ASYNC_PROFILER, "perf_events", List.of(), List.of(), STARTED, ENDED, Duration.ofMillis(10),
                 tree.totalSamples(), 0, null, tree.snapshot(), null, null, null, null);
     }

@@ -10,6 +10,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -86,6 +87,27 @@ class OtlpExportTest {
                                         + d.getAttributeTable(i).getValue().getStringValue())
                                 .toList();
                         assertThat(attributes).contains("profile.trigger=manual", "profile.engine=async-profiler");
+                    });
+        }
+    }
+
+    @Test
+    void aReferenceOfNormalIsPushedWithItsTrigger() throws Exception {
+        try (RecordingServer server = new RecordingServer()) {
+            ExportFixtures.runner().withPropertyValues("profiler.cpu.export.otlp.endpoint=" + server.url())
+                    .run(context -> {
+                        StoredProfiles.add(context.getBean(CpuProfiler.class),
+                                ExportFixtures.profile(SessionTrigger.REFERENCE));
+                        await().atMost(Duration.ofSeconds(30)).until(() -> server.requests().size() == 1);
+                        ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(
+                                server.requests().get(0).body());
+                        ProfilesDictionary d = export.getDictionary();
+                        io.opentelemetry.proto.profiles.v1development.Profile otlp = export.getResourceProfiles(0)
+                                .getScopeProfiles(0).getProfiles(0);
+                        assertThat(otlp.getAttributeIndicesList().stream()
+                                .map(i -> d.getStringTable(d.getAttributeTable(i).getKeyStrindex()) + "="
+                                        + d.getAttributeTable(i).getValue().getStringValue()))
+                                .contains("profile.trigger=reference");
                     });
         }
     }

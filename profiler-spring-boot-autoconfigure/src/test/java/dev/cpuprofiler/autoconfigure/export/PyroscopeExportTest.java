@@ -11,6 +11,7 @@ import dev.cpuprofiler.autoconfigure.endpoint.CpuProfilerEndpoint;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -107,6 +108,17 @@ class PyroscopeExportTest {
             assertThat(server.requests().get(0).query().get("name"))
                     .isEqualTo("application{engine=async-profiler,trigger=manual}");
             assertThat(server.requests().get(0).headers().containsKey("Authorization")).isFalse();
+        });
+    }
+
+    /** Grafana's diff view picks the reference of normal by its label. */
+    @Test
+    void aReferenceOfNormalIsPushedLabelledTriggerReference() {
+        runner.run(context -> {
+            StoredProfiles.add(context.getBean(CpuProfiler.class), ExportFixtures.profile(SessionTrigger.REFERENCE));
+            await().atMost(HANG).until(() -> server.requests().size() == 1);
+            assertThat(server.requests().get(0).query().get("name"))
+                    .isEqualTo("application{engine=async-profiler,trigger=reference}");
         });
     }
 

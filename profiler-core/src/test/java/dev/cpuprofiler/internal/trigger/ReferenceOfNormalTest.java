@@ -1,0 +1,201 @@
+package dev.cpuprofiler.internal.trigger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.RunningSession;
+import dev.cpuprofiler.SessionOutcome;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.testing.FakeSession;
+import dev.cpuprofiler.internal.testing.LogCapture;
+import dev.cpuprofiler.internal.testing.MonitoringSimulation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reference of normal as the coordinator runs it, on simulated time (the real sampler, baseline and coordinator,
+ * sessions the test ends): recorded while calm, renewed after the refresh, never in the way of an incident or a user,
+ * and retried after a failure no more often than its back-off.
+ */
+class ReferenceOfNormalTest {
+
+    /** Every default: a 10-s reference, refreshed hourly; the trigger at 80%; 30-s baseline slots, polled every 5 s. */
+    private final CpuProfilerOptions options = new CpuProfilerOptions();
+    private final List<String> ends = new CopyOnWriteArrayList<>();
+
+    private MonitoringSimulation simulation() {
+        MonitoringSimulation sim = new MonitoringSimulation(options, 2);
+        // As a real session does: cancelling it ends it, failed.
+        sim.launcher((trigger, duration) -> ((FakeSession) sim.newSession(trigger, duration))
+                .endsWhenCancelled(sim.time));
+        sim.coordinator.addListener((trigger, session, outcome) -> ends.add(trigger + " " + outcome.status()
+                + (outcome.reason() == null ? "" : ": " + outcome.reason())));
+        return sim;
+    }
+
+    @Test
+    void aCalmApplicationRecordsAReferenceOnceItHasABaselineThenAgainAfterTheRefresh() {
+        MonitoringSimulation sim = simulation();
+
+        sim.run(29, s -> 10);
+        assertThat(sim.sessions).as("no baseline before the first 30-s slot: calm is not known yet").isEmpty();
+        sim.run(1, s -> 10);
+        assertThat(sim.sessions).hasSize(1);
+        FakeSession reference = sim.lastSession();
+        assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
+        assertThat(reference.duration()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(sim.launchSeconds).containsExactly(30L);
+
+        sim.run(10, s -> 10);
+        reference.complete(sim.time.instant()); // at 40 s
+        assertThat(sim.coordinator.state()).as("a reference starts no cooldown")
+                .isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.cooldownUntil()).isEmpty();
+        assertThat(sim.holds.lastReference()).hasValue(sim.time.instant());
+
+        sim.run(3595, s -> 10); // up to 3635 s: the reference is 3595 s old
+        assertThat(sim.sessions).as("none until the last is an hour old").hasSize(1);
+        sim.run(5, s -> 10);
+        assertThat(sim.sessions).hasSize(2);
+        assertThat(sim.lastSession().trigger()).isEqualTo(SessionTrigger.REFERENCE);
+        assertThat(sim.launchSeconds).containsExactly(30L, 3640L);
+    }
+
+    @Test
+    void aDueReferenceWaitsForTheGraceAndForCalm() {
+        MonitoringSimulation sim = simulation();
+        sim.coordinator.monitoringStarted(); // the 1-min start-up grace
+        sim.run(55, s -> 10);
+        assertThat(sim.sessions).as("in the start-up grace").isEmpty();
+
+        sim.rising = true; // the look-back armed: the CPU climbs above its normal
+        sim.run(30, s -> 10);
+        assertThat(sim.sessions).as("while the CPU rises").isEmpty();
+
+        sim.rising = false;
+        sim.run(5, s -> 10);
+        assertThat(sim.sessions).extracting(RunningSession::trigger).containsExactly(SessionTrigger.REFERENCE);
+        assertThat(sim.launchSeconds).containsExactly(90L);
+    }
+
+    @Test
+    void theCpuTriggerCancelsARecordingReferenceAndStartsInTheSamePoll() {
+        MonitoringSimulation sim = simulation();
+        sim.run(30, s -> 10);
+        FakeSession reference = sim.lastSession();
+        assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
+
+        // Load rises; the reference, still recording (the test never ends it), is in the way of the 60-s poll.
+        sim.run(30, s -> 95);
+
+        assertThat(sim.sessions).extracting(RunningSession::trigger)
+                .containsExactly(SessionTrigger.REFERENCE, SessionTrigger.CPU);
+        assertThat(sim.launchSeconds).containsExactly(30L, 60L);
+        assertThat(reference.cancelReason()).isEqualTo("a CPU-triggered session starts: the application is no longer "
+                + "calm");
+        assertThat(ends).containsExactly("REFERENCE FAILED: cancelled: a CPU-triggered session starts: the "
+                + "application is no longer calm");
+        assertThat(sim.holds.lastReference()).as("a cancelled reference is not kept").isEmpty();
+        assertThat(sim.coordinator.activeSession()).containsSame(sim.lastSession());
+
+        // The incident's session ends, its cooldown holds the trigger; once calm, the reference is tried again, no
+        // sooner than 5 min after it was cancelled (at 60 s).
+        sim.run(30, s -> 95);
+        sim.lastSession().complete(sim.time.instant());
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
+        sim.run(269, s -> 10); // up to 359 s
+        assertThat(sim.sessions).hasSize(2);
+        sim.run(1, s -> 10);
+        assertThat(sim.sessions).extracting(RunningSession::trigger)
+                .containsExactly(SessionTrigger.REFERENCE, SessionTrigger.CPU, SessionTrigger.REFERENCE);
+        assertThat(sim.launchSeconds).containsExactly(30L, 60L, 360L);
+    }
+
+    @Test
+    void theTriggeredSessionStartsOnlyOnceTheCancelledReferenceHasEnded() throws Exception {
+        MonitoringSimulation sim = simulation();
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch launched = new CountDownLatch(2);
+        // A reference that takes a while to stop, as an engine deleting its recording does, on its own thread.
+        Executor later = end -> new Thread(() -> {
+            sleep(200);
+            end.run();
+        }).start();
+        sim.launcher((trigger, duration) -> {
+            order.add("launch " + trigger);
+            launched.countDown();
+            return ((FakeSession) sim.newSession(trigger, duration)).endsWhenCancelled(sim.time, later);
+        });
+        sim.run(30, s -> 10);
+        // The launches run on threads of their own, as in production: the poll does not wait for them.
+        sim.launches = launch -> new Thread(launch).start();
+        sim.coordinator.addListener((trigger, session, outcome) -> order.add("ended " + trigger));
+        sim.run(29, s -> 95);
+        assertThat(order).containsExactly("launch REFERENCE");
+
+        sim.run(1, s -> 95); // the 60-s poll: CPU
+        assertThat(launched.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(order).containsExactly("launch REFERENCE", "ended REFERENCE", "launch CPU");
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void anOnDemandStartCancelsARecordingReferenceInsteadOfAnsweringAlreadyRunning() {
+        MonitoringSimulation sim = simulation();
+        sim.run(30, s -> 10);
+        FakeSession reference = sim.lastSession();
+
+        RunningSession onDemand = sim.coordinator.startOnDemand(Duration.ofSeconds(20));
+
+        assertThat(onDemand.trigger()).isEqualTo(SessionTrigger.MANUAL);
+        assertThat(reference.cancelReason()).isEqualTo("an on-demand session starts");
+        assertThat(ends).containsExactly("REFERENCE FAILED: cancelled: an on-demand session starts");
+        assertThat(sim.coordinator.activeSession()).containsSame(onDemand);
+    }
+
+    @Test
+    void aReferenceThatCannotStartIsRetriedEveryFiveMinutesAtMostAndSaidOnceAtWarn() {
+        MonitoringSimulation sim = simulation();
+        List<Long> attempts = new ArrayList<>();
+        sim.launcher((trigger, duration) -> {
+            attempts.add(sim.second());
+            throw new IllegalStateException("no engine");
+        });
+        try (LogCapture log = new LogCapture()) {
+            sim.run(12 * 60, s -> 10);
+
+            // Calm at every poll from 30 s on; a broken engine is asked at 30 s, 330 s and 630 s only.
+            assertThat(attempts).containsExactly(30L, 330L, 630L);
+            assertThat(log.messages(Level.WARN)).filteredOn(m -> m.contains("reference of normal could not start"))
+                    .hasSize(1);
+            assertThat(log.count("The reference of normal could not start again")).isEqualTo(2);
+        }
+        assertThat(sim.coordinator.lastOutcome()).get().extracting(SessionOutcome::failed).isEqualTo(true);
+        assertThat(sim.coordinator.state()).as("no cooldown").isEqualTo(CpuProfilerStatus.State.MONITORING);
+    }
+
+    @Test
+    void referencesOffRecordNone() {
+        options.getReference().setEnabled(false);
+        MonitoringSimulation sim = simulation();
+
+        sim.run(2 * 3600, s -> 10);
+
+        assertThat(sim.sessions).isEmpty();
+    }
+}
