@@ -4,6 +4,7 @@ import static dev.cpuprofiler.benchmarks.harness.PeersSection.range;
 import static dev.cpuprofiler.benchmarks.harness.PeersSection.spread;
 import static dev.cpuprofiler.benchmarks.harness.Report.num;
 
+import dev.cpuprofiler.fixtures.OpenLoopLoad;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,8 +49,8 @@ final class PeersBusy {
             OpenLoopLoad.Counts c = load.counts().minus(c0);
             Map<PeerTool.Threads, Double> threads = new LinkedHashMap<>();
             PeerTool.GROUPS.forEach(g -> threads.put(g, b.groupMsPerMinute(a, g)));
-            return new Window(b.processMsPerMinute(a), c.completed() / (c.nanos() / 1e9),
-                    (b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.completed()),
+            return new Window(b.processMsPerMinute(a), c.answered() / (c.nanos() / 1e9),
+                    (b.cpu() - a.cpu()) / 1e3 / Math.max(1, c.answered()),
                     Proc.externalPercent(m0, Proc.machineJiffies(), b.cpu() - a.cpu(), b.nanos() - a.nanos(),
                             ctx.cpus), c, threads);
         }
@@ -79,7 +80,7 @@ final class PeersBusy {
                 Thread.sleep((long) (Math.max(5, p.busySeconds() / 2) * 1000));
                 PeersSection.Snap b = PeersSection.Snap.of(none);
                 OpenLoopLoad.Counts c = load.counts().minus(c0);
-                perRequest = (b.cpu() - a.cpu()) / (double) Math.max(1, c.completed());
+                perRequest = (b.cpu() - a.cpu()) / (double) Math.max(1, c.answered());
                 System.out.printf("[peers] calibration at %.0f req/s: %.0f µs CPU per request%n", rate, perRequest / 1e3);
             }
             double next = Math.max(20, Math.min(8000, TARGET * ctx.cpus * 1e9 / perRequest));
@@ -157,7 +158,7 @@ final class PeersBusy {
                         rps.get(l).add(w.rps());
                         usPerReq.get(l).add(w.usPerRequest());
                         msMin.get(l).add(w.ms());
-                        errorsLate.get(l)[0] += w.counts().errors();
+                        errorsLate.get(l)[0] += w.counts().failed();
                         errorsLate.get(l)[1] += w.counts().dropped();
                         errorsLate.get(l)[2] += w.counts().late();
                         PeerTool.GROUPS.forEach(g -> threads.get(l).get(g).add(w.threads().get(g)));
@@ -188,7 +189,7 @@ final class PeersBusy {
                 + "Look-back: the ours app's `lookback.state` at the end of each of its slots (ARMED: the look-back "
                 + "recorded during the slot). Others' CPU: the machine's busy time (/proc/stat) minus the app's, the "
                 + "harness's own client included; late starts: requests the client sent more than 10 ms after their "
-                + "scheduled time (it could not keep the schedule); dropped: requests due while " + OpenLoopLoad.MAX_IN_FLIGHT
+                + "scheduled time (it could not keep the schedule); dropped: requests due while " + OpenLoopLoad.DEFAULT_MAX_IN_FLIGHT
                 + " were in flight, not sent (the client's cap, which keeps its connections bounded).%n%n", PATH, rate, TARGET * 100, ctx.cpus, perRequest / 1e3,
                 p.warmPass(), p.busyRounds(), warm, p.busySeconds(), SESSION, warm + p.busySeconds() + 5));
         md.append("| configuration | completed requests/s | CPU µs per request | process CPU, ms a minute | above none, "
