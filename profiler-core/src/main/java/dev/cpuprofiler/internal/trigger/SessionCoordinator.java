@@ -156,7 +156,7 @@ public final class SessionCoordinator {
             if (holds.isShutDown()) {
                 return null;
             }
-            Optional<RunningSession> reference = slotFree(now);
+            Optional<RunningSession> reference = recordingReference(now);
             if (slot.taken() && reference.isEmpty()) {
                 return null;
             }
@@ -179,10 +179,11 @@ public final class SessionCoordinator {
     }
 
     /**
-     * Ends an overdue session first; then the reference of normal recording in the slot, which a trigger may cancel,
-     * if that is what holds it. Whether anything holds the slot is then {@link SessionSlot#taken()}.
+     * The reference of normal recording in the slot, which a trigger may cancel, if that is what holds it; an overdue
+     * session is ended first. Whether anything else holds the slot is then {@link SessionSlot#taken()}: a reference
+     * still being launched is cancelled at the next poll, once its engine has started.
      */
-    private Optional<RunningSession> slotFree(Instant now) {
+    private Optional<RunningSession> recordingReference(Instant now) {
         if (slot.launching()) {
             log.debug("A profiling session is being launched; not checking CPU");
             return Optional.empty();
