@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  */
 public interface CpuProfiler extends AutoCloseable {
 
-    /** The id {@link #profile(String)} takes for the newest profile. */
+    /** The id {@link #profile(String)} takes for the newest profile that is not a reference of normal. */
     String LATEST = "latest";
 
     /**
@@ -42,7 +42,8 @@ public interface CpuProfiler extends AutoCloseable {
     /**
      * Starts an on-demand profile of this length (within what {@code profiler.cpu.duration} allows).
      *
-     * @throws SessionAlreadyRunningException when a session records or is being launched
+     * @throws SessionAlreadyRunningException when a session records or is being launched (a reference of normal
+     *     recording is cancelled instead)
      * @throws SessionStartException when no engine can record here
      */
     RunningSession startOnDemand(Duration duration);
@@ -53,10 +54,10 @@ public interface CpuProfiler extends AutoCloseable {
      */
     CpuProfilerStatus status();
 
-    /** The kept profiles, newest first. */
+    /** The kept profiles, newest first, the references of normal kept among them. */
     List<Profile> profiles();
 
-    /** The profile with this id, or the newest for {@value #LATEST}. */
+    /** The profile with this id, or the newest that is not a reference of normal for {@value #LATEST}. */
     Optional<Profile> profile(String id);
 
     /** The options in force (a copy). */

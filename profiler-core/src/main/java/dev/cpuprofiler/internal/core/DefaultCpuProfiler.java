@@ -76,12 +76,15 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         p.coordinator().monitoringStarted();
         p.lookback().start();
         p.sampler().start();
-        log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}",
-                p.cpuSource().source().kind().id(), p.cpuSource().effectiveCpus().count(), options.getThreshold(),
-                !options.isEnabled() ? "off" : "on after a start-up grace of " + options.getStartupGrace(),
+        log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}, "
+                + "reference of normal {}", p.cpuSource().source().kind().id(), p.cpuSource().effectiveCpus().count(),
+                options.getThreshold(), !options.isEnabled() ? "off"
+                        : "on after a start-up grace of " + options.getStartupGrace(),
                 options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
                         + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
-                        + ArmingSettings.of(options).levelPercent() + "% CPU");
+                        + ArmingSettings.of(options).levelPercent() + "% CPU",
+                !options.getReference().isEnabled() ? "off" : options.getReference().getDuration() + " every "
+                        + options.getReference().getRefresh() + " while calm");
     }
 
     /** Starts an on-demand profile. */

@@ -119,10 +119,10 @@ final class PipelineAssembly {
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
                 saturation(tracker), options.effectiveSaturationWindow());
 
-        // A reference of normal records only while calm: not while the look-back is armed by a rise.
+        // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
         SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
                 SaturationSettings.of(options, tracker != null), saturation(tracker), ReferenceSettings.of(options),
-                lookback::armed, holds, sessions, b.clock);
+                lookback::rising, holds, sessions, b.clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session

@@ -45,12 +45,13 @@ public interface Lookback extends AutoCloseable {
     CpuProfilerStatus.Lookback status();
 
     /**
-     * Whether it is armed now (recording, or waiting for the engine lock to record): the CPU is rising above its normal,
-     * no calm moment. Never waits.
+     * Whether the CPU (the process's, or one thread's) is rising above its normal now, by the look-back's own arming
+     * rule, whatever the look-back does: armed by it, or it would be, were it not stepped aside for a session or held
+     * back by the trigger's holds. No calm moment for a reference of normal. False when the look-back is off. Read on
+     * the CPU sampler's thread, which feeds it.
      */
-    default boolean armed() {
-        CpuProfilerStatus.LookbackState s = status().state();
-        return s == CpuProfilerStatus.LookbackState.ARMED || s == CpuProfilerStatus.LookbackState.WAITING;
+    default boolean rising() {
+        return false;
     }
 
     /** Stops for good and frees the engine lock. Idempotent. */

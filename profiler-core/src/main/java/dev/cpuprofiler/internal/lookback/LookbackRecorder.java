@@ -162,9 +162,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     }
 
     @Override
-    public boolean armed() {
-        CpuProfilerStatus.LookbackState s = state;
-        return s == CpuProfilerStatus.LookbackState.ARMED || s == CpuProfilerStatus.LookbackState.WAITING;
+    public boolean rising() {
+        return decision.hot();
     }
 
     @Override

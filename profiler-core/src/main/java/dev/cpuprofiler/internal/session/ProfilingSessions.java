@@ -126,8 +126,12 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
             throw e instanceof EngineUnavailableException ? new SessionStartException(e.getMessage(), e)
                     : (RuntimeException) e;
         }
-        ConcurrencySampler concurrency = startConcurrency();
-        CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null ? null : breakdown.start();
+        // A reference of normal is compared by its endpoints and methods only: without the concurrency sampler (a
+        // thread reading every thread's CPU time every 10 ms) and the CPU breakdown, it costs an idle application
+        // about half the JIT work (ReferenceCostMeasure).
+        boolean normal = trigger == SessionTrigger.REFERENCE;
+        ConcurrencySampler concurrency = normal ? null : startConcurrency();
+        CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null || normal ? null : breakdown.start();
         // The session's clock starts once the engine records: starting one can take a while (loading
         // async-profiler's native library, JFR's first recording), and that time holds no samples.
         Instant started = clock.instant();

@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>A reference of normal (trigger REFERENCE) records only while the application is calm, and never delays anything
  * else: a CPU or saturation trigger that fires while it records, or an on-demand start, cancels it (it is no longer a
  * calm moment, or the engine is wanted) and takes the slot straight from it, in that same poll or call; the new
- * session's engine starts once the reference has let go of its own ({@link #PREEMPT_WAIT} at most). A reference starts
- * no cooldown.
+ * session's engine starts once the reference has let go of its own ({@link #PREEMPT_WAIT} at most). A poll that finds
+ * the application no longer calm cancels it too, though nothing triggers yet: a rise toward the threshold is what the
+ * look-back must record, and it cannot while the reference holds the engine. A reference starts no cooldown.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
@@ -156,7 +157,7 @@ public final class SessionCoordinator {
             if (holds.isShutDown()) {
                 return null;
             }
-            Optional<RunningSession> reference = slotFree(now);
+            Optional<RunningSession> reference = recordingReference(now);
             if (slot.taken() && reference.isEmpty()) {
                 return null;
             }
@@ -165,6 +166,7 @@ public final class SessionCoordinator {
                     : TriggerDecision.Activity.NONE;
             Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
             if (trigger.isEmpty()) {
+                reference.ifPresent(r -> cancelIfNotCalm(r, avg, hottest));
                 return null;
             }
             if (reference.isPresent()) {
@@ -179,10 +181,11 @@ public final class SessionCoordinator {
     }
 
     /**
-     * Ends an overdue session first; then the reference of normal recording in the slot, which a trigger may cancel,
-     * if that is what holds it. Whether anything holds the slot is then {@link SessionSlot#taken()}.
+     * The reference of normal recording in the slot, which a trigger may cancel, if that is what holds it; an overdue
+     * session is ended first. Whether anything else holds the slot is then {@link SessionSlot#taken()}: a reference
+     * still being launched is cancelled at the next poll, once its engine has started.
      */
-    private Optional<RunningSession> slotFree(Instant now) {
+    private Optional<RunningSession> recordingReference(Instant now) {
         if (slot.launching()) {
             log.debug("A profiling session is being launched; not checking CPU");
             return Optional.empty();
@@ -232,6 +235,23 @@ public final class SessionCoordinator {
             return ended;
         } finally {
             decisions.unlock();
+        }
+    }
+
+    /**
+     * Cancels the recording reference once the application is no longer calm: what it records is no normal, and the
+     * look-back, which steps aside for every session, resumes (and arms, on a rise) once its end is recorded.
+     */
+    private void cancelIfNotCalm(RunningSession reference, OptionalDouble avg, Optional<SaturationReading> hottest) {
+        String unrest = decision.unrest(avg, hottest, rising.getAsBoolean());
+        if (unrest != null) {
+            String why = "the application is no longer calm: " + unrest;
+            log.debug("Cancelling the reference of normal {}: {}", reference.id(), why);
+            try {
+                reference.cancel(why);
+            } catch (RuntimeException e) {
+                log.warn("Cancelling the reference of normal {} failed", reference.id(), e);
+            }
         }
     }
 

@@ -21,11 +21,12 @@ import org.slf4j.LoggerFactory;
  * grace or in a cooldown.
  *
  * <p>Else a REFERENCE profile, the reference of normal, when one is due (none recorded yet, or the last as old as the
- * refresh, and no failed attempt holding the next back) and the application is calm: past the start-up grace, the
- * average known and not above the threshold, no thread pinned, the CPU not rising above its normal (the look-back not
- * armed) and no session recording or being launched. A cooldown does not hold it back: calm is calm. While a reference
- * records, only the CPU and saturation triggers are asked (the coordinator cancels the reference for them). Whether a
- * session runs, and the shutdown, are the {@link SessionCoordinator}'s.
+ * refresh, no failed attempt holding the next back, past the start-up grace) and the application is calm
+ * ({@link #unrest}: the average known and not above the threshold, no thread pinned, the CPU not rising above its
+ * normal) with no session recording or being launched. A cooldown does not hold it back: calm is calm. While a
+ * reference records, only the CPU and saturation triggers are asked (the coordinator cancels the reference for them,
+ * and also once the application is no longer calm). Whether a session runs, and the shutdown, are the
+ * {@link SessionCoordinator}'s.
  *
  * <p>It says what it saw and why: at DEBUG on every poll, at INFO when it triggers (a reference is said at INFO once
  * recorded, by its session).
@@ -43,7 +44,7 @@ final class TriggerDecision {
     enum Activity {
         /** No session records or is being launched, and the CPU is not rising above its normal. */
         NONE,
-        /** No session, but the CPU is rising above its normal (the look-back is armed): not calm. */
+        /** No session, but the CPU is rising above its normal (by the look-back's arming rule): not calm. */
         RISING,
         /** A reference records: only the CPU and saturation triggers may start a profile (which cancels it). */
         REFERENCE_RECORDING
@@ -111,18 +112,20 @@ final class TriggerDecision {
                     due);
             return false;
         }
-        String notCalm = notCalm(average, hottest, activity, holds, now);
-        if (notCalm != null) {
-            log.debug("A reference of normal is due, not recorded now: {}", notCalm);
+        String notNow = held(holds, now);
+        if (notNow == null) {
+            notNow = unrest(average, hottest, activity == Activity.RISING);
+        }
+        if (notNow != null) {
+            log.debug("A reference of normal is due, not recorded now: {}", notNow);
             return false;
         }
         log.debug("Calm and a reference of normal is due: recording one for {}", reference.duration());
         return true;
     }
 
-    /** Why this is no moment for a reference, or null when it is. */
-    private String notCalm(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity, Holds holds,
-            Instant now) {
+    /** Why a due reference is held back at {@code now} (the grace, a retry pending), or null. */
+    private static String held(Holds holds, Instant now) {
         Optional<Instant> grace = holds.graceUntil(now);
         if (grace.isPresent()) {
             return "in start-up grace until " + grace.get();
@@ -131,6 +134,15 @@ final class TriggerDecision {
         if (retry.isPresent()) {
             return "the last attempt failed or was cancelled; the next not before " + retry.get();
         }
+        return null;
+    }
+
+    /**
+     * Why the application is not calm, or null when it is: no baseline yet, the average above the threshold (whether
+     * or not the trigger may fire), a thread pinned at a core (whether or not the saturation trigger is on), the CPU
+     * rising above its normal. What a reference needs to start, and to go on recording.
+     */
+    String unrest(OptionalDouble average, Optional<SaturationReading> hottest, boolean rising) {
         if (average.isEmpty()) {
             return "no baseline yet";
         }
@@ -140,8 +152,8 @@ final class TriggerDecision {
         if (hottest.isPresent() && hottest.get().saturated()) {
             return "thread '" + hottest.get().thread() + "' is pinned at a core";
         }
-        if (activity == Activity.RISING) {
-            return "the CPU is rising above its normal (the look-back is armed)";
+        if (rising) {
+            return "the CPU is rising above its normal";
         }
         return null;
     }

@@ -119,6 +119,42 @@ class ReferenceOfNormalTest {
         assertThat(sim.launchSeconds).containsExactly(30L, 60L, 360L);
     }
 
+    /**
+     * A rise that does not trigger yet is what the look-back must record, and it steps aside while any session
+     * records: the reference gives way at the next poll, with nothing in its place.
+     */
+    @Test
+    void aRecordingReferenceIsCancelledOnceTheApplicationIsNoLongerCalm() {
+        MonitoringSimulation sim = simulation();
+        sim.run(30, s -> 10);
+        FakeSession reference = sim.lastSession();
+
+        sim.rising = true;
+        sim.run(5, s -> 10);
+
+        assertThat(reference.cancelReason()).isEqualTo("the application is no longer calm: the CPU is rising above "
+                + "its normal");
+        assertThat(sim.sessions).hasSize(1);
+        assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
+        assertThat(sim.holds.referenceRetryAt(sim.time.instant())).as("tried again in 5 min at the soonest")
+                .hasValue(sim.time.instant().plus(Duration.ofMinutes(5)));
+    }
+
+    @Test
+    void aReferenceIsCancelledByAnAverageAboveTheThresholdInACooldownToo() {
+        MonitoringSimulation sim = simulation();
+        sim.holds.startCooldown(sim.time.instant().plus(Duration.ofHours(1))); // no CPU trigger for an hour
+        sim.run(30, s -> 10);
+        FakeSession reference = sim.lastSession();
+        assertThat(reference.trigger()).as("calm is calm, in a cooldown too").isEqualTo(SessionTrigger.REFERENCE);
+
+        sim.run(30, s -> 95);
+
+        assertThat(reference.cancelReason()).startsWith("the application is no longer calm: the CPU average ")
+                .endsWith("% is above the threshold");
+        assertThat(sim.sessions).as("the cooldown holds the trigger").hasSize(1);
+    }
+
     @Test
     void theTriggeredSessionStartsOnlyOnceTheCancelledReferenceHasEnded() throws Exception {
         MonitoringSimulation sim = simulation();

@@ -203,4 +203,16 @@ class TriggerDecisionTest {
         };
         assertThat(decision.referenceMayBeDue(holds, unread)).isFalse();
     }
+
+    @Test
+    void unrestSaysWhyTheApplicationIsNotCalm() {
+        assertThat(withReference.unrest(OptionalDouble.of(30), NO_THREAD, false)).isNull();
+        assertThat(withReference.unrest(OptionalDouble.empty(), NO_THREAD, false)).isEqualTo("no baseline yet");
+        assertThat(withReference.unrest(OptionalDouble.of(85), NO_THREAD, false))
+                .isEqualTo("the CPU average 85.0% is above the threshold");
+        assertThat(withReference.unrest(OptionalDouble.of(30), PINNED, false))
+                .isEqualTo("thread 'event-loop-1' is pinned at a core");
+        assertThat(withReference.unrest(OptionalDouble.of(30), NO_THREAD, true))
+                .isEqualTo("the CPU is rising above its normal");
+    }
 }

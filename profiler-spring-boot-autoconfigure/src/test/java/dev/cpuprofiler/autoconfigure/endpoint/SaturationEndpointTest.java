@@ -39,7 +39,9 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.lookback=0",
             "profiler.cpu.startup-grace=0s",
             "profiler.cpu.saturation.threshold=75",
-            "profiler.cpu.saturation.window=2s"
+            "profiler.cpu.saturation.window=2s",
+            // Calm from the first baseline on, with no grace: a 10-s reference of normal would be the first profile.
+            "profiler.cpu.reference.enabled=false"
         })
 @DirtiesContext
 class SaturationEndpointTest {
