@@ -121,7 +121,7 @@ final class PipelineAssembly {
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
         SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
-                SaturationSettings.of(options, tracker != null), saturation(tracker), ReferenceSettings.of(options),
+                SaturationSettings.of(options, tracker != null), saturation(tracker), ReferenceSettings.of(options, selected.effectiveCpus().count()),
                 lookback::rising, holds, sessions, b.clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());

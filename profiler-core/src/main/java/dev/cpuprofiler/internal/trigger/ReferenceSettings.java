@@ -12,8 +12,20 @@ import java.time.Duration;
  * @param duration how long a reference records
  * @param refresh a new reference is due once the last is this old
  * @param retryAfter the least time between a reference that failed or was cancelled and the next attempt
+ * @param minAveragePercent the least CPU average (percent of the effective CPUs) at which a reference is recorded: below
+ *        it the application is idle, and a reference would hold fewer than {@link #MIN_SAMPLES} samples
  */
-public record ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter) {
+public record ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter,
+        double minAveragePercent) {
+
+    /**
+     * The fewest stack samples a reference is worth recording for. An idle application has nothing to compare (no
+     * requests, no code of its own on the CPU), and a reference costs it more than all of its monitoring in the hour
+     * (25-150 ms of CPU, and about 850 ms for the first, which loads and compiles the session's code; a JFR engine's
+     * would also start JFR for good), so it gets none: with every default on 2 CPUs that is an average under 1%
+     * (20 samples of 10 ms in 10 s), where an idle JVM runs at 0.01-0.1%.
+     */
+    public static final int MIN_SAMPLES = 20;
 
     /**
      * The least time between a failed or cancelled reference and the next attempt. A launch that fails (no engine, the
@@ -25,10 +37,19 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
 
     /** No references. */
     public static final ReferenceSettings OFF = new ReferenceSettings(false, Duration.ofSeconds(10),
-            Duration.ofHours(1), RETRY_AFTER);
+            Duration.ofHours(1), RETRY_AFTER, 0);
 
-    public static ReferenceSettings of(CpuProfilerOptions o) {
+    /** References whatever the CPU average (no idle floor): for tests of the other rules. */
+    public ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter) {
+        this(enabled, duration, refresh, retryAfter, 0);
+    }
+
+    /** @param effectiveCpus the CPUs the average is a percentage of */
+    public static ReferenceSettings of(CpuProfilerOptions o, double effectiveCpus) {
         CpuProfilerOptions.Reference r = o.getReference();
-        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), RETRY_AFTER);
+        double samplesAtFullLoad = effectiveCpus * r.getDuration().toNanos() / (double) o.getStackSamplingPeriod()
+                .toNanos();
+        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), RETRY_AFTER,
+                100.0 * MIN_SAMPLES / samplesAtFullLoad);
     }
 }

@@ -116,6 +116,11 @@ final class TriggerDecision {
         if (notNow == null) {
             notNow = unrest(average, hottest, activity == Activity.RISING);
         }
+        if (notNow == null && average.getAsDouble() < reference.minAveragePercent()) {
+            notNow = String.format("the application is idle (CPU average %.2f%%, under %.2f%%): a reference would hold "
+                    + "fewer than %d samples", average.getAsDouble(), reference.minAveragePercent(),
+                    ReferenceSettings.MIN_SAMPLES);
+        }
         if (notNow != null) {
             log.debug("A reference of normal is due, not recorded now: {}", notNow);
             return false;

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The reference of normal end to end, with this JVM's real engines and a real profiler: recorded by itself while the
- * application is calm (a fake container whose CPU stays at 0%, so calm however busy the machine running the test is),
+ * application is calm (a fake container whose CPU stays at 20% of its 1.5 CPUs, so calm however busy the machine running
+ * the test is, and busy enough for a 1-s reference: an idle one, under 13% here, would get none),
  * shown in the status, and the next profile compared with it. About 3 s: a 1-s reference and a 1-s profile.
  */
 class CpuProfilerReferenceTest {
@@ -54,8 +55,13 @@ class CpuProfilerReferenceTest {
 
     @Test
     void aReferenceIsRecordedWhileCalmAndTheNextProfileIsComparedWithIt() throws Exception {
-        FakeCgroupV2Container.create(root, "150000 100000", "0-3"); // its usage never grows: 0% CPU
-        try (LogCapture log = new LogCapture();
+        FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "150000 100000", "0-3");
+        long start = System.nanoTime();
+        java.util.concurrent.ScheduledExecutorService steady = java.util.concurrent.Executors
+                .newSingleThreadScheduledExecutor();
+        steady.scheduleAtFixedRate(() -> container.usage((long) ((System.nanoTime() - start) / 1000 * 0.2 * 1.5)), 0,
+                20, java.util.concurrent.TimeUnit.MILLISECONDS); // 20% of 1.5 CPUs
+        try (AutoCloseable stop = steady::shutdownNow; LogCapture log = new LogCapture();
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options()).fsRoot(root)
                         .workDirectory(root.resolve("work")).build();
                 Requests orbit = new Requests(profiler.requestActivity(), "GET /orbit", 25)) {

@@ -57,7 +57,7 @@ public final class MonitoringSimulation {
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
         this.coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
                 SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation),
-                ReferenceSettings.of(options), () -> rising, holds, (trigger, duration) -> launcher.launch(trigger,
+                ReferenceSettings.of(options, cpus), () -> rising, holds, (trigger, duration) -> launcher.launch(trigger,
                         duration), time);
         sampler.tick(); // t = 0: the sampler's starting point
     }
