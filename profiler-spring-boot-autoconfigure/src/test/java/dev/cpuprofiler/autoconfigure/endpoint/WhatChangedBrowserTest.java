@@ -36,8 +36,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * compared with it by {@link ProfileComparator}: the card gives the reference's age and samples with a link to it,
  * the box one sentence per endpoint (an endpoint whose cost per request grew tenfold, one whose rate grew eightfold,
  * one with both, a new one named as markup, an unchanged one quieter), the methods that grew, and the links to the
- * differential views. Every name is text. Saves {@code target/cpuprofiler-what-changed.png} (and
- * {@code -phone.png}). Last, a profile in which nothing moved: one calm line, the unchanged endpoints folded. Skips,
+ * differential views. Every name is text. Saves {@code target/cpuprofiler-what-changed.png}. Last, a profile in which nothing moved: one calm line, the unchanged endpoints folded. Skips,
  * saying why, without Chromium.
  */
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -121,9 +120,7 @@ class WhatChangedBrowserTest {
         Files.deleteIfExists(screenshot);
         Chromium.run(browser, "--screenshot=" + screenshot, "--virtual-time-budget=3000", "--window-size=1280,1700", url);
         assertThat(screenshot).exists();
-        Path phone = target.resolve("cpuprofiler-what-changed-phone.png").toAbsolutePath();
-        Chromium.run(browser, "--screenshot=" + phone, "--virtual-time-budget=3000", "--window-size=390,2600", url);
-        System.out.println("WhatChangedBrowserTest: screenshots at " + screenshot + " and " + phone);
+        System.out.println("WhatChangedBrowserTest: screenshot at " + screenshot);
 
         // Nothing moved: one calm line, the unchanged endpoints folded (more than three), no method grew.
         Profile calm = profile("20260101T003000Z-cpu-3", SessionTrigger.MANUAL, now.minusSeconds(35),
