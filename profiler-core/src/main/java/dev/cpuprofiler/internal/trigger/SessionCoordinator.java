@@ -147,8 +147,8 @@ public final class SessionCoordinator {
         OptionalDouble avg = average.get();
         Optional<SaturationReading> hottest = saturation.get();
         // No launch or session holds the slot, so no watchdog either, nothing could trigger and no reference is due:
-        // no lock, and the clock only with references on.
-        if (!slot.taken() && decision.nothingToDecide(avg, hottest) && !decision.referenceMayBeDue(holds, clock)) {
+        // no lock, and the clock only with references on and the application not idle.
+        if (!slot.taken() && decision.nothingToDecide(avg, hottest) && !decision.referenceMayBeDue(holds, clock, avg)) {
             return null;
         }
         decisions.lock();

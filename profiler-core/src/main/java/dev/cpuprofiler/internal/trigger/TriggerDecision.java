@@ -68,11 +68,13 @@ final class TriggerDecision {
     }
 
     /**
-     * Whether a reference is due by the holds alone (enabled, none or an old one, no retry pending, past the grace);
-     * reads the clock only when references are on. Whether it is calm enough is {@link #decide}'s.
+     * Whether a reference is due by the holds (enabled, none or an old one, no retry pending, past the grace) and the
+     * average is not idle; reads the clock only when references are on and the application is not idle, so that an
+     * idle application, which never gets one, pays nothing for it at each poll. Whether it is calm enough is
+     * {@link #decide}'s.
      */
-    boolean referenceMayBeDue(Holds holds, Clock clock) {
-        if (!reference.enabled()) {
+    boolean referenceMayBeDue(Holds holds, Clock clock, OptionalDouble average) {
+        if (!reference.enabled() || average.isEmpty() || idle(average)) {
             return false;
         }
         Instant now = clock.instant();
@@ -93,6 +95,11 @@ final class TriggerDecision {
         }
         return referenceDue(average, hottest, activity, holds, now) ? Optional.of(SessionTrigger.REFERENCE)
                 : Optional.empty();
+    }
+
+    /** Whether the average is under the least at which a reference would hold enough samples. */
+    private boolean idle(OptionalDouble average) {
+        return average.getAsDouble() < reference.minAveragePercent();
     }
 
     /** When the next reference is due: now when none was recorded, else once the last is as old as the refresh. */
@@ -116,10 +123,9 @@ final class TriggerDecision {
         if (notNow == null) {
             notNow = unrest(average, hottest, activity == Activity.RISING);
         }
-        if (notNow == null && average.getAsDouble() < reference.minAveragePercent()) {
-            notNow = String.format("the application is idle (CPU average %.2f%%, under %.2f%%): a reference would hold "
-                    + "fewer than %d samples", average.getAsDouble(), reference.minAveragePercent(),
-                    ReferenceSettings.MIN_SAMPLES);
+        if (notNow == null && idle(average)) {
+            notNow = "the application is idle: a reference would hold fewer than " + ReferenceSettings.MIN_SAMPLES
+                    + " samples";
         }
         if (notNow != null) {
             log.debug("A reference of normal is due, not recorded now: {}", notNow);

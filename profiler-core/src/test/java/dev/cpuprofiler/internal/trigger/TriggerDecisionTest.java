@@ -114,7 +114,8 @@ class TriggerDecisionTest {
         assertThat(reference(10, NO_THREAD, NONE, NOW)).hasValue(SessionTrigger.REFERENCE);
         assertThat(reference(80, HOT_NOT_PINNED, NONE, NOW)).as("at the threshold, a thread hot but not pinned")
                 .hasValue(SessionTrigger.REFERENCE);
-        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isTrue();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC),
+                OptionalDouble.of(10))).isTrue();
     }
 
     @Test
@@ -130,6 +131,24 @@ class TriggerDecisionTest {
                 .isEmpty();
         assertThat(floored.decide(OptionalDouble.of(3), NO_THREAD, NONE, holds, NOW)).as("a light load's 3%")
                 .hasValue(SessionTrigger.REFERENCE);
+        Clock unread = new Clock() { // an idle poll decides without the clock
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                throw new AssertionError("the clock was read");
+            }
+        };
+        assertThat(floored.referenceMayBeDue(holds, unread, OptionalDouble.of(0.05))).isFalse();
+        assertThat(floored.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC), OptionalDouble.of(3))).isTrue();
     }
 
     @Test
@@ -166,7 +185,8 @@ class TriggerDecisionTest {
     void theStartupGraceHoldsTheReferenceBackButACooldownDoesNot() {
         holds.startGrace(NOW.plusSeconds(60));
         assertThat(reference(10, NO_THREAD, NONE, NOW)).isEmpty();
-        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isFalse();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC),
+                OptionalDouble.of(10))).isFalse();
         assertThat(reference(10, NO_THREAD, NONE, NOW.plusSeconds(60))).hasValue(SessionTrigger.REFERENCE);
 
         holds.startCooldown(NOW.plus(Duration.ofHours(4)));
@@ -180,10 +200,12 @@ class TriggerDecisionTest {
         Instant due = NOW.plus(Duration.ofHours(1));
 
         assertThat(reference(10, NO_THREAD, NONE, due.minusSeconds(1))).isEmpty();
-        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due.minusSeconds(1), ZoneOffset.UTC)))
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due.minusSeconds(1), ZoneOffset.UTC),
+                OptionalDouble.of(10)))
                 .isFalse();
         assertThat(reference(10, NO_THREAD, NONE, due)).hasValue(SessionTrigger.REFERENCE);
-        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due, ZoneOffset.UTC))).isTrue();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(due, ZoneOffset.UTC),
+                OptionalDouble.of(10))).isTrue();
     }
 
     @Test
@@ -191,7 +213,8 @@ class TriggerDecisionTest {
         holds.referenceFailed(NOW.plus(Duration.ofMinutes(5)));
 
         assertThat(reference(10, NO_THREAD, NONE, NOW.plus(Duration.ofMinutes(4)))).isEmpty();
-        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC))).isFalse();
+        assertThat(withReference.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC),
+                OptionalDouble.of(10))).isFalse();
         assertThat(reference(10, NO_THREAD, NONE, NOW.plus(Duration.ofMinutes(5))))
                 .hasValue(SessionTrigger.REFERENCE);
     }
@@ -216,7 +239,7 @@ class TriggerDecisionTest {
                 throw new AssertionError("read the clock");
             }
         };
-        assertThat(decision.referenceMayBeDue(holds, unread)).isFalse();
+        assertThat(decision.referenceMayBeDue(holds, unread, OptionalDouble.of(10))).isFalse();
     }
 
     @Test
