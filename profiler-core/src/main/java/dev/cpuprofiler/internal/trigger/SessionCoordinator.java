@@ -19,10 +19,7 @@ import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -35,12 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@link #poll()} (every polling interval), and the on-demand ones asked for. A session the profiler started by itself
  * that ends, completed or failed, starts a cooldown from its end ({@link Holds}); on-demand sessions do not.
  *
- * <p>A reference of normal (trigger REFERENCE) records only while the application is calm, and never delays anything
- * else: a CPU or saturation trigger that fires while it records, or an on-demand start, cancels it (it is no longer a
- * calm moment, or the engine is wanted) and takes the slot straight from it, in that same poll or call; the new
- * session's engine starts once the reference has let go of its own ({@link #PREEMPT_WAIT} at most). A poll that finds
- * the application no longer calm cancels it too, though nothing triggers yet: a rise toward the threshold is what the
- * look-back must record, and it cannot while the reference holds the engine. A reference starts no cooldown.
+ * <p>A reference of normal (trigger REFERENCE) records only while the application is calm, never delays anything else
+ * and starts no cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
@@ -60,12 +53,6 @@ public final class SessionCoordinator {
      * profiler's first load included), so only a hung one reaches it.
      */
     public static final Duration SHUTDOWN_LAUNCH_WAIT = Duration.ofSeconds(5);
-    /**
-     * The longest a session that cancels a reference waits for it to end: a cancelled recording stops and deletes its
-     * file in well under a second, so only a hung engine reaches it (the session then starts all the same, and finds
-     * the engine busy).
-     */
-    public static final Duration PREEMPT_WAIT = Duration.ofSeconds(5);
 
     private final TriggerSettings settings;
     private final SaturationSettings saturationSettings;
@@ -83,6 +70,7 @@ public final class SessionCoordinator {
     // session's end whole. Readers do not take it.
     private final ReentrantLock decisions = new ReentrantLock();
     private final SessionEnds ends;
+    private final ReferenceGivingWay givingWay;
 
     /**
      * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); triggers only when
@@ -108,6 +96,7 @@ public final class SessionCoordinator {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.watchdog = new SessionWatchdog(settings.watchdogGrace());
         this.ends = new SessionEnds(slot, holds, settings.cooldown(), referenceSettings.retryAfter(), decisions);
+        this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
     }
 
     /** Told of every session's end, after its cooldown is set; in the order they were added. */
@@ -166,11 +155,11 @@ public final class SessionCoordinator {
                     : TriggerDecision.Activity.NONE;
             Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
             if (trigger.isEmpty()) {
-                reference.ifPresent(r -> cancelIfNotCalm(r, avg, hottest));
+                reference.ifPresent(r -> givingWay.cancelIfNotCalm(r, avg, hottest));
                 return null;
             }
             if (reference.isPresent()) {
-                CompletionStage<?> ended = supersede(reference.get(), "a " + trigger.get()
+                CompletionStage<?> ended = givingWay.supersede(reference.get(), "a " + trigger.get()
                         + "-triggered session starts: the application is no longer calm");
                 return ended == null ? null : new Reservation(trigger.get(), ended);
             }
@@ -212,67 +201,6 @@ public final class SessionCoordinator {
         return Optional.empty();
     }
 
-    /**
-     * Takes the slot from the reference of normal holding it, for a launch in its place, and cancels it: its profile is
-     * not kept (what it recorded was no calm moment, or is cut short), and it is tried again later. Under the
-     * decisions lock, so that its end is recorded either before (the slot is then free) or as superseded.
-     *
-     * @return what completes once its end is recorded; null when it no longer holds the slot
-     */
-    private CompletionStage<?> supersede(RunningSession reference, String why) {
-        decisions.lock();
-        try {
-            CompletionStage<?> ended = slot.supersede(reference);
-            if (ended == null) {
-                return null;
-            }
-            log.debug("Cancelling the reference of normal {}: {}", reference.id(), why);
-            try {
-                reference.cancel(why);
-            } catch (RuntimeException e) {
-                log.warn("Cancelling the reference of normal {} failed", reference.id(), e);
-            }
-            return ended;
-        } finally {
-            decisions.unlock();
-        }
-    }
-
-    /**
-     * Cancels the recording reference once the application is no longer calm: what it records is no normal, and the
-     * look-back, which steps aside for every session, resumes (and arms, on a rise) once its end is recorded.
-     */
-    private void cancelIfNotCalm(RunningSession reference, OptionalDouble avg, Optional<SaturationReading> hottest) {
-        String unrest = decision.unrest(avg, hottest, rising.getAsBoolean());
-        if (unrest != null) {
-            String why = "the application is no longer calm: " + unrest;
-            log.debug("Cancelling the reference of normal {}: {}", reference.id(), why);
-            try {
-                reference.cancel(why);
-            } catch (RuntimeException e) {
-                log.warn("Cancelling the reference of normal {} failed", reference.id(), e);
-            }
-        }
-    }
-
-    /**
-     * Waits, {@link #PREEMPT_WAIT} at most, until the end of the reference a launch superseded is recorded: its engine
-     * has let go, and the look-back that its end resumes has been told before the new session takes the engine.
-     */
-    private void awaitSuperseded(CompletionStage<?> ended) {
-        if (ended == null) {
-            return;
-        }
-        try {
-            ended.toCompletableFuture().get(PREEMPT_WAIT.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("The reference of normal cancelled for a new session did not end within {}; the session starts "
-                    + "all the same", PREEMPT_WAIT);
-        }
-    }
-
     /** Hands the reserved automatic launch to {@code launches}; a launch that cannot be handed over fails. */
     private void launchAutomatic(Reservation reserved, Executor launches) {
         SessionTrigger trigger = reserved.trigger();
@@ -280,7 +208,7 @@ public final class SessionCoordinator {
         try {
             launches.execute(() -> {
                 ran.set(true);
-                awaitSuperseded(reserved.supersededEnd());
+                ReferenceGivingWay.awaitSuperseded(reserved.supersededEnd());
                 launch(trigger, trigger == SessionTrigger.REFERENCE ? referenceSettings.duration()
                         : settings.duration());
             });
@@ -323,7 +251,7 @@ public final class SessionCoordinator {
             Optional<RunningSession> s = slot.session();
             if (s.isPresent() && s.get().trigger() == SessionTrigger.REFERENCE) {
                 // Null: its end was recorded in between, and the slot is free (or a poll's): look again.
-                superseded = supersede(s.get(), "an on-demand session starts");
+                superseded = givingWay.supersede(s.get(), "an on-demand session starts");
                 if (superseded != null) {
                     break;
                 }
@@ -352,7 +280,7 @@ public final class SessionCoordinator {
         try {
             launches.execute(() -> {
                 try {
-                    awaitSuperseded(superseded);
+                    ReferenceGivingWay.awaitSuperseded(superseded);
                     launched.complete(launch(SessionTrigger.MANUAL, duration));
                 } catch (Error e) {
                     launched.completeExceptionally(e);
