@@ -10,10 +10,12 @@ import java.util.Map;
  * @param label what the scenario did then ({@code calm}, {@code traffic}, {@code cost})
  * @param comparedWith {@code comparison.reference}, or null when the profile carries no comparison
  * @param firstMethod {@code comparison.methods[0].method}, or null when none grew
- * @param problems what kept this profile from being a fair test (the load not at its rates, failed requests)
+ * @param problems what kept this profile from being a fair test (the load not at its rates, failed requests, the
+ *     application not keeping up); empty when it was one
+ * @param retried why earlier profiles of the same step were no fair test and recorded again (empty: the first was)
  */
 record Observation(String label, String profileId, String engine, String comparedWith,
-        Map<Endpoint, Figures> endpoints, String firstMethod, List<String> problems) {
+        Map<Endpoint, Figures> endpoints, String firstMethod, List<String> problems, List<String> retried) {
 
     /**
      * One endpoint in one profile.

@@ -184,7 +184,7 @@ public final class WhatChangedBenchmark {
             md.append("| ").append(c.id()).append(" | ")
                     .append(tally(a, Observation::engine)).append(" | ")
                     .append(mine.stream().filter(r -> r.failures().isEmpty()).count()).append(" of ")
-                    .append(mine.size()).append(" | ")
+                    .append(mine.size()).append(retried(done)).append(" | ")
                     .append(spread(a, Endpoint.ORBIT, Observation.Figures::rateRatio)).append(" | ")
                     .append(spread(a, Endpoint.ORBIT, Observation.Figures::costRatio)).append(" | ")
                     .append(tally(a, o -> o.of(Endpoint.ORBIT).verdict())).append(" | ")
@@ -231,6 +231,19 @@ public final class WhatChangedBenchmark {
                             WhatChangedBenchmark::accuracy)).append(" |\n");
         }
 
+        List<String> retries = new ArrayList<>();
+        for (Run r : runs) {
+            if (r.outcome() != null) {
+                observations(r.outcome()).forEach(o -> o.retried().forEach(why -> retries.add(
+                        r.configuration().id() + ", run " + r.number() + ", " + why)));
+            }
+        }
+        if (!retries.isEmpty()) {
+            md.append("\n## Profiles recorded again\n\nA profile whose load or application did not keep the plan is no "
+                    + "fair test and is recorded again (at most " + WhatChangedScenario.ATTEMPTS + " times):\n\n");
+            retries.forEach(why -> md.append("- ").append(why.replace("|", "\\|")).append('\n'));
+        }
+
         List<Run> failed = runs.stream().filter(r -> !r.failures().isEmpty()).toList();
         if (!failed.isEmpty()) {
             md.append("\n## Failed checks\n\n");
@@ -241,6 +254,19 @@ public final class WhatChangedBenchmark {
         }
         md.append('\n');
         return md.toString();
+    }
+
+    private static List<Observation> observations(WhatChangedScenario.Outcome o) {
+        List<Observation> all = new ArrayList<>(o.calm());
+        all.add(o.traffic());
+        all.add(o.cost());
+        return all;
+    }
+
+    /** {@code ""}, or how many profiles of these runs were recorded again, e.g. {@code " (2 profiles again)"}. */
+    private static String retried(List<WhatChangedScenario.Outcome> outcomes) {
+        long n = outcomes.stream().flatMap(o -> observations(o).stream()).mapToLong(o -> o.retried().size()).sum();
+        return n == 0 ? "" : " (" + n + " profile" + (n == 1 ? "" : "s") + " again)";
     }
 
     private static Double accuracy(Observation.Figures f) {
