@@ -4,23 +4,21 @@ import java.util.function.LongToDoubleFunction;
 
 /**
  * Spends an exact amount of the calling thread's CPU time in one kernel ({@link ThreadCpuClock}, not wall time: a
- * request's cost must not depend on how busy the machine is, nor on the thread model). It runs the kernel in calls
- * sized by the kernel's speed as last measured: 80% of what remains, at most {@link #MAX_CALL_NANOS} (a millisecond:
- * the clock is read about once a millisecond, a few µs of every thousand, so nearly every sample of a request lands in
- * the kernel itself). A call overshoots only when the kernel runs 25% slower than last measured, and then by at most
- * a fraction of {@link #MAX_CALL_NANOS}: on a virtual machine whose host takes the CPU away mid-call, the guest counts
- * the lost time as the thread's CPU (requests asked for 100 ms once averaged 132 ms by the clock, with calls of 80 ms:
- * what the cap is for).
+ * request's cost must not depend on how busy the machine is, nor on the thread model). It runs the kernel in a few
+ * calls sized by the kernel's speed as last measured (80% of what remains, then 80% of the rest, ...), so the clock is
+ * read about six times a request, as rarely as an application would, and nearly every sample of a request lands in
+ * the kernel itself; a call overshoots only when the kernel runs 25% slower than last measured, and the last one by at
+ * most {@link #MIN_CALL_NANOS}. Reading the clock every millisecond instead (calls capped at 1 ms) made the profiles
+ * blame the clock's reads and the lambda around the kernel, and left jfr-cpu-time (JDK 25) with a sixth of the
+ * requests' samples: the kernel must run the way application code does.
  */
 final class CpuBurner {
 
-    /** The longest kernel call, in CPU time at the last measured speed. */
-    static final long MAX_CALL_NANOS = 1_000_000;
     /** The shortest kernel call, in CPU time at the last measured speed. */
     static final long MIN_CALL_NANOS = 20_000;
     /**
      * The shortest call whose speed is kept: a call of tens of µs can seem 40% faster than the kernel runs, and the
-     * next calls, sized by it, would overshoot.
+     * next request's first call, sized by it, would overshoot by a tenth.
      */
     private static final long MEASURING_CALL_NANOS = 500_000;
 
@@ -41,8 +39,7 @@ final class CpuBurner {
         double consumed = 0;
         while (now < target) {
             double speed = iterationsPerNano;
-            long iterations = (long) (Math.max(MIN_CALL_NANOS, Math.min(MAX_CALL_NANOS, 0.8 * (target - now)))
-                    * speed);
+            long iterations = (long) (Math.max(MIN_CALL_NANOS, 0.8 * (target - now)) * speed);
             long before = now;
             consumed += kernel.applyAsDouble(Math.max(1, iterations));
             now = ThreadCpuClock.now();
