@@ -67,7 +67,9 @@ class CpuProfilerReferenceTest {
                 Requests orbit = new Requests(profiler.requestActivity(), "GET /orbit", 25)) {
             profiler.start();
 
-            await().atMost(Duration.ofSeconds(30)).until(() -> profiler.status().reference() != null);
+            // The reference is stored a moment before its session's end is recorded (the state then leaves PROFILING).
+            await().atMost(Duration.ofSeconds(30)).until(() -> profiler.status().reference() != null
+                    && profiler.status().state() != CpuProfilerStatus.State.PROFILING);
             CpuProfilerStatus status = profiler.status();
             Profile reference = profiler.profile(status.reference().id()).orElseThrow();
             assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
