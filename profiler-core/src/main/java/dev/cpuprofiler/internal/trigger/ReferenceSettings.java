@@ -19,13 +19,12 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
         double minAveragePercent) {
 
     /**
-     * The fewest stack samples a reference is worth recording for. An idle application has nothing to compare (no
-     * requests, no code of its own on the CPU), and a reference costs it more than all of its monitoring in the hour
-     * (25-150 ms of CPU, and about 850 ms for the first, which loads and compiles the session's code; a JFR engine's
-     * would also start JFR for good), so it gets none: with every default on 2 CPUs that is an average under 1%
-     * (20 samples of 10 ms in 10 s), where an idle JVM runs at 0.01-0.1%.
+     * The fewest stack samples a reference is worth recording for: none for now. A floor (20: an idle application would
+     * get no reference) made the reference start with the first busy seconds, which are often the start of a rise: it
+     * then held the engine the look-back needs (the sample application's incident lost its look-back part). A floor
+     * needs a rule for "calm and busy for a while" first.
      */
-    public static final int MIN_SAMPLES = 20;
+    public static final int MIN_SAMPLES = 0;
 
     /**
      * The least time between a failed or cancelled reference and the next attempt. A launch that fails (no engine, the
