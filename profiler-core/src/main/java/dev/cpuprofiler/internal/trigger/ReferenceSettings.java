@@ -12,19 +12,21 @@ import java.time.Duration;
  * @param duration how long a reference records
  * @param refresh a new reference is due once the last is this old
  * @param retryAfter the least time between a reference that failed or was cancelled and the next attempt
+ * @param settle how long the application must have been calm, at every poll, before a reference starts: the CPU
+ *        average's window, so that the reference's baseline is a calm one too
  * @param minAveragePercent the least CPU average (percent of the effective CPUs) at which a reference is recorded: below
  *        it the application is idle, and a reference would hold fewer than {@link #MIN_SAMPLES} samples
  */
 public record ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter,
-        double minAveragePercent) {
+        Duration settle, double minAveragePercent) {
 
     /**
-     * The fewest stack samples a reference is worth recording for: none for now. A floor (20: an idle application would
-     * get no reference) made the reference start with the first busy seconds, which are often the start of a rise: it
-     * then held the engine the look-back needs (the sample application's incident lost its look-back part). A floor
-     * needs a rule for "calm and busy for a while" first.
+     * The fewest stack samples a reference is worth recording for, at the CPU average: an idle application gets no
+     * reference (it has no normal worth comparing with, and recording one would cost it more than everything else the
+     * profiler does while it idles). The floor works with {@link #settle}: an application leaving its idle stretch is
+     * busy enough at once, but not yet calm for long.
      */
-    public static final int MIN_SAMPLES = 0;
+    public static final int MIN_SAMPLES = 20;
 
     /**
      * The least time between a failed or cancelled reference and the next attempt. A launch that fails (no engine, the
@@ -36,11 +38,11 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
 
     /** No references. */
     public static final ReferenceSettings OFF = new ReferenceSettings(false, Duration.ofSeconds(10),
-            Duration.ofHours(1), RETRY_AFTER, 0);
+            Duration.ofHours(1), RETRY_AFTER);
 
-    /** References whatever the CPU average (no idle floor): for tests of the other rules. */
+    /** References at the first calm poll, whatever the CPU average (no idle floor): for tests of the other rules. */
     public ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter) {
-        this(enabled, duration, refresh, retryAfter, 0);
+        this(enabled, duration, refresh, retryAfter, Duration.ZERO, 0);
     }
 
     /** @param effectiveCpus the CPUs the average is a percentage of */
@@ -48,7 +50,7 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
         CpuProfilerOptions.Reference r = o.getReference();
         double samplesAtFullLoad = effectiveCpus * r.getDuration().toNanos() / (double) o.getStackSamplingPeriod()
                 .toNanos();
-        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), RETRY_AFTER,
+        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), RETRY_AFTER, o.getAverageWindow(),
                 100.0 * MIN_SAMPLES / samplesAtFullLoad);
     }
 }

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@link #poll()} (every polling interval), and the on-demand ones asked for. A session the profiler started by itself
  * that ends, completed or failed, starts a cooldown from its end ({@link Holds}); on-demand sessions do not.
  *
- * <p>A reference of normal (trigger REFERENCE) records only while the application is calm, never delays anything else
- * and starts no cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
+ * <p>A reference of normal (trigger REFERENCE) starts once the application has been calm at every poll for the
+ * settle time ({@link CalmStreak}), records only while it stays calm, never delays anything else and starts no cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
@@ -71,6 +71,7 @@ public final class SessionCoordinator {
     private final ReentrantLock decisions = new ReentrantLock();
     private final SessionEnds ends;
     private final ReferenceGivingWay givingWay;
+    private final CalmStreak calm;
 
     /**
      * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); triggers only when
@@ -97,6 +98,7 @@ public final class SessionCoordinator {
         this.watchdog = new SessionWatchdog(settings.watchdogGrace());
         this.ends = new SessionEnds(slot, holds, settings.cooldown(), referenceSettings.retryAfter(), decisions);
         this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
+        this.calm = new CalmStreak(referenceSettings.settle());
     }
 
     /** Told of every session's end, after its cooldown is set; in the order they were added. */
@@ -133,6 +135,7 @@ public final class SessionCoordinator {
 
     /** The launch it reserved the slot for, which the caller must then make, or null. */
     private Reservation reserve() {
+        calm.nextPoll();
         OptionalDouble avg = average.get();
         Optional<SaturationReading> hottest = saturation.get();
         // No launch or session holds the slot, so no watchdog either, nothing could trigger and no reference is due:
@@ -154,6 +157,11 @@ public final class SessionCoordinator {
                     : referenceSettings.enabled() && rising.getAsBoolean() ? TriggerDecision.Activity.RISING
                     : TriggerDecision.Activity.NONE;
             Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
+            if (trigger.equals(Optional.of(SessionTrigger.REFERENCE)) && !calm.calmAndSettled(now)) {
+                log.debug("Calm since {}: a reference of normal starts if it still is at {}", calm.since(),
+                        calm.settlesAt());
+                return null;
+            }
             if (trigger.isEmpty()) {
                 reference.ifPresent(r -> givingWay.cancelIfNotCalm(r, avg, hottest));
                 return null;

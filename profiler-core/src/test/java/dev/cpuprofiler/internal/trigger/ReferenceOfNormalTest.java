@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 class ReferenceOfNormalTest {
 
-    /** Every default: a 10-s reference, refreshed hourly; the trigger at 80%; 30-s baseline slots, polled every 5 s. */
+    /**
+     * Every default: a 10-s reference, refreshed hourly, once calm for the 30-s average window; the trigger at 80%;
+     * 30-s baseline slots, polled every 5 s; 2 CPUs, so a reference needs an average of 1% at least.
+     */
     private final CpuProfilerOptions options = new CpuProfilerOptions();
     private final List<String> ends = new CopyOnWriteArrayList<>();
 
@@ -42,31 +45,57 @@ class ReferenceOfNormalTest {
     }
 
     @Test
-    void aCalmApplicationRecordsAReferenceOnceItHasABaselineThenAgainAfterTheRefresh() {
+    void aCalmApplicationRecordsAReferenceOnceCalmForAWholeAverageWindowThenAgainAfterTheRefresh() {
         MonitoringSimulation sim = simulation();
 
-        sim.run(29, s -> 10);
-        assertThat(sim.sessions).as("no baseline before the first 30-s slot: calm is not known yet").isEmpty();
+        sim.run(59, s -> 10);
+        assertThat(sim.sessions).as("no baseline before the first 30-s slot, then calm for less than 30 s").isEmpty();
         sim.run(1, s -> 10);
         assertThat(sim.sessions).hasSize(1);
         FakeSession reference = sim.lastSession();
         assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
         assertThat(reference.duration()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(sim.launchSeconds).containsExactly(30L);
+        assertThat(sim.launchSeconds).containsExactly(60L);
 
         sim.run(10, s -> 10);
-        reference.complete(sim.time.instant()); // at 40 s
+        reference.complete(sim.time.instant()); // at 70 s
         assertThat(sim.coordinator.state()).as("a reference starts no cooldown")
                 .isEqualTo(CpuProfilerStatus.State.MONITORING);
         assertThat(sim.cooldownUntil()).isEmpty();
         assertThat(sim.holds.lastReference()).hasValue(sim.time.instant());
 
-        sim.run(3595, s -> 10); // up to 3635 s: the reference is 3595 s old
-        assertThat(sim.sessions).as("none until the last is an hour old").hasSize(1);
+        sim.run(3625, s -> 10); // up to 3695 s: due at 3670 s, when the last is an hour old, calm since
+        assertThat(sim.sessions).as("none until the last is an hour old, and then calm for 30 s").hasSize(1);
         sim.run(5, s -> 10);
         assertThat(sim.sessions).hasSize(2);
         assertThat(sim.lastSession().trigger()).isEqualTo(SessionTrigger.REFERENCE);
-        assertThat(sim.launchSeconds).containsExactly(30L, 3640L);
+        assertThat(sim.launchSeconds).containsExactly(60L, 3700L);
+    }
+
+    @Test
+    void anIdleApplicationGetsNoReferenceAndOneLeavingItsIdleStretchOnlyOnceCalmForAWholeWindow() {
+        MonitoringSimulation sim = simulation();
+        sim.run(3600, s -> 0.3); // an idle JVM's 0.3% of 2 CPUs: 6 samples in a 10-s reference
+        assertThat(sim.sessions).as("idle for an hour").isEmpty();
+
+        // Load begins: the average is over the floor at the next slot's end (3630 s), but that is no normal yet.
+        sim.run(59, s -> 20);
+        assertThat(sim.sessions).as("busy, calm for less than 30 s").isEmpty();
+        sim.run(1, s -> 20);
+        assertThat(sim.launchSeconds).containsExactly(3660L);
+    }
+
+    @Test
+    void aRiseBreaksTheCalmStreak() {
+        MonitoringSimulation sim = simulation();
+        sim.run(50, s -> 10);
+        sim.rising = true; // one poll: the look-back armed
+        sim.run(5, s -> 10);
+        sim.rising = false;
+        sim.run(34, s -> 10); // up to 89 s: calm again since the 60-s poll
+        assertThat(sim.sessions).isEmpty();
+        sim.run(1, s -> 10);
+        assertThat(sim.launchSeconds).containsExactly(90L);
     }
 
     @Test
@@ -81,24 +110,26 @@ class ReferenceOfNormalTest {
         assertThat(sim.sessions).as("while the CPU rises").isEmpty();
 
         sim.rising = false;
-        sim.run(5, s -> 10);
+        sim.run(34, s -> 10);
+        assertThat(sim.sessions).as("calm again since 90 s, not yet for 30 s").isEmpty();
+        sim.run(1, s -> 10);
         assertThat(sim.sessions).extracting(RunningSession::trigger).containsExactly(SessionTrigger.REFERENCE);
-        assertThat(sim.launchSeconds).containsExactly(90L);
+        assertThat(sim.launchSeconds).containsExactly(120L);
     }
 
     @Test
     void theCpuTriggerCancelsARecordingReferenceAndStartsInTheSamePoll() {
         MonitoringSimulation sim = simulation();
-        sim.run(30, s -> 10);
+        sim.run(60, s -> 10);
         FakeSession reference = sim.lastSession();
         assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
 
-        // Load rises; the reference, still recording (the test never ends it), is in the way of the 60-s poll.
+        // Load rises; the reference, still recording (the test never ends it), is in the way of the 90-s poll.
         sim.run(30, s -> 95);
 
         assertThat(sim.sessions).extracting(RunningSession::trigger)
                 .containsExactly(SessionTrigger.REFERENCE, SessionTrigger.CPU);
-        assertThat(sim.launchSeconds).containsExactly(30L, 60L);
+        assertThat(sim.launchSeconds).containsExactly(60L, 90L);
         assertThat(reference.cancelReason()).isEqualTo("a CPU-triggered session starts: the application is no longer "
                 + "calm");
         assertThat(ends).containsExactly("REFERENCE FAILED: cancelled: a CPU-triggered session starts: the "
@@ -107,16 +138,16 @@ class ReferenceOfNormalTest {
         assertThat(sim.coordinator.activeSession()).containsSame(sim.lastSession());
 
         // The incident's session ends, its cooldown holds the trigger; once calm, the reference is tried again, no
-        // sooner than 5 min after it was cancelled (at 60 s).
+        // sooner than 5 min after it was cancelled (at 90 s), and once calm for 30 s from then.
         sim.run(30, s -> 95);
         sim.lastSession().complete(sim.time.instant());
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        sim.run(269, s -> 10); // up to 359 s
+        sim.run(299, s -> 10); // up to 419 s
         assertThat(sim.sessions).hasSize(2);
         sim.run(1, s -> 10);
         assertThat(sim.sessions).extracting(RunningSession::trigger)
                 .containsExactly(SessionTrigger.REFERENCE, SessionTrigger.CPU, SessionTrigger.REFERENCE);
-        assertThat(sim.launchSeconds).containsExactly(30L, 60L, 360L);
+        assertThat(sim.launchSeconds).containsExactly(60L, 90L, 420L);
     }
 
     /**
@@ -126,7 +157,7 @@ class ReferenceOfNormalTest {
     @Test
     void aRecordingReferenceIsCancelledOnceTheApplicationIsNoLongerCalm() {
         MonitoringSimulation sim = simulation();
-        sim.run(30, s -> 10);
+        sim.run(60, s -> 10);
         FakeSession reference = sim.lastSession();
 
         sim.rising = true;
@@ -144,7 +175,7 @@ class ReferenceOfNormalTest {
     void aReferenceIsCancelledByAnAverageAboveTheThresholdInACooldownToo() {
         MonitoringSimulation sim = simulation();
         sim.holds.startCooldown(sim.time.instant().plus(Duration.ofHours(1))); // no CPU trigger for an hour
-        sim.run(30, s -> 10);
+        sim.run(60, s -> 10);
         FakeSession reference = sim.lastSession();
         assertThat(reference.trigger()).as("calm is calm, in a cooldown too").isEqualTo(SessionTrigger.REFERENCE);
 
@@ -170,14 +201,14 @@ class ReferenceOfNormalTest {
             launched.countDown();
             return ((FakeSession) sim.newSession(trigger, duration)).endsWhenCancelled(sim.time, later);
         });
-        sim.run(30, s -> 10);
+        sim.run(60, s -> 10);
         // The launches run on threads of their own, as in production: the poll does not wait for them.
         sim.launches = launch -> new Thread(launch).start();
         sim.coordinator.addListener((trigger, session, outcome) -> order.add("ended " + trigger));
         sim.run(29, s -> 95);
         assertThat(order).containsExactly("launch REFERENCE");
 
-        sim.run(1, s -> 95); // the 60-s poll: CPU
+        sim.run(1, s -> 95); // the 90-s poll: CPU
         assertThat(launched.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(order).containsExactly("launch REFERENCE", "ended REFERENCE", "launch CPU");
     }
@@ -193,7 +224,7 @@ class ReferenceOfNormalTest {
     @Test
     void anOnDemandStartCancelsARecordingReferenceInsteadOfAnsweringAlreadyRunning() {
         MonitoringSimulation sim = simulation();
-        sim.run(30, s -> 10);
+        sim.run(60, s -> 10);
         FakeSession reference = sim.lastSession();
 
         RunningSession onDemand = sim.coordinator.startOnDemand(Duration.ofSeconds(20));
@@ -215,8 +246,9 @@ class ReferenceOfNormalTest {
         try (LogCapture log = new LogCapture()) {
             sim.run(12 * 60, s -> 10);
 
-            // Calm at every poll from 30 s on; a broken engine is asked at 30 s, 330 s and 630 s only.
-            assertThat(attempts).containsExactly(30L, 330L, 630L);
+            // Calm at every poll from 30 s on; a broken engine is asked once calm for 30 s (60 s), then each time 5 min
+            // have passed and it has been calm for 30 s again: 390 s and 720 s only.
+            assertThat(attempts).containsExactly(60L, 390L, 720L);
             assertThat(log.messages(Level.WARN)).filteredOn(m -> m.contains("reference of normal could not start"))
                     .hasSize(1);
             assertThat(log.count("The reference of normal could not start again")).isEqualTo(2);

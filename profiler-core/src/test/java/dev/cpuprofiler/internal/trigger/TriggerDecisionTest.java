@@ -120,10 +120,9 @@ class TriggerDecisionTest {
 
     @Test
     void anIdleApplicationGetsNoReferenceAsItWouldHoldTooFewSamples() {
-        ReferenceSettings defaults = new ReferenceSettings(true, Duration.ofSeconds(10), Duration.ofHours(1),
-                Duration.ofMinutes(5), 1.0); // a floor of 1% (ReferenceSettings.MIN_SAMPLES is 0 for now)
-        assertThat(ReferenceSettings.of(new dev.cpuprofiler.CpuProfilerOptions().validate(), 2).minAveragePercent())
-                .isZero();
+        // Every default on 2 CPUs: 20 samples of a 10-s reference at 10 ms are 1% of 2 CPUs.
+        ReferenceSettings defaults = ReferenceSettings.of(new dev.cpuprofiler.CpuProfilerOptions().validate(), 2);
+        assertThat(defaults.minAveragePercent()).isEqualTo(1.0);
         TriggerDecision floored = new TriggerDecision(THRESHOLD_80, SATURATION_90, defaults);
         assertThat(floored.decide(OptionalDouble.of(0.05), NO_THREAD, NONE, holds, NOW)).as("an idle JVM's 0.05%")
                 .isEmpty();
