@@ -47,6 +47,12 @@ public interface ProfileFormat {
         return List.of(JSON, TEXT, COLLAPSED, HTML, PPROF, JFR);
     }
 
+    /** {@code json, text, collapsed, html, pprof or jfr}: the served formats' ids, as a refusal names them. */
+    static String servedIds() {
+        return served().stream().map(ProfileFormat::id).collect(java.util.stream.Collectors.joining(", "))
+                .replaceFirst(", (\\w+)$", " or $1");
+    }
+
     /** A served format by its {@link #id()}, any case. */
     static Optional<ProfileFormat> of(String id) {
         String wanted = id.trim().toLowerCase(Locale.ROOT);

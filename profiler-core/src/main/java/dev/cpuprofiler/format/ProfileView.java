@@ -4,6 +4,7 @@ import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.stack.Frame;
@@ -13,8 +14,10 @@ import dev.cpuprofiler.internal.stack.ThreadNames;
 import dev.cpuprofiler.internal.stack.TreeGroups;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Which part of a profile a format writes: with or without its look-back part ({@code ?lookback=}), how its stacks
@@ -85,6 +88,38 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         /** Compared with that profile, in every format. */
         public static Compare with(Profile reference) {
             return new Compare(Objects.requireNonNull(reference, "reference"), false);
+        }
+
+        /**
+         * What a reader asks {@code profile} to be compared with ({@code ?compare=}): blank for {@link #STORED},
+         * {@code none}, {@code reference} for the reference its comparison names (in every format), or a kept
+         * profile's id ({@code latest} the newest), found by {@code kept}.
+         *
+         * @throws NoSuchElementException with the reason, when the profile to compare with is not kept or there is none
+         */
+        public static Compare asked(String requested, Profile profile, Function<String, Optional<Profile>> kept) {
+            if (requested == null || requested.isBlank()) {
+                return STORED;
+            }
+            String asked = requested.trim();
+            if (asked.equalsIgnoreCase("none")) {
+                return NONE;
+            }
+            if (!asked.equalsIgnoreCase("reference")) {
+                return with(kept.apply(asked).orElseThrow(() -> new NoSuchElementException("No profile '" + asked
+                        + "' to compare profile '" + profile.id() + "' with: use reference, none or a kept profile's "
+                        + "id")));
+            }
+            Profile.Comparison stored = profile.comparison();
+            if (stored == null) {
+                throw new NoSuchElementException("Profile '" + profile.id() + "' has no reference to compare with: "
+                        + (profile.trigger() == SessionTrigger.REFERENCE ? "it is a reference itself"
+                        : "no reference of normal had been recorded when it started") + "; compare=<id> compares it "
+                        + "with any kept profile");
+            }
+            return with(kept.apply(stored.reference()).orElseThrow(() -> new NoSuchElementException("The reference '"
+                    + stored.reference() + "' profile '" + profile.id() + "' was compared with is no longer kept; "
+                    + "compare=<id> compares it with a kept profile")));
         }
     }
 

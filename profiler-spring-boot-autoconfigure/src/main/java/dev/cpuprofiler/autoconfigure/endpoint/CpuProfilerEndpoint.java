@@ -16,6 +16,7 @@ import dev.cpuprofiler.autoconfigure.page.StatusFormat;
 import dev.cpuprofiler.autoconfigure.page.StatusPage;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
+import dev.cpuprofiler.format.ProfileView.Compare;
 import dev.cpuprofiler.format.ProfileView.Group;
 import dev.cpuprofiler.format.RecordingFile;
 import java.io.IOException;
@@ -25,10 +26,10 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +46,7 @@ import org.springframework.util.MimeType;
 /**
  * {@code /actuator/cpuprofiler}, within Actuator's operation model as Boot's own endpoints are: the status and the
  * latest profile ({@code GET}; the {@link StatusPage} for a browser, by {@link StatusFormat}), one profile
- * ({@code GET /{id}?format=&lookback=&group=&thread=&compare=}, {@code latest} for the newest; {@link CompareParameter}),
+ * ({@code GET /{id}?format=&lookback=&group=&thread=&compare=}, {@code latest} for the newest; {@link Compare#asked}),
  * and an on-demand profile
  * ({@code POST}, optional {@code duration}), which needs {@code management.endpoint.cpuprofiler.access=unrestricted}.
  * Every answer names its content type; a refusal is an {@link ErrorDescriptor} that says why, in JSON.
@@ -120,15 +121,9 @@ public class CpuProfilerEndpoint {
         }
     }
 
-    /** As {@link #profile(String, String, String, String, String, String)} without {@code compare}. */
-    public WebEndpointResponse<?> profile(String id, @Nullable String format, @Nullable String lookback,
-            @Nullable String group, @Nullable String thread) {
-        return profile(id, format, lookback, group, thread, null);
-    }
-
     /**
      * One profile in one of {@link ProfileFormat#served()}, compared as {@code compare} asks
-     * ({@link CompareParameter}), or the status page's script or style.
+     * ({@link Compare#asked}), or the status page's script or style.
      */
     @ReadOperation(produces = {V3, V2, JSON, "text/plain", "text/html", "application/octet-stream"})
     public WebEndpointResponse<?> profile(@Selector String id, @Nullable String format, @Nullable String lookback,
@@ -140,7 +135,7 @@ public class CpuProfilerEndpoint {
         ProfileFormat f = blank(format) ? ProfileFormat.JSON : ProfileFormat.of(format).orElse(null);
         LookbackView view = blank(lookback) ? LookbackView.INCLUDE : LookbackView.of(lookback).orElse(null);
         Group g = blank(group) ? null : Group.of(group).orElse(null);
-        String unknown = f == null ? "format '" + format + "': use " + formatNames()
+        String unknown = f == null ? "format '" + format + "': use " + ProfileFormat.servedIds()
                 : view == null ? "lookback '" + lookback + "': use include, exclude or only"
                 : g == null && !blank(group) ? "group '" + group + "': use none, thread or endpoint" : null;
         if (unknown != null) {
@@ -155,12 +150,18 @@ public class CpuProfilerEndpoint {
                     + "format", null);
         }
         Profile p = profiler.profile(id).orElse(null);
-        CompareParameter compared = p == null ? null : CompareParameter.of(compare, p, profiler);
-        ProfileView shown = p == null || compared.compare() == null ? null
-                : ProfileView.of(view, g).comparedWith(compared.compare()).ofThread(thread, p, f);
-        Optional<String> missing = p == null ? Optional.of("No profile '" + id + "'" + (profiler.profiles()
-                .isEmpty() ? ": none recorded yet" : "")) : Optional.ofNullable(compared.missing())
-                        .or(() -> f.missing(p)).or(() -> shown.missing(p, f));
+        if (p == null) {
+            return ErrorDescriptor.response(404, "No profile '" + id + "'" + (profiler.profiles().isEmpty()
+                    ? ": none recorded yet" : ""), null);
+        }
+        ProfileView shown;
+        try {
+            shown = ProfileView.of(view, g).comparedWith(Compare.asked(compare, p, profiler::profile))
+                    .ofThread(thread, p, f);
+        } catch (NoSuchElementException e) {
+            return ErrorDescriptor.response(404, e.getMessage(), null);
+        }
+        Optional<String> missing = f.missing(p).or(() -> shown.missing(p, f));
         if (missing.isPresent()) {
             return ErrorDescriptor.response(404, missing.get(), null);
         }
@@ -193,12 +194,6 @@ public class CpuProfilerEndpoint {
             return ErrorDescriptor.response(503, "Profile '" + p.id() + "' could not be encoded as " + f.id()
                     + "; the application's log says why", null);
         }
-    }
-
-    /** {@code json, text, collapsed, html, pprof or jfr}: every format, so the message stays true when one is added. */
-    private static String formatNames() {
-        return ProfileFormat.served().stream().map(ProfileFormat::id).collect(Collectors.joining(", "))
-                .replaceFirst(", (\\w+)$", " or $1");
     }
 
     /**

@@ -130,7 +130,7 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(lookback.path("samples").asLong()).isZero();
         assertThat(status.path("trigger").path("startupGraceUntil").isNull()).as("not started").isTrue();
 
-        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, null);
+        WebEndpointResponse<?> latest = endpoint.profile("latest", null, null, null, null, null);
         assertThat(latest.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) latest.getBody()).message()).isEqualTo("No profile 'latest': none recorded yet");
     }
@@ -171,7 +171,7 @@ class CpuProfilerEndpointFixtureTest {
     void aProfileAsJsonCarriesEveryFigureOfTheFixture() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "json", null, null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("application/json");
@@ -245,7 +245,7 @@ class CpuProfilerEndpointFixtureTest {
     void theLookbackViewsSelectTheSessionsSamplesTheLookbacksOrBoth() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null).getBody());
+        JsonNode exclude = json(endpoint.profile("p1", null, "exclude", null, null, null).getBody());
         assertThat(exclude.path("lookbackView").asString()).isEqualTo("exclude");
         assertThat(exclude.path("tree").path("total").asLong()).isEqualTo(100);
         assertThat(exclude.path("cutPercent").asDouble()).isEqualTo(5.0);
@@ -255,14 +255,14 @@ class CpuProfilerEndpointFixtureTest {
         // The look-back's figures stay in the document whatever the view: they describe the profile.
         assertThat(exclude.path("lookback").path("weight").asLong()).isEqualTo(40);
 
-        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
-        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null)).lines()).containsExactlyInAnyOrder(
+        assertThat(text(endpoint.profile("p1", "collapsed", "only", null, null, null))).isEqualTo(RUN + ";" + WARM + " 40\n");
+        assertThat(text(endpoint.profile("p1", "collapsed", "exclude", null, null, null)).lines()).containsExactlyInAnyOrder(
                 RUN + ";" + BURN + " 60", RUN + ";" + BURN + ";" + MIX + " 20", RUN + ";" + READ + " 15",
                 "[truncated];" + MIX + " 5");
-        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null)).lines()).hasSize(5)
+        assertThat(text(endpoint.profile("p1", "collapsed", "include", null, null, null)).lines()).hasSize(5)
                 .contains(RUN + ";" + WARM + " 40");
 
-        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, null);
+        WebEndpointResponse<?> bad = endpoint.profile("p1", null, "sometimes", null, null, null);
         assertThat(bad.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) bad.getBody()).message())
                 .isEqualTo("Unknown lookback 'sometimes': use include, exclude or only");
@@ -272,18 +272,18 @@ class CpuProfilerEndpointFixtureTest {
     void groupNamesAWayToGroupStacksAndSaysWhenAProfileCannot() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", null);
+        WebEndpointResponse<?> unknown = endpoint.profile("p1", "collapsed", null, "request", null, null);
         assertThat(unknown.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) unknown.getBody()).message())
                 .isEqualTo("Unknown group 'request': use none, thread or endpoint");
         // The fixture recorded neither requests nor threads: each grouping says so, as a 404 with the reason.
-        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", null);
+        WebEndpointResponse<?> byEndpoint = endpoint.profile("p1", "text", null, "endpoint", null, null);
         assertThat(byEndpoint.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) byEndpoint.getBody()).message()).startsWith("Profile 'p1' has no endpoints");
-        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", null);
+        WebEndpointResponse<?> byThread = endpoint.profile("p1", null, null, "thread", null, null);
         assertThat(((ErrorDescriptor) byThread.getBody()).message()).contains("recorded without threads");
-        assertThat(endpoint.profile("p1", "collapsed", null, "none", null).getStatus()).isEqualTo(200);
-        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", null);
+        assertThat(endpoint.profile("p1", "collapsed", null, "none", null, null).getStatus()).isEqualTo(200);
+        WebEndpointResponse<?> jfr = endpoint.profile("p1", "jfr", null, "none", null, null);
         assertThat(((ErrorDescriptor) jfr.getBody()).message()).startsWith("group=none does not apply to format=jfr");
     }
 
@@ -291,14 +291,14 @@ class CpuProfilerEndpointFixtureTest {
     void aProfileWithoutLookbackHasNoLookbackPartInAnyView() throws Exception {
         StoredProfiles.add(profiler, fixture("manual", SessionTrigger.MANUAL, null));
 
-        JsonNode p = json(endpoint.profile("latest", null, null, null, null).getBody());
+        JsonNode p = json(endpoint.profile("latest", null, null, null, null, null).getBody());
         assertThat(p.path("id").asString()).isEqualTo("manual");
         assertThat(p.path("trigger").asString()).isEqualTo("MANUAL");
         assertThat(p.path("lookback").isNull()).isTrue();
         assertThat(p.path("tree").path("total").asLong()).isEqualTo(100);
-        assertThat(text(endpoint.profile("manual", "text", "only", null, null)))
+        assertThat(text(endpoint.profile("manual", "text", "only", null, null, null)))
                 .contains("Look-back: none in this profile\n");
-        assertThat(text(endpoint.profile("manual", "html", null, null, null)))
+        assertThat(text(endpoint.profile("manual", "html", null, null, null, null)))
                 .contains("CPU profile manual (MANUAL, async-profiler, 100 samples)");
     }
 
@@ -306,7 +306,7 @@ class CpuProfilerEndpointFixtureTest {
     void theTextFormatSummarisesTheProfileBeforeItsTree() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null);
+        WebEndpointResponse<?> response = endpoint.profile("latest", "text", "exclude", null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/plain;charset=UTF-8");
@@ -338,19 +338,19 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(text.indexOf("Hot methods")).isLessThan(text.indexOf("100.00%  all"));
 
         // One sample count in every format: the session's 100; the look-back's weight is said apart.
-        String included = text(endpoint.profile("latest", "text", null, null, null));
+        String included = text(endpoint.profile("latest", "text", null, null, null, null));
         assertThat(included).contains("Samples: 100, ").contains("the tree below weighs ")
                 .contains(", the look-back's samples included\n").doesNotContainPattern("Samples: (?!100,)");
-        assertThat(json(endpoint.profile("latest", "json", null, null, null).getBody()).path("samples")
+        assertThat(json(endpoint.profile("latest", "json", null, null, null, null).getBody()).path("samples")
                 .asLong()).isEqualTo(100);
-        assertThat(text(endpoint.profile("latest", "html", null, null, null))).contains("100 samples");
+        assertThat(text(endpoint.profile("latest", "html", null, null, null, null))).contains("100 samples");
     }
 
     @Test
     void theHtmlFormatIsASelfContainedFlameGraphTitledWithTheProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, lookback()));
 
-        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null);
+        WebEndpointResponse<?> response = endpoint.profile("p1", "html", null, null, null, null);
 
         assertThat(response.getStatus()).isEqualTo(200);
         assertThat(response.getContentType()).hasToString("text/html;charset=UTF-8");
@@ -360,9 +360,9 @@ class CpuProfilerEndpointFixtureTest {
         assertThat(html).startsWith("<!DOCTYPE html>")
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, with 20 look-back samples)</h1>")
                 .contains("const cpool = [\n'all',").doesNotContain("src=\"http");
-        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "exclude", null, null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back left out)</h1>");
-        assertThat(text(endpoint.profile("p1", "html", "only", null, null)))
+        assertThat(text(endpoint.profile("p1", "html", "only", null, null, null)))
                 .contains("<h1>CPU profile p1 (CPU, async-profiler, 100 samples, look-back only)</h1>");
     }
 
@@ -370,14 +370,14 @@ class CpuProfilerEndpointFixtureTest {
     void formatsAreCaseInsensitiveAndUnknownOnesAre400NamingEveryFormat() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null).getStatus()).isEqualTo(200);
-        assertThat(endpoint.profile("p1", "", null, null, null).getContentType()).hasToString("application/json");
-        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, null);
+        assertThat(endpoint.profile("p1", " Collapsed ", null, null, null, null).getStatus()).isEqualTo(200);
+        assertThat(endpoint.profile("p1", "", null, null, null, null).getContentType()).hasToString("application/json");
+        WebEndpointResponse<?> pdf = endpoint.profile("p1", "pdf", null, null, null, null);
         assertThat(pdf.getStatus()).isEqualTo(400);
         assertThat(pdf.getContentType()).hasToString("application/json");
         assertThat(pdf.getBody()).isEqualTo(new ErrorDescriptor(400, "Bad Request",
                 "Unknown format 'pdf': use json, text, collapsed, html, pprof or jfr", null));
-        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, null);
+        WebEndpointResponse<?> unknown = endpoint.profile("no-such-profile", null, null, null, null, null);
         assertThat(unknown.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) unknown.getBody()).message()).as("a profile exists: no 'none recorded yet'")
                 .isEqualTo("No profile 'no-such-profile'");
@@ -390,14 +390,14 @@ class CpuProfilerEndpointFixtureTest {
                 new ProfileRenders(1 << 20, 0, (p, f, v) -> new byte[0]));
 
         for (String format : List.of("html", "pprof", "text")) {
-            WebEndpointResponse<?> r = busy.profile("p1", format, null, null, null);
+            WebEndpointResponse<?> r = busy.profile("p1", format, null, null, null, null);
             assertThat(r.getStatus()).isEqualTo(503);
             assertThat(r.getContentType()).isEqualTo(MimeType.valueOf("application/json"));
             assertThat(r.getBody()).isEqualTo(new ErrorDescriptor(503, "Service Unavailable", "Profile 'p1' cannot "
                     + "be rendered now: other renders are under way; try again in a second", null));
         }
         // The JFR recording is a file, streamed, never rendered: no limit applies (here: it has none).
-        assertThat(busy.profile("p1", "jfr", null, null, null).getStatus()).isEqualTo(404);
+        assertThat(busy.profile("p1", "jfr", null, null, null, null).getStatus()).isEqualTo(404);
         // The status's view of the latest profile is rendered aside.
         assertThat(json(busy.status()).path("latestProfile").path("id").asString()).isEqualTo("p1");
     }
@@ -406,7 +406,7 @@ class CpuProfilerEndpointFixtureTest {
     void jfrIs404WhenTheEngineLeftNoRecordingAnd400WithALookbackView() {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, null);
+        WebEndpointResponse<?> none = endpoint.profile("p1", "jfr", null, null, null, null);
         assertThat(none.getStatus()).isEqualTo(404);
         ErrorDescriptor error = (ErrorDescriptor) none.getBody();
         assertThat(error.status()).isEqualTo(404);
@@ -415,12 +415,12 @@ class CpuProfilerEndpointFixtureTest {
                 + "handed over no file, or it was not kept (larger than retained-size, or its disk down to "
                 + "min-free-disk-space)");
 
-        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, null);
+        WebEndpointResponse<?> only = endpoint.profile("p1", "jfr", "only", null, null, null);
         assertThat(only.getStatus()).isEqualTo(400);
         assertThat(((ErrorDescriptor) only.getBody()).message()).startsWith(
                 "lookback=only does not apply to format=jfr");
-        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null).getStatus()).isEqualTo(400);
-        assertThat(endpoint.profile("p1", "jfr", "include", null, null).getStatus()).isEqualTo(404);
+        assertThat(endpoint.profile("p1", "jfr", "exclude", null, null, null).getStatus()).isEqualTo(400);
+        assertThat(endpoint.profile("p1", "jfr", "include", null, null, null).getStatus()).isEqualTo(404);
     }
 
     /** A link planted where a recording was could name any file the application may read: it is not served. */
@@ -432,14 +432,14 @@ class CpuProfilerEndpointFixtureTest {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null, recording));
         StoredProfiles.add(profiler, fixture("p2", SessionTrigger.CPU, null, link));
 
-        WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null);
+        WebEndpointResponse<?> served = endpoint.profile("p1", "jfr", null, null, null, null);
         assertThat(served.getStatus()).isEqualTo(200);
         assertThat(served.getContentType()).isEqualTo(MimeType.valueOf("application/octet-stream"));
         assertThat(((org.springframework.core.io.Resource) served.getBody()).contentLength()).isEqualTo(11);
         try (java.io.InputStream in = ((org.springframework.core.io.Resource) served.getBody()).getInputStream()) {
             assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("pretend JFR");
         }
-        WebEndpointResponse<?> linked = endpoint.profile("p2", "jfr", null, null, null);
+        WebEndpointResponse<?> linked = endpoint.profile("p2", "jfr", null, null, null, null);
         assertThat(linked.getStatus()).isEqualTo(404);
         assertThat(((ErrorDescriptor) linked.getBody()).message()).isEqualTo(
                 "Profile 'p2' has no JFR recording any more").doesNotContain("secret");
@@ -449,7 +449,7 @@ class CpuProfilerEndpointFixtureTest {
     void pprofIsTheGzippedProfile() throws Exception {
         StoredProfiles.add(profiler, fixture("p1", SessionTrigger.CPU, null));
 
-        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null);
+        WebEndpointResponse<?> pprof = endpoint.profile("p1", "pprof", "exclude", null, null, null);
 
         assertThat(pprof.getStatus()).isEqualTo(200);
         assertThat(pprof.getContentType()).isEqualTo(MimeType.valueOf("application/octet-stream"));

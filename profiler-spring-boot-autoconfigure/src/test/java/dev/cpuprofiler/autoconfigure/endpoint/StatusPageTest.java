@@ -110,18 +110,18 @@ class StatusPageTest {
                 .contains("<link rel=\"stylesheet\" href=\"cpuprofiler/status-page.css\">")
                 .doesNotContain("<style").doesNotContain(" style=\"").doesNotContain(" onclick=");
 
-        WebEndpointResponse<?> script = endpoint.profile("status-page.js", "text", "only", null, null);
+        WebEndpointResponse<?> script = endpoint.profile("status-page.js", "text", "only", null, null, null);
         assertThat(script.getStatus()).isEqualTo(200);
         assertThat(script.getContentType()).isEqualTo(MimeType.valueOf("text/javascript;charset=UTF-8"));
         assertThat((String) script.getBody()).contains("function render(s)");
-        WebEndpointResponse<?> style = endpoint.profile("status-page.css", null, null, null, null);
+        WebEndpointResponse<?> style = endpoint.profile("status-page.css", null, null, null, null, null);
         assertThat(style.getContentType()).isEqualTo(MimeType.valueOf("text/css;charset=UTF-8"));
         assertThat((String) style.getBody()).contains("--threshold");
 
         assertThat(StatusPageHeaders.POLICY).isEqualTo("default-src 'none'; style-src 'self'; script-src 'self'; "
                 + "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
         // Any other id is a profile's, as before.
-        assertThat(endpoint.profile("status-page.html", null, null, null, null).getStatus()).isEqualTo(404);
+        assertThat(endpoint.profile("status-page.html", null, null, null, null, null).getStatus()).isEqualTo(404);
     }
 
     @Test
@@ -136,8 +136,8 @@ class StatusPageTest {
     @Test
     void loadsNothingFromElsewhere() {
         String html = (String) endpoint(true).statusOrPage("html", null).getBody();
-        String script = (String) endpoint(true).profile("status-page.js", null, null, null, null).getBody();
-        String style = (String) endpoint(true).profile("status-page.css", null, null, null, null).getBody();
+        String script = (String) endpoint(true).profile("status-page.js", null, null, null, null, null).getBody();
+        String style = (String) endpoint(true).profile("status-page.css", null, null, null, null, null).getBody();
         List<String> targets = all(html, "\\b(?:src|href|action)\\s*=\\s*[\"']([^\"']*)");
         assertThat(targets).isNotEmpty().allSatisfy(t -> assertThat(t).startsWith("cpuprofiler"));
         // The one absolute URL is SVG's namespace name (a name, never fetched), in the chart and the script.

@@ -276,7 +276,7 @@ class PyroscopeExportTest {
 
                     CpuProfilerEndpoint endpoint = context.getBean(CpuProfilerEndpoint.class);
                     assertThat(endpoint.status().latestProfile()).startsWith("{\"id\":\"" + id + "\",");
-                    assertThat(endpoint.profile(id, "collapsed", null, null, null).getStatus()).isEqualTo(200);
+                    assertThat(endpoint.profile(id, "collapsed", null, null, null, null).getStatus()).isEqualTo(200);
                     ExportDescriptor export = endpoint.status().export();
                     assertThat(export.result()).isEqualTo("failure");
                     assertThat(export.httpStatus()).isNull();
