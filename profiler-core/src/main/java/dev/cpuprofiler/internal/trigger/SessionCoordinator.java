@@ -16,11 +16,8 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -39,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
  * cancels a session still running past its duration, counted as failed.
  *
- * <p>A launch (the look-back hands over, an engine starts: a second or more) runs without any lock, on a reserved
+ * <p>A launch ({@link SessionLaunches}: the look-back hands over, an engine starts, a second or more) runs without any lock, on a reserved
  * slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
  * Reading it ({@link #state()}, {@link #activeSession()}, the holds) never waits, so neither a status request nor a
  * metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on the CPU sampler's own
@@ -62,7 +59,6 @@ public final class SessionCoordinator {
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Supplier<OptionalDouble> average;
     private final BooleanSupplier rising;
-    private final SessionLauncher launcher;
     private final Clock clock;
     private final SessionWatchdog watchdog;
     private final SessionSlot slot = new SessionSlot();
@@ -72,6 +68,7 @@ public final class SessionCoordinator {
     private final SessionEnds ends;
     private final ReferenceGivingWay givingWay;
     private final CalmStreak calm;
+    private final SessionLaunches launches;
 
     /**
      * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); triggers only when
@@ -93,12 +90,12 @@ public final class SessionCoordinator {
         this.saturation = Objects.requireNonNull(saturation, "saturation");
         this.average = Objects.requireNonNull(average, "average");
         this.rising = Objects.requireNonNull(rising, "rising");
-        this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.watchdog = new SessionWatchdog(settings.watchdogGrace());
         this.ends = new SessionEnds(slot, holds, settings.cooldown(), referenceSettings.retryAfter(), decisions);
         this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
         this.calm = new CalmStreak(referenceSettings.settle());
+        this.launches = new SessionLaunches(Objects.requireNonNull(launcher, "launcher"), slot, ends, holds, clock);
     }
 
     /** Told of every session's end, after its cooldown is set; in the order they were added. */
@@ -119,7 +116,9 @@ public final class SessionCoordinator {
         try {
             Reservation reserved = reserve();
             if (reserved != null) {
-                launchAutomatic(reserved, launches);
+                SessionTrigger t = reserved.trigger();
+                this.launches.automatic(t, t == SessionTrigger.REFERENCE ? referenceSettings.duration()
+                        : settings.duration(), reserved.supersededEnd(), launches);
             }
         } catch (RuntimeException e) {
             log.warn("CPU trigger check failed; next check in one polling interval", e);
@@ -209,25 +208,6 @@ public final class SessionCoordinator {
         return Optional.empty();
     }
 
-    /** Hands the reserved automatic launch to {@code launches}; a launch that cannot be handed over fails. */
-    private void launchAutomatic(Reservation reserved, Executor launches) {
-        SessionTrigger trigger = reserved.trigger();
-        AtomicBoolean ran = new AtomicBoolean();
-        try {
-            launches.execute(() -> {
-                ran.set(true);
-                ReferenceGivingWay.awaitSuperseded(reserved.supersededEnd());
-                launch(trigger, trigger == SessionTrigger.REFERENCE ? referenceSettings.duration()
-                        : settings.duration());
-            });
-        } catch (RuntimeException | OutOfMemoryError e) {
-            if (ran.get()) {
-                throw e; // the launch ran (on this thread) and has already ended its reservation
-            }
-            ends.launchFailed(trigger, e, clock.instant()); // no thread to launch on: it fails like a launch that threw
-        }
-    }
-
     /**
      * Starts an on-demand profile, whatever the trigger state (also in cooldown or when the CPU trigger is
      * disabled); it does not start a cooldown. A reference of normal recording is cancelled for it.
@@ -269,7 +249,7 @@ public final class SessionCoordinator {
             }
         } while (!slot.tryReserve()); // a poll reserved it in between: wait for that launch
         log.info("Starting an on-demand profiling session for {}", duration);
-        Launch launch = launchOn(launches, duration, superseded);
+        SessionLaunches.Launch launch = this.launches.onDemand(duration, superseded, launches);
         if (launch.session() == null) {
             // The reason alone, as CpuProfiler documents it: it already says what could not record and why, with no
             // exception's text (the endpoint's 503 shows it).
@@ -278,78 +258,10 @@ public final class SessionCoordinator {
         return launch.session();
     }
 
-    /**
-     * Runs the reserved on-demand launch on {@code launches} and waits for it; no thread to run on fails it.
-     *
-     * @param superseded completes once the reference it cancelled has ended, or null
-     */
-    private Launch launchOn(Executor launches, Duration duration, CompletionStage<?> superseded) {
-        CompletableFuture<Launch> launched = new CompletableFuture<>();
-        try {
-            launches.execute(() -> {
-                try {
-                    ReferenceGivingWay.awaitSuperseded(superseded);
-                    launched.complete(launch(SessionTrigger.MANUAL, duration));
-                } catch (Error e) {
-                    launched.completeExceptionally(e);
-                    throw e;
-                }
-            });
-        } catch (RuntimeException | OutOfMemoryError e) {
-            if (launched.isDone()) {
-                throw e;
-            }
-            return new Launch(null, ends.launchFailed(SessionTrigger.MANUAL, e, clock.instant()));
-        }
-        try {
-            return launched.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof Error error) {
-                throw error;
-            }
-            throw e;
-        }
-    }
-
     private void refuseAfterShutdown() {
         holds.shutDownReason().ifPresent(reason -> {
             throw new IllegalStateException("profiling session could not start: " + reason);
         });
-    }
-
-    /** What a launch gave: the session, or why there is none. */
-    private record Launch(RunningSession session, SessionOutcome failure) {
-    }
-
-    /**
-     * Launches the session the slot is reserved for, without any lock, and records it, or records it failed. A
-     * session launched after a shutdown began is stopped at once, keeping what it recorded.
-     */
-    private Launch launch(SessionTrigger trigger, Duration duration) {
-        RunningSession s;
-        try {
-            s = launcher.launch(trigger, duration);
-        } catch (RuntimeException | LinkageError e) {
-            return new Launch(null, ends.launchFailed(trigger, e, clock.instant()));
-        } catch (Error e) {
-            slot.launchFailed(); // never stay reserved
-            throw e;
-        }
-        CompletableFuture<Void> endRecorded = new CompletableFuture<>();
-        slot.launched(s, endRecorded);
-        s.outcome().whenComplete((outcome, error) -> {
-            try {
-                ends.ended(s, outcome != null ? outcome
-                        : SessionOutcome.failed("session failed: " + error, clock.instant()));
-            } finally {
-                endRecorded.complete(null);
-            }
-        });
-        // Read after the slot names the session: a shutdown that began before sees it and stops it, or this does.
-        if (holds.isShutDown()) {
-            s.stopEarly(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
-        }
-        return new Launch(s, null);
     }
 
     /** The state now (cooldown expiry is seen at once, not only at the next poll). Never waits. */
