@@ -270,9 +270,7 @@ public final class CpuProfilerOptions implements Cloneable {
     }
 
     private static void check(String key, Object value, boolean allowed, String rule) {
-        if (!allowed) {
-            throw new InvalidOptionException(PREFIX + key, value, rule);
-        }
+        InvalidOptionException.check(PREFIX + key, value, allowed, rule);
     }
 
     private static <T extends Comparable<? super T>> void between(String key, T value, T min, T max) {

@@ -14,6 +14,13 @@ public final class InvalidOptionException extends IllegalArgumentException {
         this.allowed = allowed;
     }
 
+    /** Throws one for {@code property} unless its value is {@code allowed}, {@code rule} saying what is. */
+    public static void check(String property, Object value, boolean allowed, String rule) {
+        if (!allowed) {
+            throw new InvalidOptionException(property, value, rule);
+        }
+    }
+
     /** The full property name, e.g. {@code profiler.cpu.threshold}. */
     public String property() {
         return property;

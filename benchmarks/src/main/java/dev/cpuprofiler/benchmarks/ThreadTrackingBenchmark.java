@@ -1,5 +1,6 @@
 package dev.cpuprofiler.benchmarks;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
@@ -36,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code getAllThreadIds()} to list the threads, every tick as the product does).
  *
  * <ul>
- * <li>{@code backOff=product}: {@link ThreadTrackerSettings#defaults()}, as the starter builds it: idle threads are
+ * <li>{@code backOff=product}: {@link ThreadTrackerSettings#of ThreadTrackerSettings.of(new CpuProfilerOptions())}, as the starter builds it: idle threads are
  * read at 1, 2, 4, ... ticks up to every 32nd, so the steady state reads the busy threads plus about 1/32 of the
  * parked ones per tick.</li>
  * <li>{@code backOff=off}: the same with a back-off cap of 1 tick: every thread read every tick (what tracking would
@@ -117,7 +118,7 @@ public class ThreadTrackingBenchmark {
                     + "could not be set to nice 19: they compete with the ticking thread for CPU");
         }
 
-        ThreadTrackerSettings defaults = ThreadTrackerSettings.defaults();
+        ThreadTrackerSettings defaults = ThreadTrackerSettings.of(new CpuProfilerOptions());
         ThreadTrackerSettings settings = switch (backOff) {
             case "product" -> defaults;
             case "off" -> new ThreadTrackerSettings(defaults.window(), 1, defaults.listEveryTicks(),

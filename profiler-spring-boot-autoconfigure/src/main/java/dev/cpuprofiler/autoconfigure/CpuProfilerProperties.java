@@ -6,18 +6,14 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.autoconfigure.export.ExportProperties;
-import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import org.springframework.beans.BeanWrapper;
-import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.convert.DataSizeUnit;
 import org.springframework.boot.convert.DurationUnit;
-import org.springframework.util.ReflectionUtils;
 import org.springframework.util.unit.DataSize;
 import org.springframework.util.unit.DataUnit;
 
@@ -61,17 +57,14 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     profiles, and on-demand ones, apart, so on-demand profiles never push out an incident's.
      * @param retainedSize Most memory the retained profiles may take together, counting the recordings kept on disk
      *     for format=jfr; on-demand profiles are dropped first, then the oldest. A bare number means megabytes.
-     * @param outputDirectory Directory where each profile is also written (collapsed stacks, HTML flame graph, and
-     *     the .jfr recording when a JFR engine recorded it), readable by the owner only. An existing directory must be
-     *     owned by the user the application runs as and writable by it alone, or start-up fails. Instances may share
-     *     it: each deletes only the files it wrote. Unset: memory only.
+     * @param outputDirectory Directory where each profile is also written (collapsed stacks, HTML flame graph, .jfr),
+     *     readable by the owner only; an existing one must be owned by the application's user and writable by it
+     *     alone. Instances may share it: each deletes only its own files. Unset: memory only.
      * @param outputRetention How many profiles of each kind (as retained-profiles) this instance keeps in the output
      *     directory; older ones it wrote are deleted.
-     * @param maxStackDepth Deepest stack kept in a profile's tree; deeper stacks are cut and counted. Every engine
-     *     records this deep: async-profiler's jstackdepth, and JFR's own stack depth (at most 2048), which the profiler
-     *     raises when it starts unless JFR was started earlier (then -XX:FlightRecorderOptions:stackdepth=N raises it).
-     *     So async-profiler keeps up to 8192 frames (within its 1 MB stack walk), the JFR engines up to 2048; a stack
-     *     cut shorter starts at [truncated] and counts as cut.
+     * @param maxStackDepth Deepest stack kept in a profile's tree, by every engine: async-profiler up to 8192 frames,
+     *     JFR up to 2048 (raised at start unless JFR started earlier: -XX:FlightRecorderOptions:stackdepth=N then). A
+     *     deeper stack is cut, starts at [truncated] and is counted.
      * @param maxTreeNodes Most nodes one profile's tree may hold; samples that would need more are counted as
      *     truncated.
      * @param maxEndpoints Most endpoints a profile names (its endpoints, most samples first); the rest are folded
@@ -80,13 +73,10 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     Tempo or Jaeger URL.
      * @param groupByThread Whether the tree's first level is the thread, numbered pool threads folded into one
      *     (http-nio-8080-exec-*).
-     * @param lookback How far back a CPU-triggered profile reaches, so it also shows what raised the average, not
-     *     only what follows. The look-back records nothing while the application is calm: it arms when the CPU (the
-     *     last 3 s) rises above lookback-arming-ratio of the threshold, keeps the stack samples of the last this long
-     *     in a bounded in-memory ring (a low-rate JFR recording) while armed, and disarms, stopping JFR and freeing the
-     *     ring, once the CPU has stayed below that level for this long. It does not arm during startup-grace nor during
-     *     the cooldown (until one window before it ends), and steps aside while a profile records. 0 turns it off. Only
-     *     used while the CPU trigger is on. A bare number means seconds.
+     * @param lookback How far back a CPU-triggered profile reaches, so it also shows what raised the average. Nothing
+     *     is recorded while the CPU is calm: when it rises (above its normal and lookback-arming-ratio of the
+     *     threshold) the stack samples of the last this long are kept in a bounded in-memory ring, until the CPU has
+     *     stayed below that level this long. 0 turns it off. Only with the CPU trigger on. A bare number means seconds.
      * @param lookbackArmingRatio The share of threshold the CPU (averaged over the last 3 s) must exceed for the
      *     look-back to arm: 0.6 with threshold 80 arms at 48%. Lower arms earlier and more often; 1 arms only at the
      *     threshold itself, so the ring holds less of the rise.
@@ -96,13 +86,10 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param startupGrace Time after the application is ready during which the CPU trigger does not fire and the
      *     look-back does not arm: warm-up (JIT compilation, caches filling) burns CPU that is not an incident. CPU
      *     monitoring, the endpoint and on-demand profiles work from the start. A bare number means seconds.
-     * @param minFreeDiskSpace Free space the profiler leaves on every filesystem it writes to: JFR's repository
-     *     (java.io.tmpdir unless -XX:FlightRecorderOptions:repository says otherwise), its work directory and
-     *     output-directory. Below it a profile or the look-back does not start, one under way stops early and keeps
-     *     what it recorded, and no profile file is written; the reason is logged once and shown in the status. JFR
-     *     stops the whole JVM when its repository cannot be written, so this is what keeps a filling disk from taking
-     *     the application down with it. Unset: 5% of each filesystem, at least 64MB (what JFR may write at once) and at
-     *     most 512MB. 0 turns the check off. A bare number means bytes.
+     * @param minFreeDiskSpace Free space the profiler leaves on every filesystem it writes to (JFR's repository, its
+     *     work directory, output-directory): below it nothing starts, a profile under way stops early keeping what it
+     *     recorded, and no file is written, so a filling disk never stops JFR and the JVM with it. Unset: 5% of each
+     *     filesystem, between 64MB and 512MB. 0 turns the check off. A bare number means bytes.
      * @param jfr What the engine's JFR recording carries besides its stack samples.
      * @param saturation The saturation trigger: one thread pinned at a core while the process's CPU% looks
      *     harmless.
@@ -138,26 +125,13 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             @DefaultValue @NestedConfigurationProperty ExportProperties export) {
 
         /**
-         * These values on the core's options, to be checked there: each component on the option of its name, a nested
-         * record on the group of its name ({@code jfr}, {@code saturation}, {@code reference}), a size in bytes; an
-         * unset one keeps the core's default. What the core has no option for ({@code export}) stays here.
+         * These values on the core's options, to be checked there ({@link RecordsOntoBean}); what the core has no
+         * option for ({@code export}) stays here.
          */
         public CpuProfilerOptions toOptions() {
             CpuProfilerOptions options = new CpuProfilerOptions();
-            copy(this, "", PropertyAccessorFactory.forBeanPropertyAccess(options));
+            RecordsOntoBean.copy(this, options);
             return options;
-        }
-
-        private static void copy(Record values, String prefix, BeanWrapper options) {
-            for (RecordComponent component : values.getClass().getRecordComponents()) {
-                String name = prefix + component.getName();
-                Object value = ReflectionUtils.invokeMethod(component.getAccessor(), values);
-                if (value instanceof Record group && options.isReadableProperty(name)) {
-                    copy(group, name + ".", options);
-                } else if (value != null && options.isWritableProperty(name)) {
-                    options.setPropertyValue(name, value instanceof DataSize size ? size.toBytes() : value);
-                }
-            }
         }
     }
 
@@ -190,13 +164,11 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * Settings under {@code profiler.cpu.reference}: the reference of normal that every profile is compared with.
      *
-     * @param enabled Whether the profiler records a reference of normal by itself, a profile with trigger REFERENCE,
-     *     while the application is calm: the CPU average known and not above the threshold, no thread pinned at a core,
-     *     the CPU not rising (the look-back not armed), no other profile recording, past startup-grace. Every later
-     *     profile is then compared with the reference in force when it started (its comparison: requests per second
-     *     and CPU per request of each endpoint, with a verdict, and the methods that grew). References are kept apart:
-     *     they do not count against retained-profiles and no other profile pushes one out. A reference never delays
-     *     anything: an incident or an on-demand profile cancels one that records. Independent of profiler.cpu.enabled.
+     * @param enabled Whether the profiler records a reference of normal by itself (trigger REFERENCE) once the
+     *     application has been calm and not idle for a whole average-window, and compares every later profile with it
+     *     (requests per second and CPU per request of each endpoint, with a verdict, and the methods that grew). It
+     *     never delays anything: an incident or an on-demand profile cancels one that records. Independent of
+     *     profiler.cpu.enabled.
      * @param duration How long a reference records. Longer costs more CPU per refresh but counts more requests and
      *     samples, so a comparison can call smaller changes. A bare number means seconds.
      * @param refresh How old the reference may grow before a new one is recorded, at the next calm moment; one that

@@ -13,6 +13,7 @@ import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrStackDepth;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import dev.cpuprofiler.internal.lookback.ArmingLevel;
 import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
@@ -82,7 +83,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
                         : "on after a start-up grace of " + options.getStartupGrace(),
                 options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
                         + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
-                        + ArmingSettings.of(options).levelPercent() + "% CPU",
+                        + new ArmingLevel(ArmingSettings.of(options)).floorPercent() + "% CPU",
                 !options.getReference().isEnabled() ? "off" : options.getReference().getDuration() + " every "
                         + options.getReference().getRefresh() + " while calm");
     }

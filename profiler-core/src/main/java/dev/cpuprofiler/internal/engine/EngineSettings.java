@@ -25,19 +25,15 @@ public record EngineSettings(Duration samplingPeriod, int maxStackDepth, Path wo
         }
     }
 
-    /** Settings without system information. */
-    public EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName,
-            DiskSpaceGuard diskSpace) {
-        this(samplingPeriod, maxStackDepth, workDirectory, recordingName, diskSpace, false);
-    }
-
-    /** Settings with the automatic free-space floor, without system information. */
-    public EngineSettings(Duration samplingPeriod, int maxStackDepth, Path workDirectory, String recordingName) {
-        this(samplingPeriod, maxStackDepth, workDirectory, recordingName, DiskSpaceGuard.auto());
-    }
-
-    /** Settings with the recording name {@code cpuprofile}. */
+    /** Settings with the recording name {@code cpuprofile}, the automatic free-space floor, no system information. */
     public static EngineSettings of(Duration samplingPeriod, int maxStackDepth, Path workDirectory) {
-        return new EngineSettings(samplingPeriod, maxStackDepth, workDirectory, "cpuprofile");
+        return of(samplingPeriod, maxStackDepth, workDirectory, "cpuprofile");
+    }
+
+    /** As {@link #of(Duration, int, Path)}, its recordings named {@code recordingName}. */
+    public static EngineSettings of(Duration samplingPeriod, int maxStackDepth, Path workDirectory,
+            String recordingName) {
+        return new EngineSettings(samplingPeriod, maxStackDepth, workDirectory, recordingName, DiskSpaceGuard.auto(),
+                false);
     }
 }

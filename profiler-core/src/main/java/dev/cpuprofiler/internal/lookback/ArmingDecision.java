@@ -16,6 +16,7 @@ import java.util.function.DoubleSupplier;
 final class ArmingDecision {
 
     private final ArmingSettings arming;
+    private final ArmingLevel level;
     private final TriggerHolds holds;
     private final Duration window;
     private final DoubleSupplier hottestThreadPercent;
@@ -31,13 +32,14 @@ final class ArmingDecision {
      */
     ArmingDecision(ArmingSettings arming, TriggerHolds holds, Duration window, DoubleSupplier hottestThreadPercent) {
         this.arming = Objects.requireNonNull(arming, "arming");
+        this.level = new ArmingLevel(arming);
         this.holds = Objects.requireNonNull(holds, "holds");
         this.window = Objects.requireNonNull(window, "window");
         this.hottestThreadPercent = Objects.requireNonNull(hottestThreadPercent, "hottestThreadPercent");
         this.signal = new ArmingSignal(arming.smoothingSamples());
         this.threadSignal = new ArmingSignal(arming.smoothingSamples());
-        this.normal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
-        this.threadNormal = new NormalLevel(arming.normalBucketSamples(), ArmingSettings.normalBuckets());
+        this.normal = new NormalLevel(arming.normalBucketSamples(), ArmingLevel.normalBuckets());
+        this.threadNormal = new NormalLevel(arming.normalBucketSamples(), ArmingLevel.normalBuckets());
     }
 
     /** One CPU sample, on the sampler's thread (after the thread tracker's, whose hottest thread it reads). */
@@ -58,13 +60,13 @@ final class ArmingDecision {
 
     /** The floor first: a calm tick compares one number and never looks at the normal level. */
     private boolean processHot() {
-        return signal.above(arming.levelPercent()) && signal.above(arming.levelPercent(normal.lowest()));
+        return signal.above(level.floorPercent()) && signal.above(level.percent(normal.lowest()));
     }
 
     /** One thread's recent CPU (NaN-safe: off without the saturation trigger) rose above its arming level. */
     private boolean threadHot() {
         return !Double.isNaN(arming.threadLevelPercent()) && threadSignal.above(arming.threadLevelPercent())
-                && threadSignal.above(arming.threadLevelPercent(threadNormal.lowest()));
+                && threadSignal.above(level.threadPercent(threadNormal.lowest()));
     }
 
     /** Whether the holds let it arm at {@code now}. */
@@ -104,9 +106,9 @@ final class ArmingDecision {
             return "waiting for " + seconds(arming.smoothing()) + " of CPU samples";
         }
         double usual = normal.lowest();
-        double threadLevel = arming.threadLevelPercent(threadNormal.lowest());
+        double threadLevel = level.threadPercent(threadNormal.lowest());
         return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(recent)
-                + "%, is not above the arming level " + fmt(arming.levelPercent(usual)) + "% (" + levelWhy(usual)
+                + "%, is not above the arming level " + fmt(level.percent(usual)) + "% (" + levelWhy(usual)
                 + ")" + (Double.isNaN(threadLevel) ? "" : ", nor any thread's above " + fmt(threadLevel)
                         + "% of one core");
     }
@@ -116,34 +118,34 @@ final class ArmingDecision {
         if (threadHot() && !processHot()) {
             double usual = threadNormal.lowest();
             return "a thread used " + fmt(threadSignal.mean()) + "% of one core over the last "
-                    + seconds(arming.smoothing()) + ", above " + fmt(arming.threadLevelPercent(usual)) + "% (at least "
+                    + seconds(arming.smoothing()) + ", above " + fmt(level.threadPercent(usual)) + "% (at least "
                     + fmt(arming.ratio()) + " of the saturation threshold" + (Double.isNaN(usual) ? ""
                             : ", and a rise above the hottest thread's normal " + fmt(usual) + "%") + ")";
         }
         double usual = normal.lowest();
         return "the CPU over the last " + seconds(arming.smoothing()) + ", " + fmt(signal.mean()) + "%, is above "
-                + fmt(arming.levelPercent(usual)) + "% (" + levelWhy(usual) + ")";
+                + fmt(level.percent(usual)) + "% (" + levelWhy(usual) + ")";
     }
 
     /** Why the arming level is what it is, for a CPU whose normal is {@code usual}. */
     private String levelWhy(double usual) {
         String floor = fmt(arming.ratio()) + " of the " + fmt(arming.thresholdPercent()) + "% threshold";
-        double level = arming.levelPercent(usual);
-        if (Double.isNaN(usual) || level == arming.levelPercent()) {
+        double at = level.percent(usual);
+        if (Double.isNaN(usual) || at == level.floorPercent()) {
             return floor;
         }
         String normalIs = "its normal, the lowest " + seconds(ArmingSettings.NORMAL_BUCKET) + " average of the last "
-                + ArmingSettings.NORMAL_SPAN.toMinutes() + " min, is " + fmt(usual) + "%";
-        if (level == arming.thresholdPercent()) {
-            return "the threshold: " + normalIs + ", within " + fmt(arming.risePercent()) + " points of it";
+                + ArmingLevel.NORMAL_SPAN.toMinutes() + " min, is " + fmt(usual) + "%";
+        if (at == arming.thresholdPercent()) {
+            return "the threshold: " + normalIs + ", within " + fmt(level.risePercent()) + " points of it";
         }
-        return normalIs + ": it arms on a rise of " + fmt(arming.risePercent()) + " points above it, and above "
+        return normalIs + ": it arms on a rise of " + fmt(level.risePercent()) + " points above it, and above "
                 + floor;
     }
 
     /** The CPU% the recent average must exceed to arm now; null when always armed. */
     Double levelPercent() {
-        return arming.always() ? null : arming.levelPercent(normal.lowest());
+        return arming.always() ? null : level.percent(normal.lowest());
     }
 
     /** The recent CPU% it compares with the level; null until it has enough samples. */

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
 
@@ -85,7 +86,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     private long quietNow;
 
     public ThreadCpuTracker(ThreadCpuReader reader) {
-        this(reader, ThreadTrackerSettings.defaults());
+        this(reader, ThreadTrackerSettings.of(new CpuProfilerOptions()));
     }
 
     public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {

@@ -30,11 +30,6 @@ public record ThreadTrackerSettings(Duration window, int maxBackOffTicks, int li
                 o.getSaturation().getThreshold());
     }
 
-    /** {@link #of} the default options. */
-    public static ThreadTrackerSettings defaults() {
-        return of(new CpuProfilerOptions());
-    }
-
     /** The span a thread's reads are kept for: the longer of the two windows. */
     long keepNanos() {
         return Math.max(window.toNanos(), saturationWindow.toNanos());

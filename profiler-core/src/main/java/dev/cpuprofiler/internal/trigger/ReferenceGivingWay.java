@@ -36,6 +36,14 @@ final class ReferenceGivingWay {
     }
 
     /**
+     * The least time between a failed or cancelled reference and the next attempt. A launch that fails (no engine, the
+     * disk at its floor) costs a thread, an engine probe and a log line, so a broken engine tried at every calm poll
+     * (every 5 s) would cost an idle application more than the reference itself; every 5 minutes it costs at most 12
+     * cheap attempts an hour, and a reference cancelled by an incident is retried well before its hourly refresh.
+     */
+    public static final Duration RETRY_AFTER = Duration.ofMinutes(5);
+
+    /**
      * The longest a session that cancels a reference waits for it to end: a cancelled recording stops and deletes its
      * file in well under a second, so only a hung engine reaches it (the session then starts all the same, and finds
      * the engine busy).

@@ -28,17 +28,9 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
      */
     public static final int MIN_SAMPLES = 20;
 
-    /**
-     * The least time between a failed or cancelled reference and the next attempt. A launch that fails (no engine, the
-     * disk at its floor) costs a thread, an engine probe and a log line, so a broken engine tried at every calm poll
-     * (every 5 s) would cost an idle application more than the reference itself; every 5 minutes it costs at most 12
-     * cheap attempts an hour, and a reference cancelled by an incident is retried well before its hourly refresh.
-     */
-    public static final Duration RETRY_AFTER = Duration.ofMinutes(5);
-
     /** No references. */
     public static final ReferenceSettings OFF = new ReferenceSettings(false, Duration.ofSeconds(10),
-            Duration.ofHours(1), RETRY_AFTER);
+            Duration.ofHours(1), ReferenceGivingWay.RETRY_AFTER);
 
     /** References at the first calm poll, whatever the CPU average (no idle floor): for tests of the other rules. */
     public ReferenceSettings(boolean enabled, Duration duration, Duration refresh, Duration retryAfter) {
@@ -50,7 +42,7 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
         CpuProfilerOptions.Reference r = o.getReference();
         double samplesAtFullLoad = effectiveCpus * r.getDuration().toNanos() / (double) o.getStackSamplingPeriod()
                 .toNanos();
-        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), RETRY_AFTER, o.getAverageWindow(),
+        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), ReferenceGivingWay.RETRY_AFTER, o.getAverageWindow(),
                 100.0 * MIN_SAMPLES / samplesAtFullLoad);
     }
 }

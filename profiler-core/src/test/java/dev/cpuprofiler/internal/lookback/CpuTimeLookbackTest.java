@@ -144,7 +144,7 @@ class CpuTimeLookbackTest {
         StackTree session = new StackTree(DEPTH, 200_000, false);
         EngineSelector engines = new EngineSelector(EngineSelector.standardEngines(), new EngineLock());
         SelectedRecording s = engines.start(EngineChoice.JFR_CPU_TIME,
-                new EngineSettings(UNIT, DEPTH, workDirectory, "session"), session);
+                EngineSettings.of(UNIT, DEPTH, workDirectory, "session"), session);
         sessionBurner.runAndJoin();
         RecordingResult result = s.stop();
         if (result.jfrFile() != null) {

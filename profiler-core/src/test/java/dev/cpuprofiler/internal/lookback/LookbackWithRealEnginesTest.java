@@ -142,7 +142,7 @@ class LookbackWithRealEnginesTest {
         };
         Instant start = Instant.now();
         SelectedRecording session = selector.start(EngineChoice.JFR_EXECUTION,
-                new EngineSettings(Duration.ofMillis(50), DEPTH, workDirectory, "coarse"), sink);
+                EngineSettings.of(Duration.ofMillis(50), DEPTH, workDirectory, "coarse"), sink);
         Thread.sleep(2_000);
         long lookbackDuringSession = lookback.status().samples();
         CpuProfilerStatus.LookbackState stateDuringSession = lookback.status().state();
@@ -228,7 +228,7 @@ class LookbackWithRealEnginesTest {
     }
 
     private EngineSettings settings(String name) {
-        return new EngineSettings(SESSION_PERIOD, DEPTH, workDirectory, name);
+        return EngineSettings.of(SESSION_PERIOD, DEPTH, workDirectory, name);
     }
 
     private static void deleteFile(RecordingResult result) throws Exception {

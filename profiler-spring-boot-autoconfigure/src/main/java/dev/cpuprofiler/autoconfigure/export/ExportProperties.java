@@ -118,8 +118,6 @@ public record ExportProperties(@DefaultValue("5s") Duration connectTimeout, @Def
     }
 
     private static void check(String property, Object value, boolean allowed, String rule) {
-        if (!allowed) {
-            throw new InvalidOptionException(PREFIX + property, value, rule);
-        }
+        InvalidOptionException.check(PREFIX + property, value, allowed, rule);
     }
 }
