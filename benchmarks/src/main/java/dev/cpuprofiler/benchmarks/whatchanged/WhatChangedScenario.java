@@ -128,8 +128,9 @@ final class WhatChangedScenario {
         }
         try (OpenLoopLoad load = new OpenLoopLoad()) {
             calm.apply(load, base);
+            // The first baseline (30 s), calm for a whole average window (30 s), then the reference: 60 s to spare.
             JsonNode reference = profiler.awaitReference(settings.startupGrace().plus(settings.reference())
-                    .plusSeconds(60));
+                    .plusSeconds(120));
             System.out.println("[what-changed] reference " + reference);
             List<Observation> calmProfiles = new ArrayList<>();
             if (settings.calmProfiles() > 0) {

@@ -18,9 +18,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
 /**
- * Not a test: what the reference of normal costs an idle application, every default but the timing (the start-up
- * grace and the refresh shortened so that a run holds a few references; a reference costs the same whenever it comes).
- * 50 parked threads stand for an idle web application's pools; nothing else runs. A thread of its own reads the
+ * Not a test: what the reference of normal costs a lightly loaded application, every default but the timing (the
+ * start-up grace and the refresh shortened so that a run holds a few references; a reference costs the same whenever
+ * it comes). 50 parked threads stand for a web application's pools, one thread burns 1 ms every 20 ms (an idle
+ * application gets no reference at all); nothing else runs. A thread of its own reads the
  * process's CPU time ({@code getProcessCpuTime}: every thread, the JIT and GC included) every 100 ms, and with
  * {@code -Dmeasure.groups=true} every 2 s each thread group's ({@code /proc/self/task/N/schedstat}, its own cost apart
  * as {@code measure}, about 5 ms a reading, so off for the totals); the main thread
@@ -73,6 +74,20 @@ public final class ReferenceCostMeasure {
             t.setDaemon(true);
             t.start();
         }
+        // An idle JVM gets no reference (under ReferenceSettings.MIN_SAMPLES expected samples): a steady light load, 1 ms
+        // of CPU every 20 ms (2.5% of 2 CPUs), makes it busy enough. It is in the rate before each reference too, and
+        // is subtracted with it.
+        Thread light = new Thread(() -> {
+            while (true) {
+                long end = System.nanoTime() + 1_000_000;
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(19_000_000);
+            }
+        }, "light-load");
+        light.setDaemon(true);
+        light.start();
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         List<Point> timeline = new java.util.concurrent.CopyOnWriteArrayList<>();
         Thread reader = new Thread(() -> {

@@ -51,7 +51,10 @@ import tools.jackson.databind.JsonNode;
             "profiler.cpu.duration=3s",
             "profiler.cpu.cooldown=5s",
             "profiler.cpu.lookback=5s",
-            "profiler.cpu.startup-grace=0s"
+            "profiler.cpu.startup-grace=0s",
+            // References have tests of their own (CpuProfilerReferenceTest, the sample's smoke test); with 2-s windows
+            // one recorded between this test's bursts, and its text then opened with "What changed".
+            "profiler.cpu.reference.enabled=false"
         })
 // Closed afterwards: a cached context would keep its profiler sampling, and its look-back recording, through every
 // later test.
