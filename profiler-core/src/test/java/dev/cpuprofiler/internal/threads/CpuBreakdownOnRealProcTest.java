@@ -28,7 +28,7 @@ class CpuBreakdownOnRealProcTest {
     private volatile Object keep;
 
     @Test
-    void theApplicationGetsMostOfTheCpuAndTheGcSome() throws InterruptedException {
+    void theApplicationGetsItsThreadsCpuAndTheGcSome() throws InterruptedException {
         boolean hasProc = Files.isDirectory(Path.of("/proc/self/task"));
         if (!hasProc) {
             System.out.println("Skipped: no /proc/self/task on this system (not Linux?)");
@@ -66,7 +66,10 @@ class CpuBreakdownOnRealProcTest {
         // 25, other test JVMs busy), which put the application's between 47.6% and 75.9%.
         assertThat(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION).toNanos()).as("application CPU vs the worker's own")
                 .isGreaterThanOrEqualTo(workerCpu * 95 / 100);
-        assertThat(b.groups()).filteredOn(g -> g.group() != CpuBreakdown.Group.JIT)
+        // Nor the GC's against it: System.gc() marks whatever the fork's earlier tests left alive (surefire reuses its
+        // JVMs), so its CPU is theirs as much as this test's: 0.34 s against the worker's 0.31 s in one clean-clone CI
+        // run. The profiler's and the JVM's other threads stay below the application's.
+        assertThat(b.groups()).filteredOn(g -> g.group() != CpuBreakdown.Group.JIT && g.group() != CpuBreakdown.Group.GC)
                 .allSatisfy(g -> assertThat(g.cpuTime()).isLessThanOrEqualTo(b.cpuTimeOf(CpuBreakdown.Group.APPLICATION)));
         assertThat(b.cpuTimeOf(CpuBreakdown.Group.GC)).isPositive();
         assertThat(b.groups().stream().mapToDouble(CpuBreakdown.Share::percent).sum()).isCloseTo(100, within(0.5));

@@ -53,10 +53,12 @@ public class ProfileAnnouncer {
     }
 
     void sessionEnded(SessionTrigger trigger, RunningSession session, SessionOutcome outcome) {
-        String what = trigger == SessionTrigger.MANUAL ? "On-demand" : trigger + "-triggered";
+        String what = trigger == SessionTrigger.MANUAL ? "On-demand"
+                : trigger == SessionTrigger.REFERENCE ? "Reference-of-normal" : trigger + "-triggered";
         if (outcome.failed() && outcome.reason() != null && outcome.reason().startsWith("cancelled")) {
-            log.info("{} profiling session {} was {}", what, session == null ? "(not started)" : session.id(),
-                    outcome.reason());
+            log.info(trigger == SessionTrigger.REFERENCE ? "The reference of normal {} gave way ({}); it is tried again "
+                    + "at a later calm moment" : what + " profiling session {} was {}",
+                    session == null ? "(not started)" : session.id(), outcome.reason());
             return;
         }
         if (outcome.failed() || outcome.profileId() == null) {
@@ -77,14 +79,18 @@ public class ProfileAnnouncer {
                   time in /work methods: {}
                   json:        {}
                   text:        {}
-                  flame graph: {}""",
+                  flame graph: {}{}""",
                 what, profile.id(), profile.samples(), profile.engine(),
                 profile.engineDetail() == null ? "" : " (" + profile.engineDetail() + ")",
                 Durations.human(profile.duration()),
                 profile.cpuPercent() == null ? "?" : fmt(profile.cpuPercent()),
                 summary.topSelfFrame(), fmt(summary.topSelfPercent()), summary.workMethodsText(),
                 urls.profile(profile.id(), "json"), urls.profile(profile.id(), "text"),
-                urls.profile(profile.id(), "html"));
+                urls.profile(profile.id(), "html"), trigger == SessionTrigger.REFERENCE
+                        ? "\n  later profiles are compared with it: what changed from normal"
+                        : profile.comparison() == null ? "" : "\n  what changed: " + urls.profile(profile.id(), "text")
+                                + "  (differential flame graph: " + urls.profile(profile.id(), "html")
+                                + "&compare=reference)");
     }
 
     private static String fmt(double value) {
