@@ -37,7 +37,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code getAllThreadIds()} to list the threads, every tick as the product does).
  *
  * <ul>
- * <li>{@code backOff=product}: {@link ThreadTrackerSettings#of ThreadTrackerSettings.of(new CpuProfilerOptions())}, as the starter builds it: idle threads are
+ * <li>{@code backOff=product}: {@link ThreadTrackerSettings#of} of the default options, as the starter builds it: idle
+ * threads are
  * read at 1, 2, 4, ... ticks up to every 32nd, so the steady state reads the busy threads plus about 1/32 of the
  * parked ones per tick.</li>
  * <li>{@code backOff=off}: the same with a back-off cap of 1 tick: every thread read every tick (what tracking would

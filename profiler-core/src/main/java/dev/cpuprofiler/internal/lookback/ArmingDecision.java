@@ -143,6 +143,11 @@ final class ArmingDecision {
                 + floor;
     }
 
+    /** The arming rule it applies, in CPU%. */
+    ArmingLevel level() {
+        return level;
+    }
+
     /** The CPU% the recent average must exceed to arm now; null when always armed. */
     Double levelPercent() {
         return arming.always() ? null : level.percent(normal.lowest());

@@ -109,9 +109,8 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
             state = CpuProfilerStatus.LookbackState.IDLE;
             Instant from = decision.armsFrom(now);
             log.debug("Look-back idle: arms when the CPU over {} rises {} points above its normal, and above {}%, "
-                    + "from {}", arming.smoothing(), fmt(new ArmingLevel(arming).risePercent()),
-                    fmt(new ArmingLevel(arming).floorPercent()),
-                    from != null ? from : now);
+                    + "from {}", arming.smoothing(), fmt(decision.level().risePercent()),
+                    fmt(decision.level().floorPercent()), from != null ? from : now);
         }
     }
 

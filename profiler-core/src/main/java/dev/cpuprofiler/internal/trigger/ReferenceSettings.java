@@ -42,7 +42,8 @@ public record ReferenceSettings(boolean enabled, Duration duration, Duration ref
         CpuProfilerOptions.Reference r = o.getReference();
         double samplesAtFullLoad = effectiveCpus * r.getDuration().toNanos() / (double) o.getStackSamplingPeriod()
                 .toNanos();
-        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), ReferenceGivingWay.RETRY_AFTER, o.getAverageWindow(),
+        return new ReferenceSettings(r.isEnabled(), r.getDuration(), r.getRefresh(), ReferenceGivingWay.RETRY_AFTER,
+                o.getAverageWindow(),
                 100.0 * MIN_SAMPLES / samplesAtFullLoad);
     }
 }

@@ -30,14 +30,15 @@ import org.slf4j.LoggerFactory;
  * that ends, completed or failed, starts a cooldown from its end ({@link Holds}); on-demand sessions do not.
  *
  * <p>A reference of normal (trigger REFERENCE) starts once the application has been calm at every poll for the
- * settle time ({@link CalmStreak}), records only while it stays calm, never delays anything else and starts no cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
+ * settle time ({@link CalmStreak}), records only while it stays calm, never delays anything else and starts no
+ * cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
  * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
  * cancels a session still running past its duration, counted as failed.
  *
- * <p>A launch ({@link SessionLaunches}: the look-back hands over, an engine starts, a second or more) runs without any lock, on a reserved
- * slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
+ * <p>A launch ({@link SessionLaunches}: the look-back hands over, an engine starts, a second or more) runs without any
+ * lock, on a reserved slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
  * Reading it ({@link #state()}, {@link #activeSession()}, the holds) never waits, so neither a status request nor a
  * metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on the CPU sampler's own
  * thread.

@@ -131,7 +131,8 @@ final class TriggerDecision {
             log.debug("A reference of normal is due, not recorded now: {}", notNow);
             return false;
         }
-        log.debug("Calm and a reference of normal is due: recording one for {}", reference.duration());
+        log.debug("Calm and a reference of normal is due: recording one for {} once calm long enough",
+                reference.duration());
         return true;
     }
 

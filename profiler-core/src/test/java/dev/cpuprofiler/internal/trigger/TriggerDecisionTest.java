@@ -100,6 +100,24 @@ class TriggerDecisionTest {
 
     // The reference of normal: due at once, then once the last is as old as the refresh; recorded only while calm.
 
+    /** A clock that fails the test when read: what a decision must not need. */
+    private static final Clock UNREAD = new Clock() {
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            throw new AssertionError("the clock was read");
+        }
+    };
+
     private static final ReferenceSettings REFERENCE = new ReferenceSettings(true, Duration.ofSeconds(10),
             Duration.ofHours(1), Duration.ofMinutes(5));
     private final TriggerDecision withReference = new TriggerDecision(THRESHOLD_80, SATURATION_90, REFERENCE);
@@ -128,23 +146,8 @@ class TriggerDecisionTest {
                 .isEmpty();
         assertThat(floored.decide(OptionalDouble.of(3), NO_THREAD, NONE, holds, NOW)).as("a light load's 3%")
                 .hasValue(SessionTrigger.REFERENCE);
-        Clock unread = new Clock() { // an idle poll decides without the clock
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                throw new AssertionError("the clock was read");
-            }
-        };
-        assertThat(floored.referenceMayBeDue(holds, unread, OptionalDouble.of(0.05))).isFalse();
+        // An idle poll decides without the clock.
+        assertThat(floored.referenceMayBeDue(holds, UNREAD, OptionalDouble.of(0.05))).isFalse();
         assertThat(floored.referenceMayBeDue(holds, Clock.fixed(NOW, ZoneOffset.UTC), OptionalDouble.of(3))).isTrue();
     }
 
@@ -220,23 +223,7 @@ class TriggerDecisionTest {
     void referencesOffAreNeverDueAndReadNoClock() {
         assertThat(reference(10, NO_THREAD, NONE, NOW)).isPresent();
         assertThat(decide(10, NO_THREAD)).as("ReferenceSettings.OFF").isEmpty();
-        Clock unread = new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                throw new AssertionError("read the clock");
-            }
-        };
-        assertThat(decision.referenceMayBeDue(holds, unread, OptionalDouble.of(10))).isFalse();
+        assertThat(decision.referenceMayBeDue(holds, UNREAD, OptionalDouble.of(10))).isFalse();
     }
 
     @Test
