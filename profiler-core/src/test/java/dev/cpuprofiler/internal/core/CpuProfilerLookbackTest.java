@@ -94,7 +94,8 @@ class CpuProfilerLookbackTest {
     @Test
     void anOnDemandProfileHasNoLookbackPartAndTheLookbackArmsAgainRightAfter() throws Exception {
         FakeCgroupV2Container container = FakeCgroupV2Container.create(root, "max 100000", "0-1");
-        CpuProfilerOptions o = fastOptions(Duration.ofSeconds(10));
+        // A look-back of 3 s: it disarms after one look-back window of calm, which the end of this test waits for.
+        CpuProfilerOptions o = fastOptions(Duration.ofSeconds(3));
         o.setThreshold(100); // never strictly above: no CPU-triggered session, but armed above 60%
         try (BusyContainer busy = new BusyContainer(container);
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(o).fsRoot(root)

@@ -33,6 +33,7 @@ class EngineAccuracyTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void sharesOfSamplesMatchTheSplitOfCpuTime(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
+        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
         ProfilingEngine engine = EnginesHere.create(engineId);
         CollectingSink sink = new CollectingSink();
 

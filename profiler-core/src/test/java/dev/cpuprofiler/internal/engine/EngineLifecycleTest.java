@@ -29,6 +29,7 @@ class EngineLifecycleTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void progressShowsWhileRecordingAndStopIsIdempotent(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
+        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
@@ -51,6 +52,7 @@ class EngineLifecycleTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void cancelDeliversNothingAndLeavesNoFile(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
+        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
@@ -72,6 +74,7 @@ class EngineLifecycleTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void deepStacksKeepTheirLeavesAndAreMarkedAsCut(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
+        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(3), sink);
 
@@ -103,6 +106,7 @@ class EngineLifecycleTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void javaFramesAreNamedByClassAndMethodAndKindedAsJava(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
+        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
