@@ -14,16 +14,20 @@ import org.junit.jupiter.api.Test;
  * {@code /ledger} 10 ms a unit of cost, so 100 ms at cost 10, measured here with the thread's own CPU clock around
  * each call, as a request would burn it, after the kernels have been compiled.
  * <p>
- * Bounds: every call at least what it was asked (the burner stops only past its target) and at most 3% more (its
- * last kernel call overshoots by at most 20 µs of work, plus the clock's reads); measured over 15 runs of this class,
- * 12 of them with one of the 2 CPUs kept busy ({@code yes > /dev/null}): at most 10.208 ms for 10 (2.1% over) and
- * 100.265 ms for 100, never under. The load on the machine does not enter: CPU time is counted only while the thread
- * runs.
+ * Bounds: every call at least what it was asked (the burner stops only past its target), and the median call at most
+ * 1% more: a call's last kernel call overshoots by at most 20 µs of work, plus the clock's reads (medians 10.017-10.036
+ * ms for 10 and 100.018-100.033 for 100 over 8 runs, 4 with one of the 2 CPUs kept busy by {@code yes > /dev/null}).
+ * A single call may overshoot by as much as the kernel slowed down while it ran, since the burner sizes its calls by
+ * the kernel's last measured speed (80% of what remains): when the VM's other CPU turned busy mid-run, one call in 30
+ * took 10.97, 11.26 and 13.57 ms for 10 (in two clean-clone CI runs and one run whose hog started with it), which a
+ * request's cost can bear: the benchmark compares costs eight times apart. So any one call is only held under twice
+ * what it was asked (a burner that never stops). CPU time is counted only while the thread runs, so the load on the
+ * machine does not enter otherwise.
  */
 class CpuBurnerTest {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    private static final double OVER = 0.03;
+    private static final double MEDIAN_OVER = 0.01;
 
     @Test
     void eachRequestBurnsTheCpuTimeItIsAskedOnItsThread() {
@@ -48,8 +52,10 @@ class CpuBurnerTest {
             measured.add(spent / 1e6);
         }
         Collections.sort(measured);
+        double median = measured.get(calls / 2);
         System.out.printf("[CpuBurner] %d ms asked: %.3f to %.3f ms on the thread's CPU clock (median %.3f)%n",
-                millis, measured.get(0), measured.get(calls - 1), measured.get(calls / 2));
-        assertThat(measured).allSatisfy(ms -> assertThat(ms).isBetween((double) millis, millis * (1 + OVER)));
+                millis, measured.get(0), measured.get(calls - 1), median);
+        assertThat(measured).allSatisfy(ms -> assertThat(ms).isBetween((double) millis, 2.0 * millis));
+        assertThat(median).as("the median call").isLessThanOrEqualTo(millis * (1 + MEDIAN_OVER));
     }
 }
