@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * each call, as a request would burn it, after the kernels have been compiled.
  * <p>
  * Bounds: every call at least what it was asked (the burner stops only past its target), and the median call at most
- * 1% more: a call's last kernel call overshoots by at most 20 µs of work, plus the clock's reads (medians 10.017-10.036
- * ms for 10 and 100.018-100.033 for 100 over 8 runs, 4 with one of the 2 CPUs kept busy by {@code yes > /dev/null}).
+ * 1% more: a call's last kernel call overshoots by at most 20 µs of work, plus the clock's reads (medians 10.014-10.036
+ * ms for 10 and 100.017-100.033 for 100 over 13 runs, 7 with {@code yes > /dev/null} busy on one of the 2 CPUs).
  * A single call may overshoot by as much as the kernel slowed down while it ran, since the burner sizes its calls by
  * the kernel's last measured speed (80% of what remains): when the VM's other CPU turned busy mid-run, one call in 30
  * took 10.97, 11.26 and 13.57 ms for 10 (in two clean-clone CI runs and one run whose hog started with it), which a

@@ -32,8 +32,7 @@ class EngineAccuracyTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void sharesOfSamplesMatchTheSplitOfCpuTime(String engineId) throws Exception {
-        EnginesHere.assumeRunnable(engineId);
-        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
+        EnginesHere.assumeJudgedHere(engineId);
         ProfilingEngine engine = EnginesHere.create(engineId);
         CollectingSink sink = new CollectingSink();
 

@@ -28,8 +28,7 @@ class EngineLifecycleTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void progressShowsWhileRecordingAndStopIsIdempotent(String engineId) throws Exception {
-        EnginesHere.assumeRunnable(engineId);
-        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
+        EnginesHere.assumeJudgedHere(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
@@ -51,8 +50,7 @@ class EngineLifecycleTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void cancelDeliversNothingAndLeavesNoFile(String engineId) throws Exception {
-        EnginesHere.assumeRunnable(engineId);
-        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
+        EnginesHere.assumeJudgedHere(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 
@@ -73,8 +71,7 @@ class EngineLifecycleTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void deepStacksKeepTheirLeavesAndAreMarkedAsCut(String engineId) throws Exception {
-        EnginesHere.assumeRunnable(engineId);
-        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
+        EnginesHere.assumeJudgedHere(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(3), sink);
 
@@ -105,8 +102,7 @@ class EngineLifecycleTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void javaFramesAreNamedByClassAndMethodAndKindedAsJava(String engineId) throws Exception {
-        EnginesHere.assumeRunnable(engineId);
-        EnginesHere.assumeNotJudgedOnAnotherJdk(engineId);
+        EnginesHere.assumeJudgedHere(engineId);
         CollectingSink sink = new CollectingSink();
         EngineRecording recording = EnginesHere.create(engineId).start(settings(256), sink);
 

@@ -50,12 +50,13 @@ public final class EnginesHere {
     }
 
     /**
-     * Skips the calling test, with a printed reason, for an engine this build has already judged on another JDK
-     * ({@code -Dengines.judgedOnAnotherJdk}, a comma-separated list of ids: .ci/run's JDK 25 pass names
-     * async-profiler). For tests whose answer about that engine the JDK does not change; the ones it does change
-     * (stack walks, signals) do not call this.
+     * {@link #assumeRunnable}, and skips the calling test, with a printed reason, for an engine this build has already
+     * judged on another JDK ({@code -Dengines.judgedOnAnotherJdk}, a comma-separated list of ids: .ci/run's JDK 25 pass
+     * names async-profiler). For tests whose answer about that engine the JDK does not change; the ones it does change
+     * (stack walks, signals) call {@link #assumeRunnable} alone.
      */
-    public static void assumeNotJudgedOnAnotherJdk(String id) {
+    public static void assumeJudgedHere(String id) {
+        assumeRunnable(id);
         List<String> judged = List.of(System.getProperty("engines.judgedOnAnotherJdk", "").split(","));
         skipUnless(!judged.contains(id), id, "judged in this build's pass on another JDK, and what this test checks "
                 + "of it does not depend on the JDK");
