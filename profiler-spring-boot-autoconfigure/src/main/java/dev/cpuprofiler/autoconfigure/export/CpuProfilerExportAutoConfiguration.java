@@ -13,6 +13,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -24,10 +25,12 @@ import org.springframework.core.env.Environment;
 /**
  * Pushes each stored profile to Pyroscope ({@code profiler.cpu.export.pyroscope.url}) and/or an OTLP collector
  * ({@code profiler.cpu.export.otlp.endpoint}, experimental). One
- * {@link ProfileExporter} (one queue, one thread) serves every target. Nothing is created when neither is set.
+ * {@link ProfileExporter} (one queue, one thread) serves every target. Nothing is created when neither is set, or
+ * with {@code profiler.cpu.export.enabled=false}.
  */
 @AutoConfiguration(after = CpuProfilerAutoConfiguration.class)
 @ConditionalOnBean(CpuProfiler.class)
+@ConditionalOnBooleanProperty(name = "profiler.cpu.export.enabled", matchIfMissing = true)
 @Conditional(CpuProfilerExportAutoConfiguration.OnExportTarget.class)
 public class CpuProfilerExportAutoConfiguration {
 

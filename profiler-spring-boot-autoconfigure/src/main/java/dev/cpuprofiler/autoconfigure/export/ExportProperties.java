@@ -14,6 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * it is bound, a bad value failing start-up naming the property) and its description. Nothing is sent unless
  * {@code pyroscope.url} or {@code otlp.endpoint} is set.
  *
+ * @param enabled Whether profiles are pushed to the targets set below. False pushes nothing and starts no exporter, the
+ *     targets staying configured (a Spring test context sets it unless the test asks for the profiler with
+ *     AutoConfigureCpuProfiler).
  * @param connectTimeout How long to wait for the connection to an export target.
  * @param timeout How long one push may take, from sending the request to the end of the answer.
  * @param queueCapacity Profiles waiting to be pushed; when full, a new profile is dropped (and counted) rather than
@@ -22,7 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param otlp Push over OTLP/HTTP as OpenTelemetry profiles (experimental: the profiles signal is still in
  *     development).
  */
-public record ExportProperties(@DefaultValue("5s") Duration connectTimeout, @DefaultValue("10s") Duration timeout,
+public record ExportProperties(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration connectTimeout, @DefaultValue("10s") Duration timeout,
         @DefaultValue("16") int queueCapacity, @DefaultValue Pyroscope pyroscope, @DefaultValue Otlp otlp) {
 
     private static final String PREFIX = "profiler.cpu.export.";
