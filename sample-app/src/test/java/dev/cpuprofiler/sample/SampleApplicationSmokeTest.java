@@ -1,5 +1,6 @@
 package dev.cpuprofiler.sample;
 
+import dev.cpuprofiler.autoconfigure.test.AutoConfigureCpuProfiler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -34,6 +35,8 @@ import tools.jackson.databind.json.JsonMapper;
  * checks that the profile shows the sample's burning methods under the web request path, and that the Actuator
  * endpoint serves it over real HTTP.
  */
+// Records by itself (its triggers), which a Spring test context does only when asked.
+@AutoConfigureCpuProfiler
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         // 8 s, not 4: the 6-s average must have left the application's own start (Tomcat, the JIT: a second or two at
         // 50-100% CPU) behind when the load begins; with 4 s that burn was still in it, the average crossed 40% under a

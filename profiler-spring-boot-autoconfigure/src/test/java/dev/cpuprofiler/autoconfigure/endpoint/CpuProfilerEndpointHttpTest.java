@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.test.AutoConfigureCpuProfiler;
 import dev.cpuprofiler.CpuBreakdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -37,6 +38,8 @@ import tools.jackson.databind.JsonNode;
  * them. Every figure of a known profile, the refusals and the empty store are {@link CpuProfilerEndpointFixtureTest}'s
  * and {@link CpuProfilerEndpointStatusTest}'s part.
  */
+// Records by itself (its triggers), which a Spring test context does only when asked.
+@AutoConfigureCpuProfiler
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=cpuprofiler",

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.test.AutoConfigureCpuProfiler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.CpuProfiler;
@@ -23,6 +24,8 @@ import tools.jackson.databind.JsonNode;
  * {@code thread=} with jfr a 400. The saturation threshold is 75% of a core (see {@code SaturationTriggerTest} for the
  * measured spread of a spinning thread on this busy machine).
  */
+// Records by itself (its triggers), which a Spring test context does only when asked.
+@AutoConfigureCpuProfiler
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=cpuprofiler",
