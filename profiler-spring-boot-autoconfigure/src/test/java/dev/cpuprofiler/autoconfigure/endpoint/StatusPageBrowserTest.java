@@ -1,5 +1,6 @@
 package dev.cpuprofiler.autoconfigure.endpoint;
 
+import dev.cpuprofiler.autoconfigure.test.AutoConfigureCpuProfiler;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.fixtures.Chromium;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
@@ -41,6 +42,8 @@ import org.springframework.test.annotation.DirtiesContext;
  * {@code target/cpuprofiler-status.png}. Skips, saying why, when no Chromium or Chrome is installed
  * ({@code .ci/run} installs Debian's {@code chromium} when it runs as root).
  */
+// Its saturation card reads the saturation trigger, which a Spring test context runs only when asked.
+@AutoConfigureCpuProfiler
 @SpringBootTest(classes = EndpointTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "management.endpoints.web.exposure.include=cpuprofiler",
