@@ -5,7 +5,6 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerProperties;
 import dev.cpuprofiler.CpuProfiler;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -71,15 +70,18 @@ public class CpuProfilerExportAutoConfiguration {
     @ConditionalOnMissingBean
     ProfileExporter cpuProfilerExporter(CpuProfiler cpuProfiler, ObjectProvider<ExportTarget> targets,
             CpuProfilerProperties properties) {
-        // Never follow a redirect: the Authorization and tenant headers, and the profile, would go along to a host
-        // nobody configured (ProfileExporter reports the 3xx as a failure naming where it pointed).
-        HttpClient client = HttpClient.newBuilder()
-                .connectTimeout(export(properties).connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-        return new ProfileExporter(cpuProfiler, targets.orderedStream().toList(), client,
-                new ExportRetry(MAX_RETRIES, INITIAL_BACKOFF, MAX_BACKOFF), export(properties).queueCapacity(),
-                DRAIN_TIMEOUT, Thread::new, Clock.systemUTC());
+        // Never follows a redirect: the Authorization and tenant headers, and the profile, would go along to a host
+        // nobody configured (ProfileExporter reports the 3xx as a failure naming where it pointed). The exporter
+        // closes it, with its threads and connections, when the context closes.
+        ExportHttpClient client = ExportHttpClient.create(export(properties).connectTimeout());
+        try {
+            return new ProfileExporter(cpuProfiler, targets.orderedStream().toList(), client,
+                    new ExportRetry(MAX_RETRIES, INITIAL_BACKOFF, MAX_BACKOFF), export(properties).queueCapacity(),
+                    DRAIN_TIMEOUT, Thread::new, Clock.systemUTC());
+        } catch (RuntimeException | Error e) {
+            client.close();
+            throw e;
+        }
     }
 
     /** OTLP (experimental). */

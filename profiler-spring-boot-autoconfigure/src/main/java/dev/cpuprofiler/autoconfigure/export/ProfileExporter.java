@@ -33,7 +33,7 @@ import org.springframework.context.SmartLifecycle;
  * neither sessions, the endpoint nor the application wait for a target. Failed attempts are retried per
  * {@link ExportRetry}; each outcome goes to the status ({@link #last()}) and to the {@link ExportListener}s (the
  * meter). Started with the application context; on close it drains the queue for at most a couple of seconds, then
- * stops its thread, counting what is left as dropped.
+ * stops its thread, counting what is left as dropped, and closes its HTTP client ({@link ExportHttpClient}).
  */
 public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoCloseable {
 
@@ -43,6 +43,7 @@ public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoC
 
     private final CpuProfiler profiler;
     private final List<ExportTarget> targets;
+    private final ExportHttpClient http;
     private final HttpClient client;
     private final ExportRetry retry;
     private final ExportQueue queue;
@@ -57,11 +58,13 @@ public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoC
     private Thread thread;
     private boolean stopped;
 
-    ProfileExporter(CpuProfiler profiler, List<ExportTarget> targets, HttpClient client, ExportRetry retry,
+    /** @param http the client it sends with, which it closes with itself */
+    ProfileExporter(CpuProfiler profiler, List<ExportTarget> targets, ExportHttpClient http, ExportRetry retry,
             int queueCapacity, Duration drainTimeout, ThreadFactory threadFactory, Clock clock) {
         this.profiler = Objects.requireNonNull(profiler, "profiler");
         this.targets = List.copyOf(targets);
-        this.client = Objects.requireNonNull(client, "client");
+        this.http = Objects.requireNonNull(http, "http");
+        this.client = http.client();
         this.retry = Objects.requireNonNull(retry, "retry");
         this.queue = new ExportQueue(queueCapacity);
         this.drainTimeout = Objects.requireNonNull(drainTimeout, "drainTimeout");
@@ -141,7 +144,10 @@ public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoC
         close();
     }
 
-    /** Stops taking profiles, drains the queue for at most the drain time-out, then stops the thread. */
+    /**
+     * Stops taking profiles, drains the queue for at most the drain time-out, then stops the thread and closes the HTTP
+     * client (its threads and connections: {@link ExportHttpClient}), started or not.
+     */
     @Override
     public void close() {
         Thread t;
@@ -154,9 +160,17 @@ public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoC
             t = thread;
         }
         profiler.removeStoredProfileListener(this);
-        if (t == null) {
-            return;
+        try {
+            if (t != null) {
+                drainAndStop(t);
+            }
+        } finally {
+            http.close();
         }
+        log.debug("Profile exporter stopped");
+    }
+
+    private void drainAndStop(Thread t) {
         long deadline = System.nanoTime() + drainTimeout.toNanos();
         synchronized (progress) {
             while ((busy || !queue.isEmpty()) && t.isAlive()) {
@@ -179,7 +193,6 @@ public class ProfileExporter implements Consumer<Profile>, SmartLifecycle, AutoC
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        log.debug("Profile exporter stopped");
     }
 
     private void run() {
