@@ -1,6 +1,8 @@
 package dev.cpuprofiler.internal.engine;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
@@ -14,9 +16,13 @@ import org.slf4j.LoggerFactory;
  * JFR keeps 64 frames per stack unless told otherwise, and a Spring MVC request is 80–150 frames deep: the controller
  * and everything above it would be cut off. JFR's depth is one global setting that it reads once, when JFR is first
  * initialised in the JVM; before that, the {@code jfrConfigure} diagnostic command can raise it (JDK 21+ ignore it
- * afterwards, and on JDK 17 changing it under a running sampler is unsafe). So the profiler raises it when it is built,
- * before look-back or a session touches JFR, and where someone else initialised JFR first it says what depth is in
- * force and how to raise it.
+ * afterwards, and on JDK 17 changing it under a running sampler is unsafe). So the profiler raises it before look-back
+ * or a session touches JFR, and where someone else initialised JFR first it says what depth is in force and how to
+ * raise it.
+ *
+ * <p>In the same call it lowers JFR's global buffer memory from its default 10 MB to {@link #MEMORY_SIZE}, which JFR
+ * keeps for the JVM's life once it starts: the profiler's recordings (a few hundred samples a second) never fill it, and
+ * it is what most of JFR's resident memory is. A JVM given {@code -XX:FlightRecorderOptions} keeps its own settings.
  */
 public final class JfrStackDepth {
 
@@ -24,7 +30,11 @@ public final class JfrStackDepth {
     public static final int JFR_MAX = 2048;
 
     private static final Logger log = LoggerFactory.getLogger(JfrStackDepth.class);
+    /** JFR's global buffer memory the profiler sets where the JVM was given none (JFR's default is 10 MB). */
+    static final String MEMORY_SIZE = "2m";
+
     private static final Pattern DEPTH = Pattern.compile("Stack depth:\\s*(\\d+)");
+    private static final Pattern DEFAULT_MEMORY = Pattern.compile("Memory size:\\s*10\\.0 MB");
 
     /** The {@code jfrConfigure} diagnostic command: its arguments in, its text out. */
     @FunctionalInterface
@@ -50,16 +60,23 @@ public final class JfrStackDepth {
 
     private final ConfigureCommand command;
     private final BooleanSupplier jfrInitialized;
+    private final boolean optionsGiven;
     private State state;
 
     /** The platform's {@code com.sun.management:type=DiagnosticCommand} MBean and JFR's own initialised flag. */
     public JfrStackDepth() {
-        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized);
+        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized, flightRecorderOptionsGiven());
     }
 
     public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized) {
+        this(command, jfrInitialized, false);
+    }
+
+    /** @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its memory is left as given */
+    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven) {
         this.command = command;
         this.jfrInitialized = jfrInitialized;
+        this.optionsGiven = optionsGiven;
     }
 
     /**
@@ -89,14 +106,23 @@ public final class JfrStackDepth {
 
     private State decide(int wanted) {
         String raise = "add -XX:FlightRecorderOptions:stackdepth=" + wanted + " to the JVM's options to keep them whole";
+        String configuration;
         int current;
         try {
-            current = parse(command.run());
+            configuration = command.run();
+            current = parse(configuration);
         } catch (Exception | LinkageError e) {
             return new State(wanted, -1, false, "JFR's stack depth could not be read (" + e
                     + "); JFR profiles may cut stacks deeper than 64 frames at the root: " + raise);
         }
-        if (current >= wanted) {
+        List<String> changes = new ArrayList<>();
+        if (current < wanted) {
+            changes.add("stackdepth=" + wanted);
+        }
+        if (!optionsGiven && DEFAULT_MEMORY.matcher(configuration).find()) {
+            changes.add("memorysize=" + MEMORY_SIZE);
+        }
+        if (changes.isEmpty()) {
             return new State(wanted, current, false, null);
         }
         boolean initialized;
@@ -106,20 +132,31 @@ public final class JfrStackDepth {
             initialized = true; // unknown: changing the depth under a running JFR is unsafe, so do not
         }
         if (initialized) {
-            return new State(wanted, current, false, "JFR keeps only " + current + " frames per stack: it was started "
-                    + "before the profiler (by -XX:StartFlightRecording, an agent or a library), and its depth cannot "
-                    + "change afterwards. JFR profiles cut deeper stacks at the root; " + raise);
+            return current >= wanted ? new State(wanted, current, false, null) : new State(wanted, current, false,
+                    "JFR keeps only " + current + " frames per stack: it was started before the profiler (by "
+                    + "-XX:StartFlightRecording, an agent or a library), and its depth cannot change afterwards. JFR "
+                    + "profiles cut deeper stacks at the root; " + raise);
         }
         try {
-            int now = parse(command.run("stackdepth=" + wanted));
+            String out = command.run(changes.toArray(String[]::new));
+            int now = current < wanted ? parse(out) : current; // it echoes only what it changed
             if (now >= wanted) {
-                return new State(wanted, now, true, null);
+                return new State(wanted, now, current < wanted, null);
             }
             return new State(wanted, now, false, "JFR refused to raise its stack depth to " + wanted + " (it keeps "
                     + now + " frames); JFR profiles cut deeper stacks at the root: " + raise);
         } catch (Exception | LinkageError e) {
-            return new State(wanted, current, false, "JFR's stack depth could not be raised to " + wanted + " (" + e
-                    + "); it keeps " + current + " frames: " + raise);
+            return new State(wanted, current, false, current >= wanted ? null : "JFR's stack depth could not be "
+                    + "raised to " + wanted + " (" + e + "); it keeps " + current + " frames: " + raise);
+        }
+    }
+
+    private static boolean flightRecorderOptionsGiven() {
+        try {
+            return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                    .anyMatch(a -> a.startsWith("-XX:FlightRecorderOptions"));
+        } catch (RuntimeException | LinkageError e) {
+            return true; // unknown: leave JFR's memory as it is
         }
     }
 

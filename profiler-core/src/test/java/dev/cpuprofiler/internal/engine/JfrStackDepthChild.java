@@ -22,6 +22,11 @@ public final class JfrStackDepthChild {
     public static void main(String[] args) throws Exception {
         JfrStackDepth.State state = new JfrStackDepth().ensure(512);
         System.out.println("STATE " + state.inForce() + " " + state.raised() + " " + state.note().orElse("-"));
+        String configuration = String.valueOf(java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
+                new Object[] {new String[0]}, new String[] {String[].class.getName()}));
+        configuration.lines().filter(l -> l.startsWith("Memory size:"))
+                .forEach(l -> System.out.println("MEMORY " + l.substring("Memory size:".length()).strip()));
         Thread deep = new Thread(() -> recurse(300), "deep-burner");
         deep.setDaemon(true);
         deep.start();

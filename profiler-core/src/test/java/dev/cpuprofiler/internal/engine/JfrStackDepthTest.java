@@ -17,6 +17,8 @@ class JfrStackDepthTest {
     Path tmp;
 
     private static final String CONFIG_64 = "Current configuration:\n\nRepository path: N/A\nStack depth: 64\n";
+    private static final String DEFAULTS = CONFIG_64 + "Global buffer count: 20\nGlobal buffer size: 512.0 kB\n"
+            + "Thread buffer size: 8.0 kB\nMemory size: 10.0 MB\n";
 
     @Test
     void raisesTheDepthWhileJfrIsNotYetInitialised() {
@@ -34,6 +36,42 @@ class JfrStackDepthTest {
         assertThat(state.note()).isEmpty();
         assertThat(depth.ensure(1000)).isSameAs(state); // settled once
         assertThat(calls).hasSize(2);
+    }
+
+    @Test
+    void lowersJfrsBufferMemoryWithTheDepthUnlessTheJvmWasGivenJfrOptions() {
+        List<String> calls = new ArrayList<>();
+        JfrStackDepth.ConfigureCommand jfr = args -> {
+            calls.add(String.join(" ", args));
+            return args.length == 0 ? DEFAULTS : "Stack depth: 512\nMemory size: 2.0 MB\n";
+        };
+        assertThat(new JfrStackDepth(jfr, () -> false).ensure(512).raised()).isTrue();
+        assertThat(calls).containsExactly("", "stackdepth=512 memorysize=2m");
+
+        calls.clear();
+        new JfrStackDepth(jfr, () -> false, true).ensure(512);
+        assertThat(calls).containsExactly("", "stackdepth=512");
+
+        calls.clear();
+        new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return args.length == 0 ? DEFAULTS.replace("64", "1024") : "Memory size: 2.0 MB\n";
+        }, () -> false).ensure(512);
+        assertThat(calls).containsExactly("", "memorysize=2m");
+
+        calls.clear();
+        new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return DEFAULTS.replace("10.0 MB", "20.0 MB").replace("64", "1024");
+        }, () -> false).ensure(512);
+        assertThat(calls).containsExactly(""); // a memory size someone chose
+
+        calls.clear();
+        new JfrStackDepth(args -> {
+            calls.add(String.join(" ", args));
+            return DEFAULTS.replace("64", "1024");
+        }, () -> true).ensure(512);
+        assertThat(calls).containsExactly(""); // JFR already runs: nothing changes under it
     }
 
     @Test
@@ -89,6 +127,7 @@ class JfrStackDepthTest {
 
         System.out.println("[jfr-depth] default JVM: " + out);
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("STATE 512 true -"));
+        assertThat(out).contains("MEMORY 2.0 MB");
         String sampled = out.stream().filter(l -> l.startsWith("SAMPLED")).findFirst().orElseThrow();
         String[] parts = sampled.split(" ");
         assertThat(Integer.parseInt(parts[1])).as(sampled).isGreaterThanOrEqualTo(300);
@@ -115,6 +154,6 @@ class JfrStackDepthTest {
                 .withOptions(jvmOptions).run(Duration.ofSeconds(60));
         assertThat(child.exited()).as(child.output()).isTrue();
         assertThat(child.exitValue()).as(child.output()).isZero();
-        return child.lines("STATE", "SAMPLED");
+        return child.lines("STATE", "SAMPLED", "MEMORY");
     }
 }
