@@ -310,7 +310,9 @@ class ContextRestartsTest {
         assertThat(profiler.status().state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
         assertThat(registry.find("profiler.cpu.usage").gauge()).isNotNull();
         assertThat(Metrics.globalRegistry.getRegistries()).contains(registry);
-        assertThat(threadsOfTheStarter()).extracting(Thread::getName).contains("cpuprofiler-sampler");
+        // Started by the profiler's start thread, after start() returned.
+        waitAtMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(threadsOfTheStarter())
+                .extracting(Thread::getName).contains("cpuprofiler-sampler"));
         switch (kind) {
             case PROFILE, EXPORT -> {
                 SessionOutcome outcome = burningWhile(() -> profiler.startOnDemand(Duration.ofSeconds(1)).outcome()

@@ -313,10 +313,10 @@ class CpuProfilerAutoConfigurationTest {
         own.run(() -> runner.run(context -> {
             context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context,
                     Duration.ZERO));
-            // start() starts its threads before it returns, and only this test's contexts run in its thread group.
-            // The policy is checked on the sampler's tick: an idle profiler has no other thread.
-            assertThat(own.alive("cpuprofiler-")).extracting(Thread::getName)
-                    .containsExactlyInAnyOrder("cpuprofiler-sampler");
+            // start() returns at once: its start thread starts the sampler, then ends. Only this test's contexts run
+            // in its thread group. The policy is checked on the sampler's tick: an idle profiler has no other thread.
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(own.alive("cpuprofiler-"))
+                    .extracting(Thread::getName).containsExactlyInAnyOrder("cpuprofiler-sampler"));
         }));
         await().atMost(Duration.ofSeconds(10)).until(() -> own.alive("cpuprofiler-").isEmpty());
     }

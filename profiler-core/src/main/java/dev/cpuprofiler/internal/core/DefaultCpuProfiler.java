@@ -37,20 +37,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
- * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread; {@link #start()}
- * starts the sampler, the look-back and the trigger checks; {@link #close()} stops everything.
+ * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread. {@link #start()} returns
+ * at once: a short-lived thread of the profiler's ({@code cpuprofiler-start}) does the slow part, raising JFR's stack
+ * depth and getting the engines ready (async-profiler's library), then starts the look-back and the sampler, whose
+ * tick checks the trigger. {@link #close()} stops everything, that thread included.
  */
 public final class DefaultCpuProfiler implements CpuProfiler {
 
     private static final Logger log = LoggerFactory.getLogger(CpuProfiler.class);
 
+    /** How long {@link #close()} waits for a start thread still getting ready; it starts nothing after close. */
+    static final Duration START_WAIT = Duration.ofSeconds(2);
+
     private final Pipeline p;
+    private final JfrStackDepth jfrStackDepth;
     private final StatusReader status;
+    // Guarded by this: the start thread checks closed under it before it starts the look-back and the sampler.
     private boolean started;
     private boolean closed;
+    private Thread starter;
 
-    private DefaultCpuProfiler(Pipeline pipeline) {
+    private DefaultCpuProfiler(Pipeline pipeline, JfrStackDepth jfrStackDepth) {
         this.p = pipeline;
+        this.jfrStackDepth = jfrStackDepth;
         this.status = new StatusReader(pipeline);
     }
 
@@ -59,7 +68,11 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         return new Builder(options);
     }
 
-    /** Starts sampling and the trigger checks. Idempotent. */
+    /**
+     * Starts sampling and the trigger checks, and returns at once: the start-up grace counts from this call, and the
+     * start thread ({@code cpuprofiler-start}) starts the look-back and the sampler once it has got ready (see
+     * {@link #startMonitoring()}). Idempotent.
+     */
     @Override
     public synchronized void start() {
         if (closed) {
@@ -69,14 +82,52 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             return;
         }
         started = true;
-        CpuProfilerOptions options = p.options();
-        // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
-        p.engines().prepare(options.getEngine());
-        p.debugNonSafepoints().warning().ifPresent(log::warn);
         // The start-up grace first: the look-back reads it as it starts.
         p.coordinator().monitoringStarted();
-        p.lookback().start();
-        p.sampler().start();
+        starter = PipelineAssembly.named(p.threadFactory(), "cpuprofiler-start").newThread(this::startMonitoring);
+        starter.start();
+    }
+
+    /**
+     * The start thread's work, off the application's thread (which {@code start()} is called on at its start-up):
+     * the slow steps, then the look-back and the sampler, in that order, unless {@link #close()} came first. A step
+     * that fails is logged once and monitoring starts all the same.
+     */
+    private void startMonitoring() {
+        CpuProfilerOptions options = p.options();
+        // Before the look-back touches JFR (it records only from a sampler tick, or at its start when always armed):
+        // JFR's stack depth can only be raised until JFR starts. A session asked for before this ran is safe too: the
+        // JFR engines raise it themselves before they start JFR.
+        getReady("raise JFR's stack depth", () -> jfrStackDepth.ensure(options.getMaxStackDepth()));
+        // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
+        getReady("get the profiling engines ready", () -> p.engines().prepare(options.getEngine()));
+        // After the engines: loading async-profiler's library turns DebugNonSafepoints on.
+        getReady("check -XX:+DebugNonSafepoints", () -> p.debugNonSafepoints().warning().ifPresent(log::warn));
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                p.lookback().start();
+                p.sampler().start();
+            } catch (RuntimeException | Error e) {
+                log.warn("CPU profiler failed to start monitoring: no CPU trigger, no look-back", e);
+                return;
+            }
+            logStarted(options);
+        }
+    }
+
+    /** One step of getting ready; a failure is logged (WARN) and costs only what the step was for. */
+    private static void getReady(String step, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException | Error e) {
+            log.warn("CPU profiler could not {} at start; it monitors all the same", step, e);
+        }
+    }
+
+    private void logStarted(CpuProfilerOptions options) {
         log.info("CPU profiler started: source {}, {} effective CPUs, threshold {}%, trigger {}, look-back {}, "
                 + "reference of normal {}", p.cpuSource().source().kind().id(), p.cpuSource().effectiveCpus().count(),
                 options.getThreshold(), !options.isEnabled() ? "off"
@@ -183,15 +234,18 @@ public final class DefaultCpuProfiler implements CpuProfiler {
 
     /**
      * Stops a running session early, keeping its profile (waiting {@link ProfilingSessions#CLOSE_WAIT} at most), and
-     * stops every thread the profiler started.
+     * stops every thread the profiler started; a start thread still getting ready starts nothing more and is waited
+     * for ({@link #START_WAIT} at most).
      */
     @Override
     public void close() {
+        Thread starting;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            starting = starter;
         }
         // Waits for a launch under way (on its own thread) and stops its session; later polls do nothing.
         stopForShutdown();
@@ -201,7 +255,24 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         p.sampler().close();
         p.profiles().close();  // the recordings it kept for format=jfr; the profiles stay readable
         p.workDirectory().close();
+        awaitStarter(starting);
         log.debug("CPU profiler stopped");
+    }
+
+    /** A start thread still getting ready starts nothing now: waited for, so that it does not outlive the profiler. */
+    private static void awaitStarter(Thread starting) {
+        if (starting == null || starting == Thread.currentThread()) {
+            return;
+        }
+        try {
+            starting.join(START_WAIT.toMillis());
+            if (starting.isAlive()) {
+                log.warn("CPU profiler start thread still getting ready after {}: it ends by itself and starts nothing",
+                        START_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
@@ -257,7 +328,10 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             return this;
         }
 
-        /** Raises JFR's stack depth to max-stack-depth when the profiler is built (tests script it). */
+        /**
+         * Raises JFR's stack depth to max-stack-depth on the start thread, and before each JFR session if that has not
+         * run yet (tests script it).
+         */
         public Builder jfrStackDepth(JfrStackDepth jfrStackDepth) {
             this.jfrStackDepth = Objects.requireNonNull(jfrStackDepth);
             return this;
@@ -303,7 +377,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         }
 
         public DefaultCpuProfiler build() {
-            return new DefaultCpuProfiler(PipelineAssembly.assemble(this));
+            return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrStackDepth);
         }
     }
 }

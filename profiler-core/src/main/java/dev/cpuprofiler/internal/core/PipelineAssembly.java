@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the pipeline from validated options and what the builder was given (production defaults, or a test's
  * fakes through the same builder methods): CPU source → sampler → rolling baseline → trigger → sessions,
- * with per-thread CPU, the look-back and the engines beside them. Picks the CPU source (one file read), raises JFR's
- * stack depth, and starts no thread.
+ * with per-thread CPU, the look-back and the engines beside them. Picks the CPU source (one file read) and starts no
+ * thread. JFR's stack depth is raised later, on the profiler's start thread ({@link DefaultCpuProfiler#start()}): it
+ * goes through the platform MBean server, which costs the application's thread 100-200 ms where nothing made it yet.
  */
 final class PipelineAssembly {
 
@@ -98,8 +99,6 @@ final class PipelineAssembly {
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
 
-        // Before look-back or any session touches JFR: its stack depth can only be raised until JFR starts.
-        b.jfrStackDepth.ensure(options.getMaxStackDepth());
         // Opens its recording before the first of ours, and only on a JVM whose periodic thread would spin after it.
         JfrPeriodicTaskKeeper jfrKeeper = JfrPeriodicTaskKeeper.forThisJvm();
         // The start-up grace, the cooldown and the shutdown: kept once, for the trigger and the look-back.

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.engine;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.text.ParseException;
 import jdk.jfr.Configuration;
 import jdk.jfr.EventType;
@@ -29,13 +30,16 @@ final class JfrAvailability {
      * {@link #hasEventType}: initialising JFR makes it instrument the JDK's file and socket classes, which throws away
      * the JIT's code that inlined them (on JDK 17 a warming application lost a third of its throughput for half a
      * minute). So an engine asks this first and initialises JFR only when it will record with it.
+     *
+     * <p>The file is read by its path: on JDK 17 {@code Configuration.getConfiguration("default")} leaves two
+     * descriptors open on the directory {@code $JAVA_HOME/lib/jfr} for the JVM's life (JDK 25 closes them).
      */
     static boolean listedInDefaultSettings(String eventName) {
         try {
             String prefix = eventName + "#";
-            return Configuration.getConfiguration("default").getSettings().keySet().stream()
-                    .anyMatch(k -> k.startsWith(prefix));
-        } catch (IOException | ParseException | RuntimeException e) {
+            Path defaults = Path.of(System.getProperty("java.home"), "lib", "jfr", "default.jfc");
+            return Configuration.create(defaults).getSettings().keySet().stream().anyMatch(k -> k.startsWith(prefix));
+        } catch (IOException | ParseException | RuntimeException | LinkageError e) {
             return true; // unknown: let the event-type lookup decide
         }
     }

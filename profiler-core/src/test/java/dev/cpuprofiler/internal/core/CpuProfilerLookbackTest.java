@@ -201,6 +201,8 @@ class CpuProfilerLookbackTest {
             assertThat(profiler.status().cpu().source()).isEqualTo("cgroup-v2");
             profiler.start();
             CpuProfilerStatus.LookbackState calm = lookback.isZero() ? CpuProfilerStatus.LookbackState.OFF : CpuProfilerStatus.LookbackState.IDLE;
+            // The look-back starts on the profiler's start thread, after start() returned.
+            await().atMost(Duration.ofSeconds(20)).until(() -> profiler.status().lookback().state() == calm);
             // Calm: the container's CPU stays at 0 while this JVM works; the look-back records none of it.
             long end = System.nanoTime() + Duration.ofMillis(1500).toNanos();
             while (System.nanoTime() < end) {

@@ -169,6 +169,9 @@ class CpuProfilerTest {
                 .workDirectory(root.resolve("work")).build()) {
             profiler.start();
             Instant graceEnd = clock.instant().plus(Duration.ofMinutes(2));
+            // The look-back starts on the profiler's start thread, after start() returned.
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> profiler.status().lookback().state() == CpuProfilerStatus.LookbackState.IDLE);
 
             CpuProfilerStatus during = profiler.status();
             assertThat(during.trigger().startupGraceUntil()).isEqualTo(graceEnd);
