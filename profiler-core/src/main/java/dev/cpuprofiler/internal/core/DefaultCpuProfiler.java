@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
  * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread. {@link #start()} returns
  * at once: a short-lived thread of the profiler's ({@code cpuprofiler-start}) does the slow part, raising JFR's stack
- * depth and getting the engines ready (async-profiler's library), then starts the look-back and the sampler, whose
- * tick checks the trigger. {@link #close()} stops everything, that thread included.
+ * depth, then starts the look-back and the sampler, whose tick checks the trigger. No engine loads before its first
+ * recording. {@link #close()} stops everything, that thread included.
  */
 public final class DefaultCpuProfiler implements CpuProfiler {
 
@@ -99,10 +99,14 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         // JFR's stack depth can only be raised until JFR starts. A session asked for before this ran is safe too: the
         // JFR engines raise it themselves before they start JFR.
         getReady("raise JFR's stack depth", () -> jfrStackDepth.ensure(options.getMaxStackDepth()));
-        // Early, so the code the JIT compiles from now on can be attributed exactly (inlined methods).
-        getReady("get the profiling engines ready", () -> p.engines().prepare(options.getEngine()));
-        // After the engines: loading async-profiler's library turns DebugNonSafepoints on.
-        getReady("check -XX:+DebugNonSafepoints", () -> p.debugNonSafepoints().warning().ifPresent(log::warn));
+        getReady("check -XX:+DebugNonSafepoints", () -> p.debugNonSafepoints().warning().ifPresent(warning -> {
+            if (p.engines().mayTurnOnDebugNonSafepoints(options.getEngine())) {
+                log.info("{} Until then async-profiler turns it on when it first records, for the code compiled "
+                        + "from then on.", warning);
+            } else {
+                log.warn("{}", warning);
+            }
+        }));
         synchronized (this) {
             if (closed) {
                 return;

@@ -4,7 +4,6 @@ import dev.cpuprofiler.internal.stack.StackSink;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +23,6 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
 
     private final String event;
     private final AsyncProfilerLoader loader;
-    private final BooleanSupplier nativeAccessQuiet;
     private final DebugNonSafepointsCheck debugNonSafepoints;
     // The library loads once per JVM; a failure to load is just as final, so both outcomes are kept.
     private AsyncProfilerAccess profiler;
@@ -49,20 +47,17 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
      */
     public AsyncProfilerEngine(Path libraryPath, DebugNonSafepointsCheck debugNonSafepoints) {
         // A lambda, so AsyncProfilerBridge (and with it one.profiler) is resolved only when load() first runs.
-        this("cpu", () -> AsyncProfilerBridge.load(libraryPath), AsyncProfilerEngine::nativeAccessIsQuiet,
-                debugNonSafepoints);
+        this("cpu", () -> AsyncProfilerBridge.load(libraryPath), debugNonSafepoints);
     }
 
     /** For tests: another event ({@code ctimer}, {@code itimer}) or a fake library. */
     AsyncProfilerEngine(String event, AsyncProfilerLoader loader) {
-        this(event, loader, AsyncProfilerEngine::nativeAccessIsQuiet, new DebugNonSafepointsCheck());
+        this(event, loader, new DebugNonSafepointsCheck());
     }
 
-    AsyncProfilerEngine(String event, AsyncProfilerLoader loader, BooleanSupplier nativeAccessQuiet,
-            DebugNonSafepointsCheck debugNonSafepoints) {
+    AsyncProfilerEngine(String event, AsyncProfilerLoader loader, DebugNonSafepointsCheck debugNonSafepoints) {
         this.event = event;
         this.loader = loader;
-        this.nativeAccessQuiet = nativeAccessQuiet;
         this.debugNonSafepoints = debugNonSafepoints;
     }
 
@@ -114,38 +109,13 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     }
 
     /**
-     * Loads the native library now rather than at the first session. Loading it turns on the JVM's
-     * {@code DebugNonSafepoints}, and only code the JIT compiles afterwards carries the debug information that
-     * attributes a sample to a method the JIT inlined (else it lands on the caller, and a hot small method vanishes).
-     * Done at start-up, that covers nearly all of the application's hot code, for every engine. Skipped on JDK 24+
-     * unless native access is enabled: there loading a library prints the JVM's restricted-method warning.
+     * Yes, unless its library is missing or failed to load: it loads at the first recording with it, not before, since
+     * it holds about 15 MB from then on (its symbol tables) and an application that is never profiled should not pay
+     * that.
      */
     @Override
-    public void prepare() {
-        if (!nativeAccessQuiet.getAsBoolean()) {
-            log.debug("async-profiler not loaded ahead: on this JDK it would print a restricted-method warning "
-                    + "(--enable-native-access=ALL-UNNAMED allows it)");
-            return;
-        }
-        try {
-            loadProfiler();
-            log.debug("async-profiler loaded ahead of the first profile");
-        } catch (EngineUnavailableException e) {
-            log.debug("async-profiler not loaded ahead: {}", e.reason());
-        }
-    }
-
-    /** Whether loading a native library stays silent: before JDK 24, or with native access enabled for us. */
-    static boolean nativeAccessIsQuiet() {
-        if (Runtime.version().feature() < 24) {
-            return true;
-        }
-        try {
-            Module module = AsyncProfilerEngine.class.getModule();
-            return (Boolean) Module.class.getMethod("isNativeAccessEnabled").invoke(module);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return false;
-        }
+    public synchronized boolean turnsOnDebugNonSafepoints() {
+        return loadFailure == null && onClasspath();
     }
 
     private synchronized boolean loaded() {

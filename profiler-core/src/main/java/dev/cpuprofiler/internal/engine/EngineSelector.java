@@ -91,17 +91,10 @@ public final class EngineSelector {
         }
     }
 
-    /** Lets the engines this choice may use get ready (see {@link ProfilingEngine#prepare()}). Never throws. */
-    public void prepare(EngineChoice choice) {
-        for (ProfilingEngine engine : engines) {
-            if (choice == EngineChoice.AUTO || choice.id().equals(engine.id())) {
-                try {
-                    engine.prepare();
-                } catch (RuntimeException | LinkageError e) {
-                    log.debug("Engine {} could not get ready: {}", engine.id(), e.toString());
-                }
-            }
-        }
+    /** Whether an engine this choice may record with turns {@code DebugNonSafepoints} on when it first records. */
+    public boolean mayTurnOnDebugNonSafepoints(EngineChoice choice) {
+        return engines.stream().anyMatch(e -> (choice == EngineChoice.AUTO || choice.id().equals(e.id()))
+                && e.turnsOnDebugNonSafepoints());
     }
 
     private SelectedRecording startFirstAvailable(EngineSettings settings, StackSink sink, EngineLock.Lease lease,

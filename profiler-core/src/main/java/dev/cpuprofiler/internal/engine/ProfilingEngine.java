@@ -23,10 +23,11 @@ public interface ProfilingEngine {
     EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException;
 
     /**
-     * Gets ready when the profiler starts, long before the first recording, for what only helps if done early
-     * (see {@link AsyncProfilerEngine#prepare()}). Never throws; most engines need nothing.
+     * Whether recording with this engine turns the JVM's {@code DebugNonSafepoints} on (async-profiler's library does,
+     * as it loads), so that code compiled from then on attributes inlined methods exactly.
      */
-    default void prepare() {
+    default boolean turnsOnDebugNonSafepoints() {
+        return false;
     }
 
     /**

@@ -131,29 +131,15 @@ class CpuProfilerStartTest {
 
     @Test
     void aFailureGettingReadyIsLoggedOnceAndMonitoringStartsAllTheSame() throws Exception {
-        // Past EngineSelector.prepare, which catches only RuntimeException and LinkageError.
-        ProfilingEngine breaksAtPrepare = new ProfilingEngine() {
-            @Override
-            public String id() {
-                return JfrExecutionEngine.ID;
-            }
-
-            @Override
-            public EngineRecording start(EngineSettings settings, StackSink sink) throws EngineUnavailableException {
-                throw new EngineUnavailableException(id(), "not in this test");
-            }
-
-            @Override
-            public void prepare() {
-                throw new AssertionError("prepare broke");
-            }
-        };
-        JfrStackDepth depth = new JfrStackDepth(arguments -> "Stack depth: 512", () -> false);
+        // Past JfrStackDepth's own handling, which turns exceptions and linkage errors into a note.
+        JfrStackDepth depth = new JfrStackDepth(arguments -> {
+            throw new AssertionError("jfrConfigure broke");
+        }, () -> false);
         try (LogCapture logs = new LogCapture();
-                DefaultCpuProfiler profiler = builder(depth, breaksAtPrepare).build()) {
+                DefaultCpuProfiler profiler = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID)).build()) {
             profiler.start();
             await().atMost(Duration.ofSeconds(20)).until(() -> profiler.sampler().samples() > 0);
-            assertThat(logs.messages(Level.WARN)).filteredOn(m -> m.contains("could not get the profiling engines ready"))
+            assertThat(logs.messages(Level.WARN)).filteredOn(m -> m.contains("could not raise JFR's stack depth"))
                     .hasSize(1);
             assertThat(logs.count("CPU profiler started")).isEqualTo(1);
         }

@@ -48,25 +48,22 @@ class AsyncProfilerEngineTest {
     }
 
     @Test
-    void prepareLoadsTheLibraryAheadOnlyWhereThatStaysSilentAndNeverThrows() throws Exception {
+    void theLibraryLoadsAtTheFirstRecordingAndAFailureIsRemembered() throws Exception {
         AtomicInteger loads = new AtomicInteger();
-        AsyncProfilerLoader counting = () -> {
+        AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", () -> {
             loads.incrementAndGet();
             throw new UnsatisfiedLinkError("no library for this platform");
-        };
+        }, new DebugNonSafepointsCheck());
+        assertThat(engine.turnsOnDebugNonSafepoints()).isTrue(); // on the classpath, not loaded yet
+        assertThat(loads).as("nothing loads before the first recording").hasValue(0);
 
-        new AsyncProfilerEngine("cpu", counting, () -> false, new DebugNonSafepointsCheck()).prepare();
-        assertThat(loads).as("JDK 24+ without native access: would warn, so not loaded").hasValue(0);
-
-        AsyncProfilerEngine engine = new AsyncProfilerEngine("cpu", counting, () -> true,
-                new DebugNonSafepointsCheck());
-        engine.prepare(); // a library that fails to load costs nothing at start-up
-        assertThat(loads).hasValue(1);
-        // The failure is remembered: the first session gets the reason without loading again.
-        assertThatThrownBy(() -> engine.start(EngineSettings.of(Duration.ofMillis(10), 64, workDirectory),
-                (frames, thread, weight) -> { }))
-                .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("no library for this platform");
-        assertThat(loads).hasValue(1);
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> engine.start(EngineSettings.of(Duration.ofMillis(10), 64, workDirectory),
+                    (frames, thread, weight) -> { }))
+                    .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("no library for this platform");
+        }
+        assertThat(loads).as("the failure is kept: the second session gets the reason without loading").hasValue(1);
+        assertThat(engine.turnsOnDebugNonSafepoints()).isFalse();
     }
 
     @Test
@@ -74,17 +71,14 @@ class AsyncProfilerEngineTest {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
         // The surefire JVM already runs with the flag; a fresh JVM without it shows the effect.
         // Unlocked (not enabled) so the child can read the real flag back.
-        ChildJvm.Finished child = ChildJvm.of(AsyncProfilerPrepareChild.class)
+        ChildJvm.Finished child = ChildJvm.of(AsyncProfilerFirstRecordingChild.class)
                 .withOptions("-XX:+UnlockDiagnosticVMOptions").run(Duration.ofSeconds(60));
         String out = child.output();
         assertThat(child.exited()).isTrue();
-        System.out.println("[async-profiler prepare] " + out.lines().filter(l -> l.startsWith("FLAG")).toList());
+        System.out.println("[async-profiler first recording] " + out.lines().filter(l -> l.startsWith("FLAG")).toList());
         assertThat(out).contains("FLAG before false false");
-        if (out.contains("quiet=true")) {
-            assertThat(out).contains("FLAG after true true"); // the JVM's flag, and what the profiler believes
-        } else { // JDK 24+ without --enable-native-access: loading would print a warning, so it is left alone
-            assertThat(out).contains("FLAG after false false quiet=false");
-        }
+        assertThat(out).contains("FLAG built false false"); // building the engine loads nothing
+        assertThat(out).contains("FLAG after true true"); // the JVM's flag, and what the profiler believes
     }
 
     @Test

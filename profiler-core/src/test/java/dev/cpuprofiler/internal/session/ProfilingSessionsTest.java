@@ -533,10 +533,5 @@ class ProfilingSessionsTest {
             workDirectory = settings.workDirectory();
             return engine.start(settings, sink);
         }
-
-        @Override
-        public void prepare() {
-            engine.prepare();
-        }
     }
 }
