@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * or a session touches JFR, and where someone else initialised JFR first it says what depth is in force and how to
  * raise it.
  *
- * <p>In the same call it lowers JFR's global buffer memory from its default 10 MB to {@link #MEMORY_SIZE}, which JFR
- * keeps for the JVM's life once it starts: the profiler's recordings (a few hundred samples a second) never fill it, and
- * it is what most of JFR's resident memory is. A JVM given {@code -XX:FlightRecorderOptions} keeps its own settings.
+ * <p>In the same call it lowers JFR's global buffers from its default 20 of 512 KB to {@link #GLOBAL_BUFFERS}, memory
+ * JFR keeps for the JVM's life once it starts: the profiler's recordings (a few hundred samples a second) never fill
+ * them. ({@code memorysize} would be the documented knob, but at run time JFR only echoes it: its buffers were sized
+ * when the JVM started; the buffer count is read when JFR initialises.) A JVM given {@code -XX:FlightRecorderOptions}
+ * keeps its own settings.
  */
 public final class JfrStackDepth {
 
@@ -30,11 +32,11 @@ public final class JfrStackDepth {
     public static final int JFR_MAX = 2048;
 
     private static final Logger log = LoggerFactory.getLogger(JfrStackDepth.class);
-    /** JFR's global buffer memory the profiler sets where the JVM was given none (JFR's default is 10 MB). */
-    static final String MEMORY_SIZE = "2m";
+    /** JFR's global buffers (of 512 KB) where the JVM was given no JFR options: JFR's default is 20. */
+    static final int GLOBAL_BUFFERS = 4;
 
     private static final Pattern DEPTH = Pattern.compile("Stack depth:\\s*(\\d+)");
-    private static final Pattern DEFAULT_MEMORY = Pattern.compile("Memory size:\\s*10\\.0 MB");
+    private static final Pattern DEFAULT_BUFFERS = Pattern.compile("Global buffer count:\\s*20\\b");
 
     /** The {@code jfrConfigure} diagnostic command: its arguments in, its text out. */
     @FunctionalInterface
@@ -72,7 +74,7 @@ public final class JfrStackDepth {
         this(command, jfrInitialized, false);
     }
 
-    /** @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its memory is left as given */
+    /** @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its buffers are left as given */
     public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven) {
         this.command = command;
         this.jfrInitialized = jfrInitialized;
@@ -119,8 +121,8 @@ public final class JfrStackDepth {
         if (current < wanted) {
             changes.add("stackdepth=" + wanted);
         }
-        if (!optionsGiven && DEFAULT_MEMORY.matcher(configuration).find()) {
-            changes.add("memorysize=" + MEMORY_SIZE);
+        if (!optionsGiven && DEFAULT_BUFFERS.matcher(configuration).find()) {
+            changes.add("globalbuffercount=" + GLOBAL_BUFFERS);
         }
         if (changes.isEmpty()) {
             return new State(wanted, current, false, null);
@@ -156,7 +158,7 @@ public final class JfrStackDepth {
             return ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                     .anyMatch(a -> a.startsWith("-XX:FlightRecorderOptions"));
         } catch (RuntimeException | LinkageError e) {
-            return true; // unknown: leave JFR's memory as it is
+            return true; // unknown: leave JFR's buffers as they are
         }
     }
 

@@ -25,8 +25,8 @@ public final class JfrStackDepthChild {
         String configuration = String.valueOf(java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
                 new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",
                 new Object[] {new String[0]}, new String[] {String[].class.getName()}));
-        configuration.lines().filter(l -> l.startsWith("Memory size:"))
-                .forEach(l -> System.out.println("MEMORY " + l.substring("Memory size:".length()).strip()));
+        configuration.lines().filter(l -> l.startsWith("Global buffer count:")).forEach(l -> System.out.println(
+                "BUFFERS " + l.substring("Global buffer count:".length()).strip()));
         Thread deep = new Thread(() -> recurse(300), "deep-burner");
         deep.setDaemon(true);
         deep.start();
@@ -51,6 +51,15 @@ public final class JfrStackDepthChild {
         }
         stop = true;
         Files.deleteIfExists(file);
+        // JFR's own native memory, what the buffer count sets (with -XX:NativeMemoryTracking=summary only).
+        String nmt = String.valueOf(java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
+                new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "vmNativeMemory",
+                new Object[] {new String[] {"summary"}}, new String[] {String[].class.getName()}));
+        java.util.regex.Matcher tracing = java.util.regex.Pattern.compile("Tracing \\(reserved=\\d+KB, committed=(\\d+)KB")
+                .matcher(nmt);
+        if (tracing.find()) {
+            System.out.println("TRACING " + tracing.group(1));
+        }
         System.out.println("SAMPLED " + sampled.deepest + " " + sampled.truncated + " bottom=" + atBottom
                 + " samples=" + sampled.count + " depths=" + sampled.depths);
     }
