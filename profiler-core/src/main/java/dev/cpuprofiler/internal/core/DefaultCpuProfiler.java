@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -296,6 +297,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         ProfileStore profileStore;
         Path workDirectory;
         ThreadCpuReader threadCpuReader;
+        LongSupplier compilationMillis;
         LookbackSource lookbackSource;
         DiskSpaceGuard diskSpace;
         boolean virtualThreads;
@@ -350,6 +352,15 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
         public Builder threadCpuReader(ThreadCpuReader threadCpuReader) {
             this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
+            return this;
+        }
+
+        /**
+         * The JIT's cumulative compilation time in ms, counted as the profiler's own CPU while a session works (default:
+         * the platform CompilationMXBean's, where it monitors that time; tests script it).
+         */
+        public Builder compilationTime(LongSupplier compilationMillis) {
+            this.compilationMillis = Objects.requireNonNull(compilationMillis);
             return this;
         }
 

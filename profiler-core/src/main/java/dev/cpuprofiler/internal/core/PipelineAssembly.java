@@ -8,6 +8,7 @@ import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
+import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
@@ -66,7 +67,13 @@ final class PipelineAssembly {
 
     static Pipeline assemble(DefaultCpuProfiler.Builder b) {
         CpuProfilerOptions options = b.options.copy().validate();
-        ThreadFactory threads = b.threadFactory;
+        ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
+        // The profiler's own CPU, left out of what the trigger judges: every thread it makes is accountable (the start
+        // and launch threads too, made from the pipeline's factory), and the sessions mark the JIT's work for it.
+        OwnCpu ownCpu = new OwnCpu(threadReader.available() ? threadReader::cpuTimes : null,
+                b.compilationMillis != null ? b.compilationMillis : OwnCpu.jvmCompilationMillis(), b.ticker,
+                OwnCpu.JIT_SETTLE);
+        ThreadFactory threads = ownCpu.accountable(b.threadFactory);
         DiskSpaceGuard diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
 
         SelectedCpuSource selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
@@ -74,18 +81,19 @@ final class PipelineAssembly {
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
         // records the sampler ticks every interval; a calm process with nothing recording only every polling
-        // interval, at which the trigger checks anyway.
+        // interval, at which the trigger checks anyway. The full rate lasts while the profiler's own work counts, so
+        // that its JIT window closes within a tick of its settle.
         EngineLock engineLock = new EngineLock();
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
-                quietInterval, engineLock::held, b.ticker, named(threads, "cpuprofiler-sampler"));
+                quietInterval, () -> engineLock.held() || ownCpu.working(), ownCpu::cpuNanos, b.ticker,
+                named(threads, "cpuprofiler-sampler"));
         RollingBaseline baseline = new RollingBaseline(options.getRollingHistorySize(),
                 options.getRollingHistoryInterval(), options.getAverageWindow(), options.getSamplingInterval(),
                 selected.effectiveCpus());
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
 
-        ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
             tracker = new ThreadCpuTracker(threadReader, ThreadTrackerSettings.of(options));
@@ -103,7 +111,8 @@ final class PipelineAssembly {
         JfrPeriodicTaskKeeper jfrKeeper = JfrPeriodicTaskKeeper.forThisJvm();
         // The start-up grace, the cooldown and the shutdown: kept once, for the trigger and the look-back.
         Holds holds = new Holds();
-        LookbackRecorder recorder = lookbackRecorder(b, options, diskSpace, jfrKeeper, engineLock, holds, tracker);
+        LookbackRecorder recorder = lookbackRecorder(b, threads, options, diskSpace, jfrKeeper, engineLock, holds,
+                tracker);
         Lookback lookback = recorder != null ? recorder : Lookback.off();
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
                 : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
@@ -116,7 +125,7 @@ final class PipelineAssembly {
                 }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
                         selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
                 new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
-                saturation(tracker), options.effectiveSaturationWindow());
+                saturation(tracker), options.effectiveSaturationWindow(), ownCpu);
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
         SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
@@ -136,15 +145,17 @@ final class PipelineAssembly {
 
     /**
      * The order in which every CPU sample is told, declared here alone: a listener that pulls what another was pushed
-     * on this tick comes after it, so each tick's pushed sample and pulled average agree. The baseline takes the
-     * sample before the trigger reads its average; the thread tracker reads the threads before the look-back reads the
-     * hottest one and the trigger its saturation reading; the look-back before the trigger, so a rise that triggers
-     * has armed it by then. Absent stages (null: no per-thread CPU, look-back off) are skipped.
+     * on this tick comes after it, so each tick's pushed sample and pulled average agree. The status chart's samples
+     * take the measured CPU, as the status's CPU now does; every other stage judges the application's (the profiler's
+     * own left out). The baseline takes the sample before the trigger reads its average; the thread tracker reads the
+     * threads before the look-back reads the hottest one and the trigger its saturation reading; the look-back before
+     * the trigger, so a rise that triggers has armed it by then. Absent stages (null: no per-thread CPU, look-back off)
+     * are skipped.
      */
     private static void listenToTicks(CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
             ThreadCpuTracker tracker, LookbackRecorder lookback, TriggerPoller trigger) {
+        sampler.addMeasuredListener(recentCpu);
         sampler.addListener(baseline);
-        sampler.addListener(recentCpu);
         if (tracker != null) {
             sampler.addListener(tracker);
         }
@@ -158,7 +169,8 @@ final class PipelineAssembly {
      * Look-back only helps CPU-triggered profiles, so it exists only when the trigger is on and it is asked for (null
      * otherwise), and records only while the CPU arms it.
      */
-    private static LookbackRecorder lookbackRecorder(DefaultCpuProfiler.Builder b, CpuProfilerOptions options,
+    private static LookbackRecorder lookbackRecorder(DefaultCpuProfiler.Builder b, ThreadFactory threads,
+            CpuProfilerOptions options,
             DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineLock engineLock, Holds holds,
             ThreadCpuTracker tracker) {
         if (!options.isEnabled() || options.getLookback().isZero()) {
@@ -172,7 +184,7 @@ final class PipelineAssembly {
             // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
             // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
             LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), settings.maxStackDepth(),
-                    named(b.threadFactory, "cpuprofiler-lookback-stream"), diskSpace, jfrKeeper);
+                    named(threads, "cpuprofiler-lookback-stream"), diskSpace, jfrKeeper);
             log.debug("Look-back source: {}", choice.reason());
             source = choice.source();
         }

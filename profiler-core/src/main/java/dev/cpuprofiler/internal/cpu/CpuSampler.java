@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -31,25 +32,48 @@ import org.slf4j.LoggerFactory;
  * level: the lowest level it acts on is one thread at 54% of a core (the look-back's thread level). Every listener
  * measures spans, not ticks, so a longer span changes nothing but how soon a rise is seen (at most
  * {@code quietInterval} later).
+ *
+ * <p>The listeners judge the application, not the profiler: each tick's CPU less what the profiler itself used over
+ * it ({@link OwnCpu}: its threads, and the JIT while it works), never below 0, as a cumulative counter and a percent
+ * that agree. Own CPU the counter has not shown yet is taken off the next ticks (up to half a second of it), not
+ * dropped: the process's counter moves in 10-ms steps and a compilation's time is told only when it ends, so the own
+ * figure runs ahead of the counter by a tick or a few, and dropping what ran ahead would count it as the
+ * application's. What a user reads as the process's CPU stays the measured figure: {@link #latestPercent()},
+ * {@link #reading()} (a session's average) and the {@linkplain #addMeasuredListener measured listeners} (the status
+ * chart's samples). A tick is calm by the application's CPU: the listeners act on nothing else, so the profiler's own
+ * work after a session (its parse, the JIT's burst) does not keep an idle application's sampler at full rate for
+ * nothing.
  */
 public final class CpuSampler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(CpuSampler.class);
 
-    /** A tick on which the process used less than this share of one core is calm: the next comes later. */
+    /**
+     * A tick on which the application (the process less the profiler's own CPU) used less than this share of one core
+     * is calm: the next comes later.
+     */
     public static final double CALM_SHARE = 0.1;
+
+    /**
+     * The most own CPU carried to later ticks when it ran ahead of the counter: a few counter steps and a long
+     * compilation. Not more: an own figure that overstates (a compilation's time is wall time, longer than its CPU on
+     * a starved machine) hides at most this much of the application's CPU after it.
+     */
+    static final long OWN_AHEAD_LIMIT = 500_000_000L;
 
     private final CpuUsageSource source;
     private final EffectiveCpuCount cpus;
     private final Duration interval;
     private final Duration quietInterval;
     private final BooleanSupplier fullRate;
+    private final LongSupplier ownCpuNanos;
     // Written by the sampling thread's tick, read by its loop.
     private boolean calm;
     private final Ticker ticker;
     private final ThreadFactory threadFactory;
     // Copied on add, read every tick: an array walk, without the iterator a list would make at each tick.
     private volatile CpuSampleListener[] listeners = new CpuSampleListener[0];
+    private volatile CpuSampleListener[] measuredListeners = new CpuSampleListener[0];
     private final String sampleLogFormat;
 
     // Written only by the sampling thread (or a test's thread calling tick()); read by anyone.
@@ -66,6 +90,9 @@ public final class CpuSampler implements AutoCloseable {
     private long lastRawCpu;
     private long lastWall;
     private long smoothedCpu; // cumulative CPU with counter resets removed
+    private long applicationCpu; // the same less the profiler's own CPU, tick by tick
+    private long lastOwnCpu;
+    private long ownAhead; // own CPU the counter has not shown yet, at most OWN_AHEAD_LIMIT
     private boolean primed;
     private int failureStreak;
     private final DebugLevel debug = new DebugLevel(log);
@@ -79,12 +106,20 @@ public final class CpuSampler implements AutoCloseable {
         this(source, cpus, interval, interval, () -> true, ticker, threadFactory);
     }
 
+    /** A sampler that leaves nothing out: the profiler's own CPU counts as the application's. */
+    public CpuSampler(CpuUsageSource source, EffectiveCpuCount cpus, Duration interval, Duration quietInterval,
+            BooleanSupplier fullRate, Ticker ticker, ThreadFactory threadFactory) {
+        this(source, cpus, interval, quietInterval, fullRate, () -> 0L, ticker, threadFactory);
+    }
+
     /**
      * @param quietInterval the interval after a calm tick (at least {@code interval})
      * @param fullRate asked after a calm tick: true keeps the interval (a recording runs)
+     * @param ownCpuNanos the profiler's own CPU so far, cumulative ns ({@link OwnCpu#cpuNanos()}): left out of what
+     *        the listeners are told
      */
     public CpuSampler(CpuUsageSource source, EffectiveCpuCount cpus, Duration interval, Duration quietInterval,
-            BooleanSupplier fullRate, Ticker ticker, ThreadFactory threadFactory) {
+            BooleanSupplier fullRate, LongSupplier ownCpuNanos, Ticker ticker, ThreadFactory threadFactory) {
         this.source = Objects.requireNonNull(source, "source");
         this.cpus = Objects.requireNonNull(cpus, "cpus");
         this.interval = Objects.requireNonNull(interval, "interval");
@@ -96,16 +131,27 @@ public final class CpuSampler implements AutoCloseable {
             throw new IllegalArgumentException("quietInterval must not be shorter than the interval: " + quietInterval);
         }
         this.fullRate = Objects.requireNonNull(fullRate, "fullRate");
+        this.ownCpuNanos = Objects.requireNonNull(ownCpuNanos, "ownCpuNanos");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.sampleLogFormat = source.kind() == CpuSourceKind.PROCESS ? "CPU sample: {}%" : "CPU sample (cgroup): {}%";
     }
 
+    /** Told of every tick's application CPU: the measured CPU less the profiler's own. */
     public synchronized void addListener(CpuSampleListener listener) {
+        listeners = with(listeners, listener);
+    }
+
+    /** Told of every tick's measured CPU, the profiler's own included (what the status shows), before the others. */
+    public synchronized void addMeasuredListener(CpuSampleListener listener) {
+        measuredListeners = with(measuredListeners, listener);
+    }
+
+    private static CpuSampleListener[] with(CpuSampleListener[] listeners, CpuSampleListener listener) {
         Objects.requireNonNull(listener, "listener");
         CpuSampleListener[] more = Arrays.copyOf(listeners, listeners.length + 1);
         more[more.length - 1] = listener;
-        listeners = more;
+        return more;
     }
 
     /** Starts sampling now and every interval after. */
@@ -157,6 +203,7 @@ public final class CpuSampler implements AutoCloseable {
                 return;
             }
             long now = ticker.nanoTime();
+            long own = ownCpu();
             if (failureStreak > 0) {
                 log.info("CPU counter {} readable again after {} failed reads", source.description(), failureStreak);
                 failureStreak = 0;
@@ -166,10 +213,14 @@ public final class CpuSampler implements AutoCloseable {
                 primed = true;
                 lastRawCpu = raw;
                 lastWall = now;
+                lastOwnCpu = Math.max(0, own);
+                ownAhead = 0;
                 smoothedCpu = 0;
+                applicationCpu = 0;
                 recordReading(now, 0, raw);
                 samples++;
-                notifyListeners(now, smoothedCpu, Double.NaN);
+                notifyListeners(measuredListeners, now, smoothedCpu, Double.NaN);
+                notifyListeners(listeners, now, applicationCpu, Double.NaN);
                 return;
             }
             long cpuDelta = raw - lastRawCpu;
@@ -183,16 +234,34 @@ public final class CpuSampler implements AutoCloseable {
                         source.description(), -cpuDelta);
                 cpuDelta = 0;
             }
+            // A failed own read (-1) counts as nothing this tick; what it missed comes off the next one.
+            long ownDelta = own < 0 ? 0 : Math.max(0, own - lastOwnCpu);
+            if (own >= 0) {
+                lastOwnCpu = Math.max(lastOwnCpu, own);
+            }
+            long applicationDelta = cpuDelta - ownDelta;
+            if (applicationDelta < 0) {
+                ownAhead = Math.min(OWN_AHEAD_LIMIT, ownAhead - applicationDelta);
+                applicationDelta = 0;
+            } else {
+                long caughtUp = Math.min(ownAhead, applicationDelta);
+                ownAhead -= caughtUp;
+                applicationDelta -= caughtUp;
+            }
             double percent = percent(cpuDelta, wallDelta, cpus.count());
-            calm = wallDelta > 0 && cpuDelta < CALM_SHARE * wallDelta;
+            double applicationPercent = percent(applicationDelta, wallDelta, cpus.count());
+            calm = wallDelta > 0 && applicationDelta < CALM_SHARE * wallDelta;
             smoothedCpu += cpuDelta;
+            applicationCpu += applicationDelta;
             recordReading(now, smoothedCpu, raw);
             latestPercent = percent;
             samples++;
             if (debug.on()) {
-                log.debug(sampleLogFormat, String.format("%.1f", percent));
+                log.debug(sampleLogFormat, String.format("%.1f", percent) + (ownDelta == 0 ? ""
+                        : String.format(" (the profiler's own %.1f%%)", percent(ownDelta, wallDelta, cpus.count()))));
             }
-            notifyListeners(now, smoothedCpu, percent);
+            notifyListeners(measuredListeners, now, smoothedCpu, percent);
+            notifyListeners(listeners, now, applicationCpu, applicationPercent);
         } catch (Throwable t) {
             // A listener bug must not stop the sampler; log it and go on next tick.
             log.warn("CPU sampler tick failed; sampling continues", t);
@@ -267,7 +336,17 @@ public final class CpuSampler implements AutoCloseable {
         }
     }
 
-    private void notifyListeners(long now, long cpu, double percent) {
+    /** The profiler's own CPU so far, or -1 when it cannot be read: this tick then leaves nothing out. */
+    private long ownCpu() {
+        try {
+            return ownCpuNanos.getAsLong();
+        } catch (RuntimeException e) {
+            log.debug("Cannot read the profiler's own CPU: {}", e.toString());
+            return -1;
+        }
+    }
+
+    private static void notifyListeners(CpuSampleListener[] listeners, long now, long cpu, double percent) {
         for (CpuSampleListener listener : listeners) {
             try {
                 listener.onSample(now, cpu, percent);

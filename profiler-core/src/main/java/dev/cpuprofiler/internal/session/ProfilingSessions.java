@@ -7,6 +7,7 @@ import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.RunningSession;
 
+import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
@@ -58,6 +59,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
     private final RequestTimeline requests;
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Duration saturationWindow;
+    private final OwnCpu ownCpu;
     private final ProfileIds ids = ProfileIds.random();
     private volatile ProfilingSession current;
     // A shorter gap between look-back and session is not worth a note: a few samples at most.
@@ -77,12 +79,14 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
      * @param requests what requests report while a session records, joined with its samples
      * @param saturation the thread a SATURATION session is about, at its launch ({@code ThreadCpuTracker#saturation})
      * @param saturationWindow the span the saturation trigger averages over, for the profile
+     * @param ownCpu told when each session's work begins (its launch) and ends (its profile stored, or no session):
+     *        the JIT's work meanwhile is the profiler's, not the application's
      */
     public ProfilingSessions(EngineSelector selector, CpuProfilerOptions options, ProfileStore store, Clock clock,
             ThreadFactory threadFactory, Path workDirectory, DiskSpaceGuard diskSpace,
             Function<Instant, Supplier<Double>> cpuMeter, Supplier<ConcurrencySampler> concurrencySamplers,
             Lookback lookback, CpuBreakdownProbe breakdown, RequestTimeline requests,
-            Supplier<Optional<SaturationReading>> saturation, Duration saturationWindow) {
+            Supplier<Optional<SaturationReading>> saturation, Duration saturationWindow, OwnCpu ownCpu) {
         this.selector = Objects.requireNonNull(selector, "selector");
         this.options = Objects.requireNonNull(options, "options");
         this.store = Objects.requireNonNull(store, "store");
@@ -97,10 +101,30 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         this.requests = Objects.requireNonNull(requests, "requests");
         this.saturation = Objects.requireNonNull(saturation, "saturation");
         this.saturationWindow = Objects.requireNonNull(saturationWindow, "saturationWindow");
+        this.ownCpu = Objects.requireNonNull(ownCpu, "ownCpu");
     }
 
+    /**
+     * The profiler's own work lasts from here until the session's thread has stored its profile (or the launch
+     * failed): starting an engine and parsing its recording make the JIT compile the profiler's code.
+     */
     @Override
     public RunningSession launch(SessionTrigger trigger, Duration duration) {
+        ownCpu.beginWork();
+        boolean launched = false;
+        try {
+            RunningSession session = launchSession(trigger, duration);
+            launched = true;
+            return session;
+        } finally {
+            if (!launched) {
+                ownCpu.endWork();
+            }
+        }
+    }
+
+    /** Starts the engine and the session's thread, which ends the profiler's work once the session is over. */
+    private RunningSession launchSession(SessionTrigger trigger, Duration duration) {
         // One engine at a time: the look-back stops sampling and lets go of the engine lock first, without waiting
         // for its last samples, so the session's engine starts right away. Its samples belong to profiles the CPU
         // trigger started (the burst that raised the average); an on-demand profile covers what was asked for.
@@ -148,7 +172,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
                         recording.seesVirtualThreads()), focus, reference);
         Thread thread;
         try {
-            thread = threadFactory.newThread(session);
+            thread = threadFactory.newThread(() -> {
+                try {
+                    session.run();
+                } finally {
+                    ownCpu.endWork();
+                }
+            });
             thread.start();
         } catch (RuntimeException | Error e) {
             requests.close();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
@@ -226,12 +227,20 @@ class CpuSamplerTest {
      * (the counter grows by that share of the wall time between ticks).
      */
     private List<Long> tickGaps(int n, double coreShare, java.util.function.BooleanSupplier fullRate) {
+        return tickGaps(n, coreShare, 0, fullRate);
+    }
+
+    /** As above, {@code ownShare} of one core of it the profiler's own. */
+    private List<Long> tickGaps(int n, double coreShare, double ownShare, java.util.function.BooleanSupplier fullRate) {
         List<Long> times = new CopyOnWriteArrayList<>();
+        AtomicLong own = new AtomicLong();
         CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), Duration.ofMillis(10),
-                Duration.ofMillis(300), fullRate, Ticker.system(), Thread::new);
+                Duration.ofMillis(300), fullRate, own::get, Ticker.system(), Thread::new);
         sampler.addListener((t, cpu, p) -> {
             if (!times.isEmpty()) {
-                source.add((long) ((t - times.get(times.size() - 1)) * coreShare));
+                long wall = t - times.get(times.size() - 1);
+                source.add((long) (wall * coreShare));
+                own.addAndGet((long) (wall * ownShare));
             }
             times.add(t);
         });
@@ -259,6 +268,46 @@ class CpuSamplerTest {
                 .isLessThan(Duration.ofMillis(150).toNanos());
         assertThat(median(tickGaps(13, 0.0, () -> true))).as("idle, but a recording holds the engine lock")
                 .isLessThan(Duration.ofMillis(150).toNanos());
+    }
+
+    @Test
+    void calmIsJudgedByTheApplicationsCpuNotTheProfilersOwnWork() {
+        // A fifth of a core, all but 5% of one core the profiler's own (its parse after a session): calm.
+        assertThat(tickGaps(7, 0.2, 0.15, () -> false)).as("the application at 5% of a core")
+                .allSatisfy(gap -> assertThat(gap).isGreaterThan(Duration.ofMillis(250).toNanos()));
+    }
+
+    @Test
+    void listenersAreToldTheApplicationsCpuAndMeasuredListenersWhatTheCounterMeasured() {
+        AtomicLong own = new AtomicLong();
+        CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), Duration.ofSeconds(1),
+                Duration.ofSeconds(1), () -> true, own::get, time, Thread::new);
+        List<double[]> application = new ArrayList<>();
+        List<double[]> measured = new ArrayList<>();
+        sampler.addListener((t, cpu, p) -> application.add(new double[] {cpu, p}));
+        sampler.addMeasuredListener((t, cpu, p) -> measured.add(new double[] {cpu, p}));
+        own.set(7_000_000_000L); // what the profiler used before the first tick is no part of any interval
+        sampler.tick();
+        source.add(1_500_000_000L);
+        own.addAndGet(500_000_000L);
+        time.advance(Duration.ofSeconds(1));
+        sampler.tick();
+        assertThat(application.get(1)).containsExactly(1.0e9, 50.0);
+        assertThat(measured.get(1)).containsExactly(1.5e9, 75.0);
+        assertThat(sampler.latestPercent()).isEqualTo(75.0);
+
+        // An own reading that fails leaves nothing out of that tick; what it missed comes off the next one.
+        source.add(1_000_000_000L);
+        own.set(-1);
+        time.advance(Duration.ofSeconds(1));
+        sampler.tick();
+        assertThat(application.get(2)).containsExactly(2.0e9, 50.0);
+        source.add(1_000_000_000L);
+        own.set(8_000_000_000L);
+        time.advance(Duration.ofSeconds(1));
+        sampler.tick();
+        assertThat(application.get(3)).containsExactly(2.5e9, 25.0);
+        assertThat(measured.get(3)).containsExactly(3.5e9, 50.0);
     }
 
     private static long median(List<Long> values) {

@@ -10,6 +10,8 @@ import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
+import dev.cpuprofiler.internal.cpu.OwnCpu;
+import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
@@ -43,7 +45,8 @@ class ComparedAtStoringTest {
         options.setEngine(EngineChoice.JFR_EXECUTION);
         return new ProfilingSessions(new EngineSelector(List.of(engine), new EngineLock()), options.validate(), store,
                 Clock.systemUTC(), Thread::new, work, new DiskSpaceGuard(0), start -> () -> null, null, Lookback.off(),
-                null, new RequestTimeline(false), Optional::empty, Duration.ofMinutes(1));
+                null, new RequestTimeline(false), Optional::empty, Duration.ofMinutes(1),
+                new OwnCpu(null, null, Ticker.system(), Duration.ZERO));
     }
 
     private static Profile storedOf(RunningSession session, ProfileStore store) throws Exception {
