@@ -36,7 +36,7 @@ public final class CpuProfilerOptions implements Cloneable {
     public static final String DEFAULT_ENGINE = "auto";
     public static final String DEFAULT_STACK_SAMPLING_PERIOD = "10ms";
     public static final String DEFAULT_RETAINED_PROFILES = "10";
-    public static final String DEFAULT_RETAINED_SIZE = "64MB";
+    public static final String DEFAULT_RETAINED_SIZE = "32MB";
     public static final String DEFAULT_OUTPUT_RETENTION = "20";
     public static final String DEFAULT_MAX_STACK_DEPTH = "512";
     public static final String DEFAULT_MAX_TREE_NODES = "200000";
