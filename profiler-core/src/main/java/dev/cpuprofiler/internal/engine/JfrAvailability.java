@@ -19,7 +19,8 @@ final class JfrAvailability {
             if (!FlightRecorder.isAvailable()) {
                 return "JFR is not available in this JVM (disabled with -XX:-FlightRecorder or not built in)";
             }
-            return null;
+            return JvmShutdown.inProgress() ? "the JVM is shutting down (a JFR recording started now would never "
+                    + "return)" : null;
         } catch (LinkageError e) {
             return "the jdk.jfr module is missing from this runtime: " + e;
         }

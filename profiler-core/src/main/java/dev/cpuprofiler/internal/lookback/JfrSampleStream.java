@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
+import dev.cpuprofiler.internal.engine.JvmShutdown;
 import dev.cpuprofiler.internal.stack.Frame;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,6 +111,9 @@ final class JfrSampleStream implements LookbackSource.Recording {
         if (full.isPresent()) {
             throw new LookbackUnavailableException(full.get());
         }
+        if (JvmShutdown.inProgress()) {
+            throw new LookbackUnavailableException("the JVM is shutting down");
+        }
         jfrKeeper.beforeRecording();
         RecordingStream stream;
         try {
@@ -144,6 +148,9 @@ final class JfrSampleStream implements LookbackSource.Recording {
     /** The stream's own thread: starts the recording and dispatches its events until it is closed. */
     void run() {
         try {
+            if (JvmShutdown.inProgress()) { // since start(): JFR would never return from starting the stream
+                throw new IllegalStateException("the JVM is shutting down");
+            }
             stream.start();
         } catch (RuntimeException | Error e) {
             synchronized (this) {
