@@ -3,7 +3,7 @@
 # and the Pyroscope Java agent (the method: Guest.java's javadoc, in src/main/java/dev/cpuprofiler/benchmarks/harness/):
 #
 #   benchmarks/guest.sh            # start-up (5 starts each) and memory idle / busy / after ten profiles: ~14 min
-#   benchmarks/guest.sh --quick    # 3 starts each, shorter phases, 3 profiles: ~6 min
+#   benchmarks/guest.sh --quick    # 2 starts each, shorter phases, 3 profiles: ~6 min
 #   benchmarks/guest.sh --nmt [--quick]   # the memory part only, every JVM with Native Memory Tracking, plus the
 #                                         # NMT categories and the loaded classes against none's: ~9 min (quick 4)
 #   benchmarks/guest.sh --configs=none,ours,pyroscope,ours+async-profiler --starts=N

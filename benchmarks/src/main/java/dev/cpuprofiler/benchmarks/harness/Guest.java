@@ -102,7 +102,7 @@ public final class Guest {
         }
 
         static Plan quick() {
-            return new Plan("quick", 2, 20, 6, 20, 2, "5s", 5, 6, 5);
+            return new Plan("quick", 2, 20, 6, 20, 3, "5s", 5, 6, 5);
         }
     }
 
