@@ -3,13 +3,11 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.fixtures.PyroscopeStandIn;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -57,15 +54,8 @@ class ContextCloseMidSessionTest {
 
     @Test
     void closingTheContextMidSessionKeepsWritesAndPushesTheProfileAndLeavesNothingOfOurs() throws Exception {
-        List<String> pushed = new CopyOnWriteArrayList<>();
-        HttpServer pyroscope = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        pyroscope.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            pushed.add(exchange.getRequestURI().toString());
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        pyroscope.start();
+        PyroscopeStandIn pyroscope = new PyroscopeStandIn();
+        List<String> pushed = pyroscope.pushes();
         OwnThreadGroup own = new OwnThreadGroup();
         AtomicReference<ConfigurableApplicationContext> started = new AtomicReference<>();
         // Started from a thread of its own group: every thread of this context can be told from other contexts'.
@@ -76,7 +66,7 @@ class ContextCloseMidSessionTest {
                 "management.endpoint.cpuprofiler.access=unrestricted",
                 "profiler.cpu.enabled=false",
                 "profiler.cpu.output-directory=" + output,
-                "profiler.cpu.export.pyroscope.url=http://127.0.0.1:" + pyroscope.getAddress().getPort(),
+                "profiler.cpu.export.pyroscope.url=" + pyroscope.url(),
                 // A JFR engine, whose recording the test follows: async-profiler is on this module's test class path
                 // too (CpuByEndpointTest), and auto would pick it before JDK 25.
                 "profiler.cpu.engine=" + (Runtime.version().feature() >= 25 ? "jfr-cpu-time" : "jfr-execution"))
@@ -145,7 +135,7 @@ class ContextCloseMidSessionTest {
         } finally {
             working.set(false);
             context.close();
-            pyroscope.stop(0);
+            pyroscope.close();
             application.join(10_000);
         }
     }

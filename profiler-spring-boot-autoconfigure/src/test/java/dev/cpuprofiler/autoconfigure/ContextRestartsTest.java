@@ -3,7 +3,6 @@ package dev.cpuprofiler.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
@@ -13,11 +12,10 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.cpuprofiler.fixtures.PyroscopeStandIn;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +26,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -118,17 +115,10 @@ class ContextRestartsTest {
         String jfrEngine = jfrMissing != null ? "auto"
                 : Runtime.version().feature() >= 25 ? "jfr-cpu-time" : "jfr-execution";
 
-        List<String> pushed = new CopyOnWriteArrayList<>();
         // The Pyroscope stand-in, started before the baseline and stopped after the last reading: its own descriptors
         // are in both.
-        HttpServer pyroscope = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        pyroscope.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
-            pushed.add(exchange.getRequestURI().toString());
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        pyroscope.start();
+        PyroscopeStandIn pyroscope = new PyroscopeStandIn();
+        List<String> pushed = pyroscope.pushes();
         SimpleMeterRegistry outliving = new SimpleMeterRegistry();
         Metrics.addRegistry(outliving);
         List<ConfigurableApplicationContext> open = new ArrayList<>();
@@ -220,13 +210,13 @@ class ContextRestartsTest {
                 context.close();
             }
             Metrics.removeRegistry(outliving);
-            pyroscope.stop(0);
+            pyroscope.close();
             burning.set(false);
         }
     }
 
     /** One context's life, closed from this test's thread group; returns how long its close() took. */
-    private long openUseAndClose(Kind kind, String jfrEngine, HttpServer pyroscope, List<String> pushed,
+    private long openUseAndClose(Kind kind, String jfrEngine, PyroscopeStandIn pyroscope, List<String> pushed,
             List<ConfigurableApplicationContext> open) throws Exception {
         ConfigurableApplicationContext context = start(kind, jfrEngine, pyroscope);
         open.add(context);
@@ -270,7 +260,8 @@ class ContextRestartsTest {
     }
 
     /** Starts a context of that kind from this test's thread group; every property is one a user could set. */
-    private ConfigurableApplicationContext start(Kind kind, String jfrEngine, HttpServer pyroscope) throws Exception {
+    private ConfigurableApplicationContext start(Kind kind, String jfrEngine, PyroscopeStandIn pyroscope)
+            throws Exception {
         List<String> properties = new ArrayList<>(List.of("spring.main.banner-mode=off", "logging.level.root=warn"));
         if (kind == Kind.WEB_PROFILE_OVER_HTTP_WRITING_OUTPUT || kind == Kind.WEB_CLOSED_MID_SESSION) {
             properties.addAll(List.of("server.port=0", "management.endpoints.web.exposure.include=cpuprofiler",
@@ -291,8 +282,7 @@ class ContextRestartsTest {
                     "profiler.cpu.polling-interval=200ms", "profiler.cpu.rolling-history-interval=1s",
                     "profiler.cpu.average-window=2s", "profiler.cpu.saturation.enabled=false",
                     "profiler.cpu.reference.enabled=false"));
-            case EXPORT -> properties.add("profiler.cpu.export.pyroscope.url=http://127.0.0.1:"
-                    + pyroscope.getAddress().getPort());
+            case EXPORT -> properties.add("profiler.cpu.export.pyroscope.url=" + pyroscope.url());
             default -> {
             }
         }

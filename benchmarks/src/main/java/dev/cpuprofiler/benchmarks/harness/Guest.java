@@ -187,7 +187,7 @@ public final class Guest {
         Path work = Path.of("benchmarks", "target", "bench-work", stamp + "-guest").toAbsolutePath();
         Files.createDirectories(work);
         Ctx ctx = new Ctx(Settings.full(), work);
-        String uptimeStart = uptime();
+        String uptimeStart = Harness.uptime();
         long t0 = System.nanoTime();
         System.out.printf("[guest] %s run%s, configurations %s, work directory %s%n[guest] %s%n", plan.mode(),
                 nmt ? " with NMT" : "", configs.stream().map(c -> c.id).toList(), work, uptimeStart);
@@ -206,7 +206,7 @@ public final class Guest {
         md.append("Command: `").append(cmd).append("` (").append(num(minutes, 1)).append(" min). JDK ")
                 .append(Jvms.version(ctx.jvms.java)).append("; ").append(ctx.cpus).append(" CPUs; commit ")
                 .append(git()).append(".\n\n`uptime` at start: ").append(uptimeStart).append("; at end: ")
-                .append(uptime()).append(". The machine may have been shared with other builds and tests: start-up "
+                .append(Harness.uptime()).append(". The machine may have been shared with other builds and tests: start-up "
                         + "times are noisy, hence the alternation and the spread.\n\n");
         md.append(body);
         Files.createDirectories(results);
@@ -909,17 +909,6 @@ public final class Guest {
             return "–";
         }
         return (v >= 0 ? "+" : "") + num(v, decimals);
-    }
-
-    private static String uptime() {
-        try {
-            Process p = new ProcessBuilder("uptime").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes()).trim();
-            p.waitFor();
-            return out;
-        } catch (Exception e) {
-            return "load average: " + Proc.loadAverage();
-        }
     }
 
     private static String git() {

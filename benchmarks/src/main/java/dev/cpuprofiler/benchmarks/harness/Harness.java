@@ -180,7 +180,7 @@ public final class Harness {
         return md.toString();
     }
 
-    private static String uptime() {
+    static String uptime() {
         try {
             Process p = new ProcessBuilder("uptime").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes()).trim();
