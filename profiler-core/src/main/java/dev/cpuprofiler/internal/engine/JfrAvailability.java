@@ -8,18 +8,18 @@ import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 
 /** Whether JFR can record here, and which events this JVM knows. */
-final class JfrAvailability {
+public final class JfrAvailability {
 
     private JfrAvailability() {
     }
 
-    /** Why JFR cannot record, or {@code null} if it can. */
-    static String whyUnavailable() {
+    /** Why JFR cannot record now, or {@code null} if it can: the engines and the look-back ask before they start it. */
+    public static String whyUnavailable() {
         try {
             if (!FlightRecorder.isAvailable()) {
                 return "JFR is not available in this JVM (disabled with -XX:-FlightRecorder or not built in)";
             }
-            return JvmShutdown.inProgress() ? "the JVM is shutting down (a JFR recording started now would never "
+            return shuttingDown() ? "the JVM is shutting down (a JFR recording started now would never "
                     + "return)" : null;
         } catch (LinkageError e) {
             return "the jdk.jfr module is missing from this runtime: " + e;
@@ -57,5 +57,24 @@ final class JfrAvailability {
 
     static String javaVersion() {
         return Runtime.version().toString();
+    }
+
+    /**
+     * Whether the JVM has begun to shut down (the JVM refuses a new shutdown hook from then on, the only sign). A JFR
+     * recording started then never returns: JFR's own hook has stopped its recorder, {@code JVM.beginRecording} waits
+     * for it holding JFR's lock, and the hook closing the profiler waits on that lock, so the JVM never exits (seen with
+     * the look-back arming on a tick during a SIGTERM).
+     */
+    public static boolean shuttingDown() {
+        Thread probe = new Thread(() -> { }, "cpuprofiler-shutdown-probe");
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        } catch (SecurityException e) {
+            return false;
+        }
     }
 }

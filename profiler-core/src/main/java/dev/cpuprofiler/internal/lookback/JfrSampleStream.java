@@ -2,7 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
-import dev.cpuprofiler.internal.engine.JvmShutdown;
+import dev.cpuprofiler.internal.engine.JfrAvailability;
 import dev.cpuprofiler.internal.stack.Frame;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,7 +17,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import jdk.jfr.FlightRecorder;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
@@ -99,20 +98,13 @@ final class JfrSampleStream implements LookbackSource.Recording {
     static JfrSampleStream start(JfrSampleEvent event, Duration period, TimedStackSink sink, int maxStackDepth,
             ThreadFactory threadFactory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, Duration flushWait)
             throws LookbackUnavailableException {
-        try {
-            if (!FlightRecorder.isAvailable()) {
-                throw new LookbackUnavailableException(
-                        "JFR is not available in this JVM (disabled with -XX:-FlightRecorder or not built in)");
-            }
-        } catch (LinkageError e) {
-            throw new LookbackUnavailableException("the jdk.jfr module is missing from this runtime: " + e, e);
+        String noJfr = JfrAvailability.whyUnavailable(); // the JVM shutting down included
+        if (noJfr != null) {
+            throw new LookbackUnavailableException(noJfr);
         }
         Optional<String> full = diskSpace.jfrRefusal(null);
         if (full.isPresent()) {
             throw new LookbackUnavailableException(full.get());
-        }
-        if (JvmShutdown.inProgress()) {
-            throw new LookbackUnavailableException("the JVM is shutting down");
         }
         jfrKeeper.beforeRecording();
         RecordingStream stream;
@@ -148,7 +140,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     /** The stream's own thread: starts the recording and dispatches its events until it is closed. */
     void run() {
         try {
-            if (JvmShutdown.inProgress()) { // since start(): JFR would never return from starting the stream
+            if (JfrAvailability.shuttingDown()) { // since start(): JFR would never return from starting the stream
                 throw new IllegalStateException("the JVM is shutting down");
             }
             stream.start();

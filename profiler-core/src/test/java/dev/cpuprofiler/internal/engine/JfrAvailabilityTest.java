@@ -6,12 +6,12 @@ import dev.cpuprofiler.fixtures.ChildJvm;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class JvmShutdownTest {
+class JfrAvailabilityTest {
 
     @Test
     void noJfrRecordingStartsOnceTheJvmShutsDown() throws Exception {
         // A recording started during shutdown never returns, and the profiler's close then waits on it for ever.
-        ChildJvm.Finished child = ChildJvm.of(JvmShutdownChild.class).run(Duration.ofSeconds(60));
+        ChildJvm.Finished child = ChildJvm.of(ShutdownChild.class).run(Duration.ofSeconds(60));
 
         assertThat(child.exited()).as(child.output()).isTrue();
         assertThat(child.lines("RUNNING")).containsExactly("RUNNING false null");
