@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
  * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread. {@link #start()} returns
  * at once: a short-lived thread of the profiler's ({@code cpuprofiler-start}) does the slow part, raising JFR's stack
- * depth, then starts the look-back and the sampler, whose tick checks the trigger. No engine loads before its first
- * recording. {@link #close()} stops everything, that thread included.
+ * depth, then starts the look-back and the sampler, whose tick checks the trigger, then initialises JFR where that
+ * must happen early. No engine loads before its first recording. {@link #close()} stops everything, that thread
+ * included.
  */
 public final class DefaultCpuProfiler implements CpuProfiler {
 
@@ -120,6 +121,16 @@ public final class DefaultCpuProfiler implements CpuProfiler {
                 return;
             }
             logStarted(options);
+        }
+        // Last, not to delay the trigger: what records with JFR by itself (the look-back; the triggers' sessions
+        // where async-profiler cannot record) would otherwise initialise it on a busy application.
+        if (p.lookback() != Lookback.off() || options.isEnabled()
+                && !p.engines().mayTurnOnDebugNonSafepoints(options.getEngine())) {
+            getReady("initialise JFR", () -> {
+                if (jfrStackDepth.initializeWhileCold()) {
+                    p.jfrKeeper().beforeRecording(); // initialised, JFR's periodic thread spins before Java 21
+                }
+            });
         }
     }
 

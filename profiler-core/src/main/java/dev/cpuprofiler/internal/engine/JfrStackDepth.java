@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * them. ({@code memorysize} would be the documented knob, but at run time JFR only echoes it: its buffers were sized
  * when the JVM started; the buffer count is read when JFR initialises.) A JVM given {@code -XX:FlightRecorderOptions}
  * keeps its own settings.
+ *
+ * <p>And where the profiler will record with JFR by itself, it initialises JFR right after, while the application's
+ * code is still cold, on the JDKs that instrument their own file and socket classes as JFR initialises (before 23):
+ * HotSpot then throws away every compiled method, and a busy application initialising JFR lost a third of its
+ * throughput to the JIT for half a minute.
  */
 public final class JfrStackDepth {
 
@@ -60,25 +65,52 @@ public final class JfrStackDepth {
         }
     }
 
+    /** The first JDK whose JFR no longer instruments the JDK's own I/O classes when it initialises. */
+    static final int FIRST_JDK_NOT_INSTRUMENTING = 23;
+
     private final ConfigureCommand command;
     private final BooleanSupplier jfrInitialized;
     private final boolean optionsGiven;
+    private final Runnable initialize;
     private State state;
 
     /** The platform's {@code com.sun.management:type=DiagnosticCommand} MBean and JFR's own initialised flag. */
     public JfrStackDepth() {
-        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized, flightRecorderOptionsGiven());
+        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized, flightRecorderOptionsGiven(),
+                FlightRecorder::getFlightRecorder);
     }
 
+    /** A stand-in JFR: nothing is initialised. */
     public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized) {
-        this(command, jfrInitialized, false);
+        this(command, jfrInitialized, false, () -> { });
     }
 
-    /** @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its buffers are left as given */
-    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven) {
+    /**
+     * @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its buffers are left as given
+     * @param initialize initialises JFR
+     */
+    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven,
+            Runnable initialize) {
         this.command = command;
         this.jfrInitialized = jfrInitialized;
         this.optionsGiven = optionsGiven;
+        this.initialize = initialize;
+    }
+
+    /**
+     * Initialises JFR now, after {@link #ensure}, where initialising it later would cost a busy application its
+     * compiled code (JDKs before {@value #FIRST_JDK_NOT_INSTRUMENTING}); nothing where JFR cannot record or is already
+     * initialised.
+     *
+     * @return whether it initialised JFR
+     */
+    public boolean initializeWhileCold() {
+        if (Runtime.version().feature() >= FIRST_JDK_NOT_INSTRUMENTING || JfrAvailability.whyUnavailable() != null
+                || jfrInitialized.getAsBoolean()) {
+            return false;
+        }
+        initialize.run();
+        return true;
     }
 
     /**

@@ -18,8 +18,8 @@ import jdk.jfr.FlightRecorder;
  * start-up grace and a 1-second look-back window, on this process's real CPU. Prints one line per phase:
  * {@code IDLE state=… jfr=… jfrThreads=…} after 5 calm seconds, {@code BUSY …} once two burning threads armed it,
  * {@code CALM …} after it disarmed again, with the look-back's state, whether JFR is initialised, and how many
- * {@code JFR } threads exist; then {@code PERIODIC wakeups=… java=… keeper=…}, how often JFR's periodic thread woke in
- * the next 2 s and whether the recording that keeps it asleep is open, and {@code CLOSED keeper=…} once the profiler
+ * {@code JFR } threads exist; after IDLE and after CALM, {@code IDLE-PERIODIC}/{@code PERIODIC wakeups=… java=…
+ * keeper=…}, how often JFR's periodic thread woke in the next 2 s and whether the recording that keeps it asleep is open, and {@code CLOSED keeper=…} once the profiler
  * is closed.
  */
 public final class IdleLookbackChild {
@@ -42,6 +42,7 @@ public final class IdleLookbackChild {
             profiler.start();
             Thread.sleep(5000);
             print("IDLE", profiler);
+            printPeriodicThread("IDLE-PERIODIC");
 
             AtomicBoolean burning = new AtomicBoolean(true);
             List<Thread> burners = new ArrayList<>();
@@ -65,7 +66,8 @@ public final class IdleLookbackChild {
             }
             await(profiler, CpuProfilerStatus.LookbackState.IDLE);
             print("CALM", profiler);
-            printPeriodicThread();
+            Thread.sleep(1000);  // past the pass the recording's end caused
+            printPeriodicThread("PERIODIC");
         }
         System.out.println("CLOSED keeper=" + keeperOpen());
     }
@@ -74,16 +76,15 @@ public final class IdleLookbackChild {
      * JFR's periodic thread now that the look-back's recording has ended: its wake-ups over 2 s (JDK 17 without the
      * keeper: about 200, its 10-ms nap; with it: about 2) and whether the keeping recording is open.
      */
-    private static void printPeriodicThread() throws Exception {
-        Thread.sleep(1000);  // past the pass the recording's end caused
+    private static void printPeriodicThread(String phase) throws Exception {
         long before = periodicThreadSwitches();
         Thread.sleep(2000);
-        System.out.println("PERIODIC wakeups=" + (periodicThreadSwitches() - before) + " java="
+        System.out.println(phase + " wakeups=" + (periodicThreadSwitches() - before) + " java="
                 + Runtime.version().feature() + " keeper=" + keeperOpen());
     }
 
     private static boolean keeperOpen() {
-        return FlightRecorder.getFlightRecorder().getRecordings().stream()
+        return FlightRecorder.isInitialized() && FlightRecorder.getFlightRecorder().getRecordings().stream()
                 .anyMatch(r -> r.getName().equals(JfrPeriodicTaskKeeper.RECORDING_NAME));
     }
 

@@ -49,7 +49,7 @@ class JfrStackDepthTest {
         assertThat(calls).containsExactly("", "stackdepth=512 globalbuffercount=4");
 
         calls.clear();
-        new JfrStackDepth(jfr, () -> false, true).ensure(512);
+        new JfrStackDepth(jfr, () -> false, true, () -> { }).ensure(512);
         assertThat(calls).containsExactly("", "stackdepth=512");
 
         calls.clear();
