@@ -8,7 +8,7 @@
 # it) in a child JVM and drives it with an open-loop load at fixed rates: calm until the profiler has recorded its
 # reference of normal, a calm profile, (a) GET /orbit at 8x the rate, (b) GET /ledger at 10x the cost, a calm
 # profile again; each profile's `comparison` is judged by WhatChangedChecks. Not in `mvn verify`: its figures are
-# noisy measurements of a loaded machine, and a run takes longer than the suite's budget allows (README, "Tests");
+# noisy measurements of a loaded machine, and a run takes longer than the suite's budget allows (docs/development.md, "Tests");
 # in-process, CpuProfilerReferenceTest records a reference and compares a profile with it. About 80 s a run: 15 runs take about 20 minutes on 2 CPUs. JDK 17 is `java` (or $JAVA_HOME), JDK 25
 # $JDK25_HOME or /usr/lib/jvm/temurin-25-jdk-amd64.
 # Results: benchmarks/results/<timestamp>-compare.md (also printed); application logs in

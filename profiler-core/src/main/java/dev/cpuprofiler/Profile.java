@@ -200,7 +200,7 @@ public record Profile(String id, SessionTrigger trigger, EngineChoice engine, St
             }
         }
 
-        /** What grew, beyond the noise of the two profiles' counts (README's "What changed" gives the bounds). */
+        /** What grew, beyond the noise of the two profiles' counts (docs/what-changed.md gives the bounds). */
         public enum Verdict {
             /** More requests a second, each costing about the same CPU. */
             TRAFFIC,

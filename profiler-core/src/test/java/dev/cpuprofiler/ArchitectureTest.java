@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The house: a small public API in {@code dev.cpuprofiler} and {@code dev.cpuprofiler.format}, and the pipeline's
  * stages under {@code dev.cpuprofiler.internal}, which read one way: each stage may use the stages below it and none
- * above, so a stage can be read and changed knowing only what is under it. README's "How it is built" lists them.
+ * above, so a stage can be read and changed knowing only what is under it. docs/development.md's "How it is built"
+ * lists them.
  */
 class ArchitectureTest {
 

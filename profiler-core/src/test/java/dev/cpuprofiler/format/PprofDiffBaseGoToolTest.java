@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The command README gives, run: {@code go tool pprof -diff_base=ref.pb.gz profile.pb.gz} on the pprof of a profile
- * and the one {@code ?compare=reference} downloads, and it finds what grew by how much CPU. Skipped, with the reason
- * printed, where Go is not installed ({@code .ci/run} installs it).
+ * The command docs/what-changed.md gives, run: {@code go tool pprof -diff_base=ref.pb.gz profile.pb.gz} on the pprof of
+ * a profile and the one {@code ?compare=reference} downloads, and it finds what grew by how much CPU. Skipped, with the
+ * reason printed, where Go is not installed ({@code .ci/run} installs it).
  */
 class PprofDiffBaseGoToolTest {
 

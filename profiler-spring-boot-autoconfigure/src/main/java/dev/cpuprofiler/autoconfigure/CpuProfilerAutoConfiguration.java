@@ -29,7 +29,10 @@ public class CpuProfilerAutoConfiguration {
     private static final String PHASE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";
     private static final Duration DEFAULT_PHASE_TIMEOUT = Duration.ofSeconds(30);
 
-    /** {@code profiler.cpu.engine} by README's names; an unknown one fails naming the property and those names. */
+    /**
+     * {@code profiler.cpu.engine} by the documented names (docs/engines.md); an unknown one fails naming the property
+     * and those names.
+     */
     @Bean
     @ConfigurationPropertiesBinding
     static EngineChoiceConverter cpuProfilerEngineChoiceConverter() {

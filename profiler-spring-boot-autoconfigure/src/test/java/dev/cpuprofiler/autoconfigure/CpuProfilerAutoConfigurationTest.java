@@ -215,7 +215,7 @@ class CpuProfilerAutoConfigurationTest {
         runner.withPropertyValues("profiler.cpu.average-window=20m").run(context -> assertThat(context).hasFailed()
                 .getFailure().rootCause().hasMessageContaining("profiler.cpu.average-window")
                 .hasMessageContaining("rolling-history-size"));
-        // README's spellings, not the enum's (ASYNC_PROFILER), with the property; the spelling README uses binds.
+        // The documented spellings (docs/settings.md), not the enum's (ASYNC_PROFILER), with the property; they bind.
         runner.withPropertyValues("profiler.cpu.engine=perf").run(context -> assertThat(context).hasFailed()
                 .getFailure().hasStackTraceContaining("profiler.cpu.engine")
                 .rootCause().hasMessage("unknown engine 'perf': use auto, jfr-cpu-time, async-profiler or "

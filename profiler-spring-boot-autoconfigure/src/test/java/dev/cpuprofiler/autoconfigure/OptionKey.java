@@ -15,8 +15,8 @@ import java.util.Locale;
 /**
  * One setting of the core's {@link CpuProfilerOptions} (a bean property there, or of its nested group {@code jfr},
  * {@code saturation} or {@code reference}) with its {@code profiler.cpu.*} key, named as the option is, and the {@link CpuProfilerProperties}
- * component that binds it, in the order the properties class declares them (README's order). Found by reflection, so
- * a setting added on one side only fails the tests that use this.
+ * component that binds it, in the order the properties class declares them (docs/settings.md's order). Found by
+ * reflection, so a setting added on one side only fails the tests that use this.
  *
  * @param group the nested group's name ({@code jfr}), or null for a setting of the options themselves
  */

@@ -44,7 +44,9 @@ import tools.jackson.databind.json.JsonMapper;
 public final class AttributionThroughputBenchmark {
 
     static final String SWITCH_SOURCE = "dev.cpuprofiler.attributionswitch.AttributionSwitchConfiguration";
-    /** The per-request cost of attribution while a profile records, from RequestAttributionBenchmark (README). */
+    /**
+     * The per-request cost of attribution while a profile records, from RequestAttributionBenchmark (docs/profile.md).
+     */
     static final double HANDLER_NANOS_PER_REQUEST = 296;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

@@ -4,7 +4,7 @@ import dev.cpuprofiler.secured.mvc.SecuredMvcApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
-/** README's Spring MVC recipe with Spring Security's cookie CSRF token repository. */
+/** The Spring MVC recipe of docs/security.md with Spring Security's cookie CSRF token repository. */
 @SpringBootTest(classes = SecuredMvcApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "secured.csrf-token-repository=cookie"

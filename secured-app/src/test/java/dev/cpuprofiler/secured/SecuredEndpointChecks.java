@@ -22,7 +22,7 @@ import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * What an operator sees of the endpoint behind README's Spring Security recipe, CSRF protection on: an anonymous
+ * What an operator sees of the endpoint behind docs/security.md's recipe, CSRF protection on: an anonymous
  * client gets 401 (a browser the login page), a user without the role 403, {@code curl -u} with the role the JSON; a
  * {@code POST} without the CSRF token is refused, and the token the status answers carry starts a profile, sent as
  * the page's script sends it. Each subclass is one application: Spring MVC or WebFlux, with the session or the cookie

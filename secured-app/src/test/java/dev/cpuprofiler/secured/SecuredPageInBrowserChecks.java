@@ -9,7 +9,7 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /**
- * The status page's button in headless Chromium, behind README's Spring Security recipe: the operator logs in through
+ * The status page's button in headless Chromium, behind docs/security.md's recipe: the operator logs in through
  * Spring Security's form, presses the button and sees the profile, after the cookie's token changed behind the page's
  * back (another tab, a new login), which the page heals by fetching the token again. Only the cookie repository's
  * applications run it: the page's script sends the token the status carried in both repositories (checked over HTTP

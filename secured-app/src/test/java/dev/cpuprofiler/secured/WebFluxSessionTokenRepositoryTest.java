@@ -4,7 +4,7 @@ import dev.cpuprofiler.secured.webflux.SecuredWebFluxApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
 
-/** README's WebFlux recipe with Spring Security's session CSRF token repository (the default). */
+/** The WebFlux recipe of docs/security.md with Spring Security's session CSRF token repository (the default). */
 @SpringBootTest(classes = SecuredWebFluxApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
             "spring.main.web-application-type=reactive",

@@ -10,8 +10,8 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Detection latency: from the moment sustained load starts in the app to the start of the CPU-triggered session,
- * against what the settings promise (README: average-window + polling-interval when the load starts with a baseline
- * interval, average-window + rolling-history-interval + polling-interval in the worst case).
+ * against what the settings promise (docs/how-it-works.md: average-window + polling-interval when the load starts
+ * with a baseline interval, average-window + rolling-history-interval + polling-interval in the worst case).
  */
 final class DetectionSection {
 
@@ -39,8 +39,8 @@ final class DetectionSection {
     }
 
     /**
-     * Low, so that spinning threads clear it even on a saturated shared machine (an idle app sits near 0%); README's
-     * bounds assume the load is above the threshold, and the table shows what CPU% the load really reached.
+     * Low, so that spinning threads clear it even on a saturated shared machine (an idle app sits near 0%); the
+     * documented bounds assume the load is above the threshold, and the table shows what CPU% the load really reached.
      */
     private static final int THRESHOLD = 25;
 
@@ -109,7 +109,7 @@ final class DetectionSection {
                 outcomes.isEmpty() ? "not measured" : measured.toString(),
                 outcomes.isEmpty() ? Report.Verdict.NOT_MEASURED : allWithin ? Report.Verdict.MET
                         : missedWithClearLoad ? Report.Verdict.MISSED : Report.Verdict.UNCLEAR,
-                allWithin ? "README's promise holds in every run"
+                allWithin ? "the documented bound holds in every run"
                         : missedWithClearLoad ? "late although the load was clearly above the threshold"
                         : "late only in runs where other processes kept the load from clearly clearing the threshold");
     }

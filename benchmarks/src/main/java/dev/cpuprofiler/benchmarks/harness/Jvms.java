@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 final class Jvms {
 
     static final String JDK25_DEFAULT = "/usr/lib/jvm/temurin-25-jdk-amd64";
-    /** Honest attribution of inlined frames, for every variant alike (README: Engines). */
+    /** Honest attribution of inlined frames, for every variant alike (docs/engines.md). */
     static final List<String> COMMON_FLAGS = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
 
     final String java;

@@ -24,7 +24,7 @@ import java.util.Map;
  * {@link #NOISE_SIGMAS} standard errors above zero, the errors those of counts: requests and samples are counts of
  * events, so {@code ln(ratio)} of a rate has a standard error of {@code sqrt(1/n₁ + 1/n₂)} over the two request counts,
  * and a cost per request (samples ÷ requests) that of its four counts. The floor keeps what counting cannot see (the
- * JIT, GC, a cache warming) from calling a change: README's "What changed" gives the spread it was set against.
+ * JIT, GC, a cache warming) from calling a change: docs/what-changed.md gives the spread it was set against.
  */
 public final class ProfileComparator {
 

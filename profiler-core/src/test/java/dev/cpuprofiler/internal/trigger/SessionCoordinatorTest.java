@@ -110,7 +110,7 @@ class SessionCoordinatorTest {
         sim.run(120, s -> 85);
 
         // A slot that straddles the load's start averages below the threshold, so the worst case is
-        // average-window + rolling-history-interval + polling-interval (README, "Detection latency").
+        // average-window + rolling-history-interval + polling-interval (docs/how-it-works.md, "Detection latency").
         long bound = options.getAverageWindow().plus(options.getRollingHistoryInterval())
                 .plus(options.getPollingInterval()).toSeconds();
         assertThat(sim.launchSeconds.get(0) - 47).isBetween(1L, bound);

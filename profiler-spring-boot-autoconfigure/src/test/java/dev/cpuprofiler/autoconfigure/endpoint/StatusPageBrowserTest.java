@@ -171,7 +171,7 @@ class StatusPageBrowserTest {
             assertThat(screenshot).exists();
             assertThat(Files.size(screenshot)).isGreaterThan(10_000);
             System.out.println("StatusPageBrowserTest: screenshot at " + screenshot);
-            // The whole page at once, for the README (docs/status-page.png).
+            // The whole page at once, for docs/endpoint.md and README (docs/status-page.png).
             Chromium.run(browser, "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
                     "--window-size=1280,1400", url);
         } finally {

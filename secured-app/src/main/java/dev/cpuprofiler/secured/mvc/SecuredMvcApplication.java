@@ -12,9 +12,10 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 
 /**
- * A Spring MVC application secured by README's recipe ({@link ActuatorSecurity}), with two users: {@code operator}
- * (role OPERATOR) and {@code viewer} (no role for the actuator). {@code secured.csrf-token-repository=cookie} swaps
- * Spring Security's default session token repository for the cookie one that single-page applications use.
+ * A Spring MVC application secured by docs/security.md's recipe ({@link ActuatorSecurity}), with two users:
+ * {@code operator} (role OPERATOR) and {@code viewer} (no role for the actuator).
+ * {@code secured.csrf-token-repository=cookie} swaps Spring Security's default session token repository for the cookie
+ * one that single-page applications use.
  */
 @SpringBootApplication
 public class SecuredMvcApplication {

@@ -12,8 +12,8 @@ import org.springframework.security.core.userdetails.User;
 import org.springframework.security.web.server.csrf.CookieServerCsrfTokenRepository;
 
 /**
- * The WebFlux twin of {@code SecuredMvcApplication}: README's reactive recipe ({@link ActuatorSecurity}), the same
- * two users, the same switch to the cookie token repository. Run with
+ * The WebFlux twin of {@code SecuredMvcApplication}: docs/security.md's reactive recipe ({@link ActuatorSecurity}), the
+ * same two users, the same switch to the cookie token repository. Run with
  * {@code spring.main.web-application-type=reactive}, as Spring MVC is on the class path too.
  */
 @SpringBootApplication
