@@ -42,11 +42,8 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.Optional;
 import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.Holds;
-import dev.cpuprofiler.internal.trigger.ReferenceSettings;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
-import dev.cpuprofiler.internal.trigger.SaturationSettings;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
-import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -128,9 +125,9 @@ final class PipelineAssembly {
                 saturation(tracker), options.effectiveSaturationWindow(), ownCpu);
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
-        SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
-                SaturationSettings.of(options, tracker != null), saturation(tracker), ReferenceSettings.of(options, selected.effectiveCpus().count()),
-                lookback::rising, holds, sessions, b.clock);
+        SessionCoordinator coordinator = new SessionCoordinator(options, selected.effectiveCpus().count(),
+                baseline::average, tracker == null ? null : tracker::saturation, lookback::rising, holds, sessions,
+                b.clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session

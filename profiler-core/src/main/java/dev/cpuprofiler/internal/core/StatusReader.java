@@ -2,7 +2,6 @@ package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.trigger.Holds;
-import dev.cpuprofiler.internal.trigger.SaturationSettings;
 
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.Profile;
@@ -89,9 +88,9 @@ final class StatusReader {
     }
 
     private CpuProfilerStatus.Saturation saturation() {
-        SaturationSettings s = p.coordinator().saturationSettings();
         Optional<SaturationReading> hottest = p.threads() == null ? Optional.empty() : p.threads().saturation();
-        return new CpuProfilerStatus.Saturation(s.enabled(), s.thresholdPercent(), s.window(),
+        return new CpuProfilerStatus.Saturation(p.coordinator().saturationOn(),
+                p.options().getSaturation().getThreshold(), p.options().effectiveSaturationWindow(),
                 hottest.map(SaturationReading::thread).orElse(null),
                 hottest.map(SaturationReading::percentOfCore).orElse(null),
                 hottest.map(SaturationReading::aboveFor).orElse(null));
