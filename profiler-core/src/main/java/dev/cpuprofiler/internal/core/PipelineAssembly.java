@@ -34,7 +34,6 @@ import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -93,7 +92,7 @@ final class PipelineAssembly {
 
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
-            tracker = new ThreadCpuTracker(threadReader, ThreadTrackerSettings.of(options));
+            tracker = new ThreadCpuTracker(threadReader, options);
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.ConcurrencyReport;
 
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
@@ -48,7 +49,7 @@ public final class ThreadTrackingMeasure {
 
             ThreadCpuReader reader = new ManagementThreadCpuReader();
             measureListing(reader);
-            ThreadCpuTracker tracker = new ThreadCpuTracker(reader);
+            ThreadCpuTracker tracker = new ThreadCpuTracker(reader, new CpuProfilerOptions());
             measureTracker(tracker);
             measureProfile("profile", reader, tracker, profileSeconds);
 
