@@ -14,7 +14,6 @@ import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrStackDepth;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.ArmingLevel;
-import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
@@ -139,7 +138,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
                         : "on after a start-up grace of " + options.getStartupGrace(),
                 options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
                         + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
-                        + new ArmingLevel(ArmingSettings.of(options)).floorPercent() + "% CPU",
+                        + new ArmingLevel(options).floorPercent() + "% CPU",
                 !options.getReference().isEnabled() ? "off" : options.getReference().getDuration() + " every "
                         + options.getReference().getRefresh() + " while calm");
     }

@@ -18,11 +18,9 @@ import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
-import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
-import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
@@ -172,20 +170,19 @@ final class PipelineAssembly {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return null;
         }
-        LookbackSettings settings = LookbackSettings.of(options);
         LookbackSource source;
         if (b.lookbackSource != null) {
             source = b.lookbackSource;
         } else {
             // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
             // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
-            LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), settings.maxStackDepth(),
+            LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), options.getMaxStackDepth(),
                     named(threads, "cpuprofiler-lookback-stream"), diskSpace, jfrKeeper);
             log.debug("Look-back source: {}", choice.reason());
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
-        return new LookbackRecorder(settings, ArmingSettings.of(options), holds, source, engineLock, b.clock,
+        return new LookbackRecorder(options, holds, source, engineLock, b.clock,
                 tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
     }
 

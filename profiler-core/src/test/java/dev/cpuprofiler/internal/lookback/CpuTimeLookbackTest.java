@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import static dev.cpuprofiler.internal.lookback.LookbackWithRealEnginesTest.weightOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -192,8 +193,7 @@ class CpuTimeLookbackTest {
     }
 
     private static LookbackRing newRing() {
-        return new LookbackRing(new LookbackSettings(Duration.ofSeconds(30), PERIOD, UNIT, DEPTH,
-                LookbackSettings.DEFAULT_MAX_TREE_NODES, false));
+        return new LookbackRing(TestRecorders.options(Duration.ofSeconds(30), PERIOD, UNIT, DEPTH));
     }
 
     private JfrCpuTimeSampleSource source() {

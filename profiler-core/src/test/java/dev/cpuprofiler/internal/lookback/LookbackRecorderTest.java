@@ -1,11 +1,14 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.CpuProfilerStatus;
 
+import static dev.cpuprofiler.internal.lookback.TestRecorders.stepAside;
+import static dev.cpuprofiler.internal.lookback.TestRecorders.alwaysArmed;
 import static dev.cpuprofiler.internal.lookback.LookbackRingTest.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,7 +101,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run", "app.Main.burst"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         SelectedRecording session = startSession();
 
         assertThat(snapshot.samples()).isEqualTo(100);
@@ -119,7 +122,7 @@ class LookbackRecorderTest {
     void resumingWhileTheSessionRecordsWaitsForItThenRecordsAgain() throws Exception {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         SelectedRecording session = startSession();
 
         recorder.resume();
@@ -148,7 +151,7 @@ class LookbackRecorderTest {
     void itsOwnTickerResumesOnceTheSessionHasEnded() throws Exception {
         recorder = recorder(Duration.ofMillis(10));
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         SelectedRecording session = startSession();
         recorder.resume();
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.WAITING);
@@ -164,7 +167,7 @@ class LookbackRecorderTest {
 
     @Test
     void lookbackAndSessionsNeverSampleAtTheSameTime() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, java.time.Clock.systemUTC());
+        recorder = alwaysArmed(settings(), holds, source, lock, java.time.Clock.systemUTC());
         ticks = LookbackTicks.every(recorder, Duration.ofMillis(1), threadFactory);
         recorder.start();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -184,7 +187,7 @@ class LookbackRecorderTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         try {
             for (int round = 0; sessions < 100 && round < 100_000 && System.nanoTime() < deadline; round++) {
-                Optional<LookbackSnapshot> snapshot = recorder.stepAside();
+                Optional<LookbackSnapshot> snapshot = stepAside(recorder);
                 assertThat(snapshot).isPresent();
                 SelectedRecording session;
                 try {
@@ -213,7 +216,7 @@ class LookbackRecorderTest {
     void afterACpuTriggeredSessionItResumesOneWindowBeforeTheCooldownEnds() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         Instant cooldownEnd = time.instant().plus(Duration.ofHours(4));
         holds.startCooldown(cooldownEnd);  // the session ended: the trigger's cooldown, which the look-back reads
 
@@ -240,7 +243,7 @@ class LookbackRecorderTest {
     void aSessionWithNoCooldownAfterItResumesItAtOnce() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
 
         recorder.resume();  // an on-demand session, or a cooldown of zero
 
@@ -252,11 +255,11 @@ class LookbackRecorderTest {
     void aSessionStartingBeforeTheResumeTimeKeepsItAside() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         holds.startCooldown(time.instant().plus(WINDOW).plus(Duration.ofMinutes(5)));
         recorder.resume();
 
-        recorder.stepAside();  // an on-demand session during the cooldown
+        stepAside(recorder);  // an on-demand session during the cooldown
         time.advance(Duration.ofMinutes(10));
         recorder.tick();  // past the time it could have armed from: the session holds it aside until it resumes it
 
@@ -274,7 +277,7 @@ class LookbackRecorderTest {
     void aSessionStoppedByTheShutdownDoesNotRestartIt() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
 
         holds.shutDown("the profiler is shutting down");
         recorder.resume();
@@ -293,7 +296,7 @@ class LookbackRecorderTest {
         Instant start = time.instant();
         time.advance(Duration.ofSeconds(10));
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.startedAt()).isEqualTo(start);
         assertThat(snapshot.duration()).isEqualTo(Duration.ofSeconds(10));
@@ -309,7 +312,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.duration()).isLessThanOrEqualTo(WINDOW).isGreaterThan(WINDOW.minusSeconds(3));
         assertThat(snapshot.samples()).isLessThanOrEqualTo(WINDOW.toMillis() / 20 + 1);
@@ -329,7 +332,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.weight()).as("10 ms samples in 10 ms units").isEqualTo(100);
         assertThat(snapshot.samplingPeriod()).isEqualTo(Duration.ofMillis(10));
@@ -338,14 +341,14 @@ class LookbackRecorderTest {
 
     @Test
     void aSamplerThatCannotRunLeavesTheEngineFreeAndSaysWhy() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds,
+        recorder = alwaysArmed(settings(), holds,
                 FakeLookbackSource.refusing("JFR is not available here"), lock, time);
         recorder.start();
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.UNAVAILABLE);
         assertThat(recorder.status().reason()).isEqualTo("JFR is not available here");
         assertThat(lock.holder()).isEmpty();
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         assertThat(snapshot.samples()).isZero();
         assertThat(snapshot.notes()).containsExactly("look-back was not recording: JFR is not available here");
         startSession().stop();
@@ -396,7 +399,7 @@ class LookbackRecorderTest {
         assertThat(source.isRecording()).isFalse();
         assertThat(source.starts.get()).isEqualTo(1);
         assertThat(lock.holder()).isEmpty();
-        assertThat(recorder.stepAside()).isEmpty();
+        assertThat(stepAside(recorder)).isEmpty();
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.STOPPED);
     }
 
@@ -405,7 +408,7 @@ class LookbackRecorderTest {
         Lookback off = Lookback.off();
         off.start();
 
-        assertThat(off.stepAside()).isEmpty();
+        assertThat(stepAside(off)).isEmpty();
         assertThat(off.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.OFF);
         assertThat(lock.holder()).isEmpty();
         startSession().stop();
@@ -419,7 +422,7 @@ class LookbackRecorderTest {
             time.advance(Duration.ofMillis(20));
             source.sample(time.instant(), stack("app.Main.run", "app.Main.burstBefore"), "main");
         }
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         StackTree session = new StackTree(512, 10_000, false);
         for (int i = 0; i < 100; i++) {  // one second of session at 10 ms
             session.accept(stack("app.Main.run", "app.Main.workAfter"), "main", 1);
@@ -434,15 +437,15 @@ class LookbackRecorderTest {
     }
 
     private LookbackRecorder recorder(Duration tick) {
-        LookbackRecorder r = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, time);
+        LookbackRecorder r = alwaysArmed(settings(), holds, source, lock, time);
         if (!tick.isZero()) {
             ticks = LookbackTicks.every(r, tick, threadFactory);
         }
         return r;
     }
 
-    private static LookbackSettings settings() {
-        return new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512, 44_000, false);
+    private static CpuProfilerOptions settings() {
+        return TestRecorders.options(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512);
     }
 
     private SelectedRecording startSession() throws Exception {
