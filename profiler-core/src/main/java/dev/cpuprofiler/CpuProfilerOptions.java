@@ -7,9 +7,9 @@ import java.util.Arrays;
 /**
  * Every {@code profiler.cpu.*} setting, nested as the properties are ({@link Jfr}, {@link Saturation},
  * {@link Reference}): each a typed field whose initialiser is its default, its allowed values in {@link #validate()}.
- * What each one means is the Javadoc of the starter's {@code CpuProfilerProperties}. A JavaBean, so that code can change
- * it ({@code CpuProfilerCustomizer}); the accessors hold nothing else and take a line each. The pipeline's stages read
- * the settings they use from here.
+ * What each one means is the Javadoc of the starter's {@code CpuProfilerProperties}. A JavaBean, so that code can
+ * change it ({@code CpuProfilerCustomizer}); the accessors hold nothing else and take a line each. The pipeline's
+ * stages read the settings they use from here.
  */
 public final class CpuProfilerOptions implements Cloneable {
 

@@ -31,7 +31,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     private static final Duration CLOCK_TOLERANCE = Duration.ofMillis(50);
     private static final Duration LIVE_COUNT_MAX_AGE = Duration.ofSeconds(1);
 
-    private final JfrRecordingPlan plan;
+    private final Plan plan;
     private final EngineSettings settings;
     private final StackSink sink;
     private final Recording recording;
@@ -44,7 +44,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     private long liveCountCost;
     private boolean liveCountFailed;
 
-    private JfrDumpRecording(JfrRecordingPlan plan, EngineSettings settings, StackSink sink, Recording recording,
+    private JfrDumpRecording(Plan plan, EngineSettings settings, StackSink sink, Recording recording,
             Path file, Instant startedAt, List<String> startNotes) {
         super(plan.engineId(), plan.engineDetail(), file);
         this.plan = plan;
@@ -57,7 +57,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     }
 
     /** Starts the recording; it is running when this returns. {@code jfrKeeper} is told first, past the disk check. */
-    static JfrDumpRecording start(JfrRecordingPlan plan, EngineSettings settings, StackSink sink,
+    static JfrDumpRecording start(Plan plan, EngineSettings settings, StackSink sink,
             List<String> startNotes, JfrPeriodicTaskKeeper jfrKeeper) throws EngineUnavailableException {
         Optional<String> full = settings.diskSpace().jfrRefusal(settings.workDirectory());
         if (full.isPresent()) {
@@ -154,7 +154,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     }
 
     @Override
-    RecordingResult readBack() throws IOException {
+    EngineRecording.Result readBack() throws IOException {
         JfrSampleReader reader = new JfrSampleReader(new JfrSampleReader.Options(plan.sampleEvents(),
                 settings.samplingPeriod(), settings.maxStackDepth(), false, startedAt.minus(CLOCK_TOLERANCE),
                 Set.of()));
@@ -168,7 +168,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
         JfrOwnEvents.Outcome served = JfrOwnEvents.keepOnly(file(), plan.eventSettings().keySet(),
                 summary.eventTypes());
         served.note().ifPresent(notes::add);
-        return new RecordingResult(plan.engineId(), plan.engineDetail(), summary.weight(),
+        return new EngineRecording.Result(plan.engineId(), plan.engineDetail(), summary.weight(),
                 summary.failed() + summary.lost(), served.kept().orElse(null), notes, List.of());
     }
 
@@ -180,5 +180,25 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     @Override
     void discard() {
         recording.close();
+    }
+
+    /**
+     * What a JFR engine records: the events with their settings, which of them are stack samples, and notes that hold
+     * for every recording of this engine.
+     *
+     * @param engineId the engine's id
+     * @param engineDetail what {@link EngineRecording.Result#engineDetail()} reports
+     * @param eventSettings event name to its settings ({@code period}, {@code throttle}, ...)
+     * @param sampleEvents the events that are stack samples
+     * @param notes notes every result of this engine carries
+     */
+    record Plan(String engineId, String engineDetail, Map<String, Map<String, String>> eventSettings,
+            Set<String> sampleEvents, List<String> notes) {
+
+        Plan {
+            eventSettings = Map.copyOf(eventSettings);
+            sampleEvents = Set.copyOf(sampleEvents);
+            notes = List.copyOf(notes);
+        }
     }
 }

@@ -31,9 +31,9 @@ public final class ArmingLevel {
     private final double threadLevelPercent;
 
     /**
-     * By the CPU trigger's threshold and {@code lookback-arming-ratio}; and, while the saturation trigger is on, by a
-     * pinned thread: its recent CPU above ratio × the saturation threshold (percent of ONE core) arms it too, while the
-     * process's CPU% stays low.
+     * By the CPU trigger's threshold and {@code lookback-arming-ratio}; and, while the saturation trigger is on, by
+     * a pinned thread: its recent CPU above ratio × the saturation threshold (percent of ONE core) arms it too, while
+     * the process's CPU% stays low.
      */
     public ArmingLevel(CpuProfilerOptions options) {
         this.thresholdPercent = options.getThreshold();

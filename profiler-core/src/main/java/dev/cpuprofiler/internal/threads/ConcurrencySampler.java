@@ -120,8 +120,8 @@ public final class ConcurrencySampler {
                 long self = Thread.currentThread().getId();
                 long[] active = tracker == null ? new long[0] : tracker.activeThreadIds();
                 LongFunction<String> names = tracker == null ? id -> null : tracker::name;
-                ConcurrencyRun run = new ConcurrencyRun(reader, ConcurrencyRun.Tuning.DEFAULT, ticker, active, id -> id == self, names,
-                        parallelism());
+                ConcurrencyRun run = new ConcurrencyRun(reader, ConcurrencyRun.Tuning.DEFAULT, ticker, active,
+                        id -> id == self, names, parallelism());
                 long period = ConcurrencyRun.Tuning.DEFAULT.tick().toNanos();
                 run.begin();
                 long next = ticker.nanoTime() + period;

@@ -11,7 +11,7 @@ import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -147,7 +147,7 @@ class CpuTimeLookbackTest {
         SelectedRecording s = engines.start(EngineChoice.JFR_CPU_TIME,
                 EngineSettings.of(UNIT, DEPTH, workDirectory, "session"), session);
         sessionBurner.runAndJoin();
-        RecordingResult result = s.stop();
+        EngineRecording.Result result = s.stop();
         if (result.jfrFile() != null) {
             Files.deleteIfExists(result.jfrFile());
         }

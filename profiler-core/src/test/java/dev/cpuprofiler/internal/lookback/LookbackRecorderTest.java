@@ -15,7 +15,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.internal.engine.EngineBusyException;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
@@ -86,7 +85,7 @@ class LookbackRecorderTest {
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
         assertThat(lock.holder()).hasValueSatisfying(h -> assertThat(h).startsWith("look-back"));
-        assertThatThrownBy(this::startSession).isInstanceOf(EngineBusyException.class)
+        assertThatThrownBy(this::startSession).isInstanceOf(EngineLock.BusyException.class)
                 .hasMessageContaining("look-back");
         assertThat(detector.mostAtOnce()).isEqualTo(1);
     }
@@ -192,7 +191,7 @@ class LookbackRecorderTest {
                 SelectedRecording session;
                 try {
                     session = startSession();
-                } catch (EngineBusyException busy) {
+                } catch (EngineLock.BusyException busy) {
                     continue;  // the poker's resume() got the lock first: the session must not start then
                 }
                 sessions++;

@@ -15,7 +15,7 @@ import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
-import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -233,7 +233,7 @@ class LookbackWithRealEnginesTest {
         return EngineSettings.of(SESSION_PERIOD, DEPTH, workDirectory, name);
     }
 
-    private static void deleteFile(RecordingResult result) throws Exception {
+    private static void deleteFile(EngineRecording.Result result) throws Exception {
         if (result.jfrFile() != null) {
             Files.deleteIfExists(result.jfrFile());
         }

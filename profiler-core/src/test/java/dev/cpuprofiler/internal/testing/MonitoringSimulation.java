@@ -55,8 +55,8 @@ public final class MonitoringSimulation {
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
         this.coordinator = new SessionCoordinator(options, cpus, baseline::average,
-                () -> Optional.ofNullable(saturation), () -> rising, holds, (trigger, duration) -> launcher.launch(trigger,
-                        duration), time);
+                () -> Optional.ofNullable(saturation), () -> rising, holds,
+                (trigger, duration) -> launcher.launch(trigger, duration), time);
         coordinator.addListener((trigger, session, outcome) -> lastOutcome = outcome);
         sampler.tick(); // t = 0: the sampler's starting point
     }
