@@ -91,7 +91,7 @@ class ArchitectureTest {
                 .orShould().dependOnClassesThat().resideInAPackage(FORMATS + "..")
                 .because("the formats sit above the stages and below the assembly (core), the facade on top: the "
                         + "stages hand up the API's value types (profiles, status, trees), and what they need of a "
-                        + "format is passed in (a ProfileFile)")
+                        + "format is passed in (a ProfileFileWriter.File)")
                 .check(production);
         noClasses().that().resideInAPackage(FORMATS + "..")
                 .should().dependOnClassesThat().resideInAnyPackage(stage("core"), stage("trigger"),

@@ -394,4 +394,18 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrStackDepth);
         }
     }
+
+    /** profiler-core's {@link CpuProfiler.Provider}: the pipeline, with production defaults for the rest. */
+    public static final class Provider implements CpuProfiler.Provider {
+
+        @Override
+        public CpuProfiler build(CpuProfiler.Builder settings) {
+            Builder b = builder(settings.options()).fsRoot(settings.fsRoot()).clock(settings.clock())
+                    .threadFactory(settings.threadFactory()).virtualThreads(settings.virtualThreads());
+            if (settings.workDirectory() != null) {
+                b.workDirectory(settings.workDirectory());
+            }
+            return b.build();
+        }
+    }
 }

@@ -36,6 +36,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.Holds;
@@ -218,7 +219,18 @@ final class PipelineAssembly {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
+    /**
+     * Names and daemonizes the threads {@code factory} makes, so every profiler thread is recognisable in a thread
+     * dump ({@code cpuprofiler-sampler}, ...) and none keeps the JVM alive.
+     */
     static ThreadFactory named(ThreadFactory factory, String name) {
-        return new NamedThreadFactory(factory, name);
+        Objects.requireNonNull(factory, "factory");
+        Objects.requireNonNull(name, "name");
+        return r -> {
+            Thread t = factory.newThread(r);
+            t.setName(name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 }

@@ -12,6 +12,8 @@ import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,13 +33,11 @@ final class StatusReader {
     private static final int TOP_THREADS = 10;
 
     private final Pipeline p;
-    private final CpuHistoryReader history;
     /** Each kept profile's hot method, found once (a walk of its whole tree): a stored profile never changes. */
     private final Map<String, Optional<String>> hotMethods = new ConcurrentHashMap<>();
 
     StatusReader(Pipeline pipeline) {
         this.p = pipeline;
-        this.history = new CpuHistoryReader(pipeline);
     }
 
     CpuProfilerStatus read() {
@@ -47,10 +47,10 @@ final class StatusReader {
         OptionalDouble highest = p.baseline().highestAverage();
         CpuProfilerStatus.Cpu cpu = new CpuProfilerStatus.Cpu(p.cpuSource().source().kind().id(), p.cpuSource().cgroupPath(),
                 p.cpuSource().effectiveCpus().count(), p.cpuSource().effectiveCpus().origin(),
-                Double.isNaN(latest) ? null : Rounding.percent(latest),
-                avg.isPresent() ? Rounding.percent(avg.getAsDouble()) : null,
+                Double.isNaN(latest) ? null : percent(latest),
+                avg.isPresent() ? percent(avg.getAsDouble()) : null,
                 options.getThreshold(), p.cpuSource().fallbackReason(), highest.isPresent()
-                        ? Rounding.percent(highest.getAsDouble()) : null, p.baseline().keptHistory());
+                        ? percent(highest.getAsDouble()) : null, p.baseline().keptHistory());
         Holds holds = p.coordinator().holds();
         Instant now = p.clock().instant();
         Instant graceUntil = holds.graceUntil(now).orElse(null);
@@ -62,7 +62,7 @@ final class StatusReader {
         CpuProfilerStatus.Reference reference = p.profiles().reference().map(CpuProfilerStatus.Reference::of)
                 .orElse(null);
         return new CpuProfilerStatus(p.coordinator().state(), cpu, trigger, session, p.profiles().latest().orElse(null),
-                reference, summaries(profiles), threads(), saturation(), lookback(), disk(), history.read());
+                reference, summaries(profiles), threads(), saturation(), lookback(), disk(), history());
     }
 
     private List<CpuProfilerStatus.ProfileSummary> summaries(List<Profile> profiles) {
@@ -84,7 +84,7 @@ final class StatusReader {
 
     private List<ThreadCpu> threads() {
         return p.threads() == null ? List.of() : p.threads().top(TOP_THREADS).stream().map(t -> new ThreadCpu(
-                t.id(), t.name(), Rounding.percent(t.cpuPercent()), t.cpuTime(), t.label())).toList();
+                t.id(), t.name(), percent(t.cpuPercent()), t.cpuTime(), t.label())).toList();
     }
 
     private CpuProfilerStatus.Saturation saturation() {
@@ -100,8 +100,8 @@ final class StatusReader {
         CpuProfilerStatus.Lookback l = p.lookback().status();
         return new CpuProfilerStatus.Lookback(l.state(), l.window(), l.samplingPeriod(), l.coveredFrom(),
                 l.armsFrom(), l.samples(), l.footprintBytes(), l.reason(), l.source(),
-                Rounding.percent(l.armingPercent()), Rounding.percent(l.recentCpuPercent()), l.armedSince(),
-                Rounding.percent(l.normalPercent()));
+                percent(l.armingPercent()), percent(l.recentCpuPercent()), l.armedSince(),
+                percent(l.normalPercent()));
     }
 
     /** The free space where the profiler writes: a few statvfs calls, cheap enough for every status request. */
@@ -124,5 +124,42 @@ final class StatusReader {
                 problems.add(c.describe(what));
             }
         });
+    }
+
+    /**
+     * The chart's history: the sampler and the baseline keep ticker times (monotonic nanoseconds, cheap on the tick);
+     * this turns them into seconds before one reading of the clock and the ticker, taken together.
+     */
+    private CpuProfilerStatus.History history() {
+        Instant now = p.clock().instant();
+        long nowNanos = p.ticker().nanoTime();
+        // A quiet process is sampled less often, so the ring may reach further back than the chart shows.
+        long from = nowNanos - RecentCpuSamples.SPAN.toNanos();
+        List<double[]> samples = p.recentCpu().snapshot().stream()
+                .filter(s -> s.nanoTime() >= from)
+                .map(s -> new double[] {secondsBefore(nowNanos, s.nanoTime()), percent(s.percent())})
+                .toList();
+        List<double[]> slots = p.baseline().history().stream().map(s -> slot(nowNanos, s)).toList();
+        return new CpuProfilerStatus.History(now, p.options().getSamplingInterval(),
+                p.options().getRollingHistoryInterval(), samples, slots);
+    }
+
+    private static double[] slot(long nowNanos, RollingBaseline.Slot s) {
+        return new double[] {secondsBefore(nowNanos, s.endNanoTime() - s.wallNanos()),
+                secondsBefore(nowNanos, s.endNanoTime()), percent(s.percent())};
+    }
+
+    /** Seconds from now back to the ticker time, to 0.1 s (negative: in the past). */
+    private static double secondsBefore(long nowNanos, long nanoTime) {
+        return Math.round((nanoTime - nowNanos) / 100_000_000.0) / 10.0;
+    }
+
+    /** Percentages as the status shows them: to 0.01 (more would be noise, and costs bytes every poll). */
+    private static double percent(double percent) {
+        return Math.round(percent * 100.0) / 100.0;
+    }
+
+    private static Double percent(Double percent) {
+        return percent == null ? null : percent(percent.doubleValue());
     }
 }
