@@ -7,7 +7,7 @@ import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.CpuProfilerOptions;
 
 import dev.cpuprofiler.internal.cpu.CpuSampler;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
@@ -201,7 +201,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         return p.options().copy();
     }
 
-    public SelectedCpuSource cpuSource() {
+    public CpuSourceSelector.Selected cpuSource() {
         return p.cpuSource();
     }
 

@@ -7,7 +7,7 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
@@ -30,7 +30,7 @@ import java.util.concurrent.ThreadFactory;
  * @param jfrKeeper the recording that keeps JFR's periodic thread asleep on Java 17 to 20, closed last
  */
 record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
-        SelectedCpuSource cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
+        CpuSourceSelector.Selected cpuSource, CpuSampler sampler, RollingBaseline baseline, RecentCpuSamples recentCpu,
         ThreadCpuTracker threads, ProfileStore profiles,
         WorkDirectory workDirectory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
         ProfilingSessions sessions,

@@ -11,7 +11,6 @@ import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineLock;
@@ -71,7 +70,7 @@ final class PipelineAssembly {
         ThreadFactory threads = ownCpu.accountable(b.threadFactory);
         DiskSpaceGuard diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
 
-        SelectedCpuSource selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
