@@ -204,4 +204,111 @@ final class ArmingDecision {
     static String fmt(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
     }
+
+    /**
+     * The recent CPU the look-back arms on: the mean of the latest few CPU samples (a sample that is not a number, the
+     * sampler's first, is skipped). Its mean counts only once it holds that many samples, so the look-back neither arms
+     * on a single busy second nor right after start on too little data. Not thread-safe: the sampler's thread feeds it;
+     * {@link #mean()} is published through a volatile for status readers.
+     */
+    private static final class ArmingSignal {
+
+        private final double[] window;
+        private int next;
+        private int count;
+        private double sum;
+        private volatile double mean = Double.NaN;
+
+        ArmingSignal(int samples) {
+            this.window = new double[samples];
+        }
+
+        /** Adds one CPU sample (percent of the effective CPUs); NaN is ignored. */
+        void add(double percent) {
+            if (Double.isNaN(percent)) {
+                return;
+            }
+            if (count == window.length) {
+                sum -= window[next];
+            } else {
+                count++;
+            }
+            window[next] = percent;
+            sum += percent;
+            next = (next + 1) % window.length;
+            // Summing the few values again would cost as little; subtracting keeps it one step per sample.
+            mean = count == window.length ? Math.max(0, sum / count) : Double.NaN;
+        }
+
+        /** The mean of the latest samples, or NaN until there are enough of them. */
+        double mean() {
+            return mean;
+        }
+
+        /** Whether the mean is known and strictly above {@code levelPercent}. */
+        boolean above(double levelPercent) {
+            double m = mean;
+            return !Double.isNaN(m) && m > levelPercent;
+        }
+    }
+
+    /**
+     * What a CPU reading usually is lately, so that the look-back arms on a rise and not on a level: the lowest mean
+     * of {@code bucketSamples} consecutive samples over the last {@code buckets} such spans (10-s means over 2 minutes
+     * with the defaults). An application that runs at half its CPU all day has a normal of about half, and only a rise
+     * above it arms the look-back; a burst lifts no mean it does not fill, and a lull of one span lowers it, which
+     * arms sooner, never later.
+     *
+     * <p>One writer, the sampler's thread: each sample is an addition; once a span, one array write and a scan of the
+     * {@code buckets} means. {@link #lowest()} may be read from any thread.
+     */
+    private static final class NormalLevel {
+
+        private final int bucketSamples;
+        private final double[] means;
+        private int filled;
+        private int next;
+        private int inBucket;
+        private double bucketSum;
+        private volatile double lowest = Double.NaN;
+
+        /**
+         * @param bucketSamples samples averaged into one mean, at least 1
+         * @param buckets how many means are kept, at least 1
+         */
+        NormalLevel(int bucketSamples, int buckets) {
+            if (bucketSamples < 1 || buckets < 1) {
+                throw new IllegalArgumentException("bucketSamples and buckets must be at least 1: " + bucketSamples
+                        + ", " + buckets);
+            }
+            this.bucketSamples = bucketSamples;
+            this.means = new double[buckets];
+        }
+
+        /** Adds one sample (percent); NaN is ignored. */
+        void add(double percent) {
+            if (Double.isNaN(percent)) {
+                return;
+            }
+            bucketSum += percent;
+            if (++inBucket < bucketSamples) {
+                return;
+            }
+            means[next] = bucketSum / bucketSamples;
+            next = (next + 1) % means.length;
+            filled = Math.min(filled + 1, means.length);
+            inBucket = 0;
+            bucketSum = 0;
+            double low = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < filled; i++) {
+                low = Math.min(low, means[i]);
+            }
+            lowest = low;
+        }
+
+        /** The lowest kept mean, or NaN before the first span is complete. */
+        double lowest() {
+            return lowest;
+        }
+    }
 }

@@ -49,6 +49,37 @@ public interface Lookback extends AutoCloseable {
 
     /** Look-back switched off: records nothing, never holds the engine lock. */
     static Lookback off() {
-        return LookbackOff.INSTANCE;
+        return Off.INSTANCE;
+    }
+
+    /** {@link #off()}: stateless, so one shared instance. */
+    final class Off implements Lookback {
+
+        static final Off INSTANCE = new Off();
+
+        private Off() {
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public Optional<LookbackHandOver> handOver() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void resume() {
+        }
+
+        @Override
+        public CpuProfilerStatus.Lookback status() {
+            return CpuProfilerStatus.Lookback.OFF;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

@@ -320,13 +320,13 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
                         + "at or below its arming level for {}", decision.armedReason(), ring.window(),
                         source.description(), ring.samplingPeriod().toMillis(), decision.disarmAfter());
             }
-        } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
+        } catch (LookbackSource.UnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();
             // The reason is served (the status): an unexpected exception's text goes only to the log.
-            if (!(e instanceof LookbackUnavailableException) || e.getCause() != null) {
+            if (!(e instanceof LookbackSource.UnavailableException) || e.getCause() != null) {
                 log.warn("Look-back failed to start", e);
             }
-            unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start ("
+            unavailable(e instanceof LookbackSource.UnavailableException ? e.getMessage() : "failed to start ("
                     + EngineUnavailableException.unexpected(e) + ")");
         }
     }

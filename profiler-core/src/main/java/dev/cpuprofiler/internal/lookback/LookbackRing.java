@@ -105,7 +105,7 @@ final class LookbackRing {
 
     /**
      * As {@link #add(Instant, List, String)}, for a sample that stands for {@code period} (null: the current
-     * {@link #samplePeriod()}); this is the {@link TimedStackSink} a recording fills.
+     * {@link #samplePeriod()}); this is the {@link LookbackSource.Sink} a recording fills.
      */
     synchronized void add(Instant sampledAt, List<Frame> framesRootFirst, String threadName, Duration period) {
         long index = Math.floorDiv(sampledAt.toEpochMilli(), widthMillis);

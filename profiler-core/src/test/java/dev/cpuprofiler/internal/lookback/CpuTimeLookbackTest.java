@@ -169,7 +169,7 @@ class CpuTimeLookbackTest {
     }
 
     /** Hands the stream's samples to the ring, counting those delivered twice and the burner's by their period. */
-    private static final class Delivered implements TimedStackSink {
+    private static final class Delivered implements LookbackSource.Sink {
 
         final Set<String> seen = ConcurrentHashMap.newKeySet();
         final AtomicLong twice = new AtomicLong();
