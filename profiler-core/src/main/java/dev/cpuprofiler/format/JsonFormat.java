@@ -7,7 +7,6 @@ import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.RootCut;
 import java.io.ByteArrayOutputStream;
@@ -76,7 +75,7 @@ final class JsonFormat extends FormatBase {
     record Document(String id, String trigger, Saturation saturation, String engine, String engineDetail,
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
-            long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
+            long cutSamples, double cutPercent, Double cpuPercent, List<HotMethods.Method> hotMethods,
             List<Profile.EndpointShare> endpoints, Profile.Comparison comparison,
             List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
             Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,

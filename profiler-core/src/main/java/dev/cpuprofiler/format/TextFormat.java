@@ -7,7 +7,6 @@ import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.RootCut;
 import java.io.IOException;
@@ -69,10 +68,10 @@ final class TextFormat extends FormatBase {
                         + " of them below (thread " + view.thread() + ")" : view.lookback() == LookbackView.ONLY
                         ? "; the tree below holds the look-back's alone, weighing " + tree.totalSamples()
                         : "; the tree below weighs " + tree.totalSamples() + ", the look-back's samples included"));
-        List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
+        List<HotMethods.Method> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
         if (!hot.isEmpty()) {
             b.append("Hot methods (self time; total = samples through it):\n");
-            for (HotMethod h : hot) {
+            for (HotMethods.Method h : hot) {
                 b.append(String.format(Locale.ROOT, "  %6.2f%% self  %6.2f%% total  %8d  %s%n", h.selfPercent(),
                         h.totalPercent(), h.samples(), h.method()));
             }

@@ -8,7 +8,6 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.format.ProfileFormat;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 import dev.cpuprofiler.CpuProfilerOptions;
@@ -79,7 +78,7 @@ final class StatusReader {
     /** The method with the most self time, the look-back part included (as in the JSON's {@code hotMethods}). */
     private static Optional<String> hotMethod(Profile profile) {
         return HotMethods.of(LookbackTrees.select(LookbackView.INCLUDE, profile.tree(), profile.lookback()), 1)
-                .stream().findFirst().map(HotMethod::method);
+                .stream().findFirst().map(HotMethods.Method::method);
     }
 
     private List<ThreadCpu> threads() {

@@ -2,10 +2,6 @@ package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -74,22 +70,6 @@ public final class StackTree implements StackSink {
         this.frames = new FrameTable(maxTreeNodes);
         this.nodes = new NodeTable(maxTreeNodes);
         this.paths = new NodePaths(nodes, maxTreeNodes, regularLimit, Math.min(maxStackDepth, 64) + 2);
-    }
-
-    /** Parses collapsed stacks ({@code frame;frame;frame count} per line) with the widest limits the options allow. */
-    public static StackTree fromCollapsed(String collapsed) {
-        return fromCollapsed(new StringReader(collapsed), 8192, 10_000_000);
-    }
-
-    /** Parses collapsed stacks into a tree with the given limits (never grouped by thread: the text has no threads). */
-    public static StackTree fromCollapsed(Reader collapsed, int maxStackDepth, int maxTreeNodes) {
-        StackTree tree = new StackTree(maxStackDepth, maxTreeNodes, false);
-        try {
-            CollapsedStacksParser.parse(collapsed, tree);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return tree;
     }
 
     @Override

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * running {@link #WATCHDOG_GRACE} past its duration, counted as failed.
  *
  * <p>A launch ({@link SessionLaunches}: the look-back hands over, an engine starts, a second or more) runs without any
- * lock, on a reserved slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
+ * lock, on a reserved slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a
+ * shutdown waits for it.
  * Reading it ({@link #state()}, {@link #activeSession()}, the holds) never waits, so neither a status request nor a
  * metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on the CPU sampler's own
  * thread.
@@ -364,5 +365,49 @@ public final class SessionCoordinator {
     /** Cancels the running session, if any; later sessions may start as usual. */
     public void cancelActive(String reason) {
         slot.session().filter(s -> !s.isDone()).ifPresent(s -> s.cancel(reason));
+    }
+
+    /**
+     * Since when every poll has found the application calm enough for a reference of normal, and whether that is
+     * long enough: a reference records a steady state, never the first seconds of a change (else one started at the
+     * first calm poll after the start-up grace or an idle stretch, often the first second of a rise the look-back had
+     * not yet seen, and held the engine the look-back needed for the incident that followed). A poll that is not
+     * calm, or that does not ask, breaks the streak. Used on the polling thread only.
+     */
+    private static final class CalmStreak {
+
+        private final Duration settle;
+        private long poll;
+        private long lastCalmPoll = Long.MIN_VALUE;
+        private Instant since;
+
+        /** @param settle how long the application must have been calm, at every poll, before a reference starts */
+        CalmStreak(Duration settle) {
+            this.settle = Objects.requireNonNull(settle, "settle");
+        }
+
+        /** A new poll: unless it finds the application calm, the streak is broken. */
+        void nextPoll() {
+            poll++;
+        }
+
+        /** This poll found the application calm at {@code now}; whether it has been for the whole settle time. */
+        boolean calmAndSettled(Instant now) {
+            if (since == null || lastCalmPoll != poll - 1) {
+                since = now;
+            }
+            lastCalmPoll = poll;
+            return !now.isBefore(since.plus(settle));
+        }
+
+        /** Since when the application has been calm, as the last calm poll saw it. */
+        Instant since() {
+            return since;
+        }
+
+        /** When the streak will be long enough, as the last calm poll saw it. */
+        Instant settlesAt() {
+            return since.plus(settle);
+        }
     }
 }

@@ -66,7 +66,7 @@ public final class ThreadTrackingMeasure {
 
     /** Listing thread ids and finding what changed: done every tick by the tracker, every 25 by the sampler. */
     private static void measureListing(ThreadCpuReader reader) throws InterruptedException {
-        ThreadListing listing = new ThreadListing();
+        WatchedThreads.ThreadListing listing = new WatchedThreads.ThreadListing();
         long list = 0;
         long diff = 0;
         int n = 200;
