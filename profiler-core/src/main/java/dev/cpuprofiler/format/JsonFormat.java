@@ -8,7 +8,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -50,7 +50,7 @@ final class JsonFormat extends FormatBase {
     private static Document document(Profile p, ProfileView view) {
         StackTreeSnapshot full = view.fullTree(p);
         StackTreeSnapshot tree = view.tree(p);
-        RootCut cut = RootCut.of(full);
+        StackTree.RootCut cut = StackTree.RootCut.of(full);
         return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine().id(),
                 p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),

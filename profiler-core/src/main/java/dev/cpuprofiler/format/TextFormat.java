@@ -8,7 +8,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +59,7 @@ final class TextFormat extends FormatBase {
             b.append("Thread: ").append(view.thread()).append(", its stacks alone below\n");
         }
         StackTreeSnapshot tree = view.fullTree(p);
-        RootCut cut = RootCut.of(tree);
+        StackTree.RootCut cut = StackTree.RootCut.of(tree);
         // The session's samples, as the JSON, the log and the flame graph's title count them; what the view below
         // holds besides (the look-back's weighed samples) or instead (one thread's) is said apart.
         b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%s%n", p.samples(),

@@ -4,7 +4,6 @@ import dev.cpuprofiler.internal.stack.CollapsedStacks;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
-import dev.cpuprofiler.internal.stack.RootCut;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
 import dev.cpuprofiler.internal.stack.Stacks;
@@ -98,7 +97,7 @@ class DeepStacksTest {
             assertWholePath(tree, deep.aMid(), 10);
             assertWholePath(tree, deep.b(), 30);
             assertWholePath(tree, deep.c(), 20);
-            assertThat(RootCut.of(tree).samples()).isZero();
+            assertThat(StackTree.RootCut.of(tree).samples()).isZero();
 
             // Merging a deep tree into another (look-back buckets, StackTree.merge) keeps it whole too.
             StackTree twice = new StackTree(MAX_STACK_DEPTH, 200_000, false);

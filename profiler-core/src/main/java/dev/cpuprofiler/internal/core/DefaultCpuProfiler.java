@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.core;
 
+import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 

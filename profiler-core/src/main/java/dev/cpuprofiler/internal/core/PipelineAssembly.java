@@ -1,47 +1,48 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfiler;
-
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.InvalidOptionException;
-
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
+import dev.cpuprofiler.internal.cpu.Ticker;
+import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
-import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
-import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
-import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
+import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import java.io.IOException;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.nio.file.attribute.UserPrincipal;
-import java.util.Objects;
-import java.util.Optional;
-import java.util.function.Supplier;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -231,5 +232,19 @@ final class PipelineAssembly {
             t.setDaemon(true);
             return t;
         };
+    }
+
+    /**
+     * The parts the assembly built, held by the running {@link CpuProfiler}.
+     *
+     * @param threads per-thread CPU time, or null when this JVM cannot measure it
+     * @param jfrKeeper the recording that keeps JFR's periodic thread asleep on Java 17 to 20, closed last
+     */
+    record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
+            CpuSourceSelector.Selected cpuSource, CpuSampler sampler, RollingBaseline baseline,
+            RecentCpuSamples recentCpu, ThreadCpuTracker threads, ProfileStore profiles, WorkDirectory workDirectory,
+            DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
+            ProfilingSessions sessions, Lookback lookback, SessionCoordinator coordinator,
+            DebugNonSafepointsCheck debugNonSafepoints, RequestTimeline requests) {
     }
 }

@@ -1,19 +1,18 @@
 package dev.cpuprofiler.internal.core;
 
-import dev.cpuprofiler.internal.threads.SaturationReading;
-import dev.cpuprofiler.internal.trigger.Holds;
-
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.internal.baseline.RollingBaseline;
+import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
+import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
-import dev.cpuprofiler.CpuProfilerOptions;
-import dev.cpuprofiler.internal.baseline.RollingBaseline;
-import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
-
+import dev.cpuprofiler.internal.threads.SaturationReading;
+import dev.cpuprofiler.internal.trigger.Holds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

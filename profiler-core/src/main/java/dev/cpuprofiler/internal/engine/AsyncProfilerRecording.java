@@ -72,7 +72,7 @@ final class AsyncProfilerRecording extends OnceStoppedRecording {
             notes.add("async-profiler used " + engine + " (perf_events not permitted here, e.g. by "
                     + "kernel.perf_event_paranoid or seccomp): no kernel frames");
         }
-        notes.addAll(SampleNotes.describeAsyncProfiler(summary, settings));
+        notes.addAll(summary.asyncProfilerNotes(settings.maxStackDepth()));
         long lost = Math.max(0, taken - summary.events());
         if (lost > 0) {
             notes.add(lost + " samples taken but not in the recording (counted as lost)");

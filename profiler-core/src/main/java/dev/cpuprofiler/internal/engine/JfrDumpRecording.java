@@ -161,7 +161,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
         JfrSampleReader.Summary summary = reader.read(file(), sink);
         List<String> notes = new ArrayList<>(startNotes);
         notes.addAll(plan.notes());
-        notes.addAll(SampleNotes.describe(summary, settings));
+        notes.addAll(summary.notes(settings.maxStackDepth()));
         if (summary.events() == 0) {
             notes.add("JFR delivered no " + String.join(" or ", plan.sampleEvents()) + " events");
         }

@@ -69,17 +69,17 @@ class HotMethodsTest {
         StackTree flat = new StackTree(64, 1000, false);
         flat.accept(of("[truncated];Filter.doFilter;Controller.get"), "t", 30);
         flat.accept(of("Thread.run;Controller.get"), "t", 70);
-        assertThat(RootCut.of(flat.snapshot())).isEqualTo(new RootCut(30, 30.0));
+        assertThat(StackTree.RootCut.of(flat.snapshot())).isEqualTo(new StackTree.RootCut(30, 30.0));
 
         StackTree byThread = new StackTree(64, 1000, true);
         byThread.accept(of("[truncated];Filter.doFilter"), "exec-1", 5);
         byThread.accept(of("Thread.run;Filter.doFilter"), "exec-2", 15);
-        assertThat(RootCut.of(byThread.snapshot()).samples()).isEqualTo(5);
+        assertThat(StackTree.RootCut.of(byThread.snapshot()).samples()).isEqualTo(5);
 
         // The tree's own depth limit keeps the root side and cuts in the middle: not a root cut.
         StackTree shallow = new StackTree(4, 1000, false);
         shallow.accept(of("Thread.run;a;b;c;d;e;leaf"), "t", 10);
         assertThat(shallow.snapshot().truncatedSamples()).isEqualTo(10);
-        assertThat(RootCut.of(shallow.snapshot()).samples()).isZero();
+        assertThat(StackTree.RootCut.of(shallow.snapshot()).samples()).isZero();
     }
 }
