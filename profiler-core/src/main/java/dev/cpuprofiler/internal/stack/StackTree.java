@@ -329,11 +329,6 @@ public final class StackTree implements StackSink {
         return nodes.size();
     }
 
-    /** Distinct frames interned (the root and the synthetic frames included). */
-    public synchronized int frameCount() {
-        return frames.size();
-    }
-
     /** Approximate bytes of the node arrays and child index (not counting the frame-name table). */
     public synchronized long nodeFootprintBytes() {
         return nodes.footprintBytes();

@@ -162,7 +162,8 @@ class CpuUsageSourcesTest {
 
     @Test
     void processSourceCountsThisJvmsCpuTime() throws IOException {
-        try (ProcessCpuSource source = ProcessCpuSource.fromPlatformMXBean()) {
+        try (ProcessCpuSource source = new ProcessCpuSource(ProcessCpuSource.platformProcessCpuTime(),
+                ProcessCpuSource.MXBEAN_DESCRIPTION)) {
             long before = source.cpuTimeNanos();
             burnCpu(100);
             long after = source.cpuTimeNanos();
