@@ -38,7 +38,7 @@ class ArchitectureTest {
     static final List<String> STAGES = List.of("stack", "compare", "cpu", "baseline", "threads", "engine", "lookback",
             "requests", "session", "trigger", "core");
 
-    /** What the public API may hold at most (issue 36's bound; issue 23's was 30). */
+    /** What the public API may hold at most. */
     static final int MAX_PUBLIC_API_TYPES = 24;
 
     private static JavaClasses production;

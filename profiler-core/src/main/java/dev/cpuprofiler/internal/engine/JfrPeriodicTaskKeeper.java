@@ -19,9 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>Once JFR has recorded in a JVM, that thread runs for the rest of its life, and before Java 21 (JDK-8302821,
  * "JFR: Periodic task thread spins after recording has stopped") it naps its 10-ms minimum whenever no recording
  * enables a periodic event: after the look-back disarms or a jfr-execution session ends, it wakes about 100 times a
- * second and costs an idle 2-core application 280-470 ms of CPU a minute (measured on Java 17.0.15: 980 wake-ups in
- * 10 s), more than a continuous profiler does. Measured the same way with one periodic event enabled, its nap is its
- * one-second wait interval instead: 10 wake-ups and about 1.2 ms in 10 s.
+ * second, which costs an idle application more than a continuous profiler does (BENCHMARKS.md). With one periodic
+ * event enabled, its nap is its one-second wait interval instead.
  *
  * <p>So before this profiler's first JFR recording on such a JVM, {@link #beforeRecording()} opens one in-memory
  * recording that enables nothing but {@link Tick}, a periodic event of this profiler's with a one-hour period whose

@@ -156,7 +156,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         }
         // A reference of normal is compared by its endpoints and methods only: without the concurrency sampler (a
         // thread reading every thread's CPU time every 10 ms) and the CPU breakdown, it costs an idle application
-        // about half the JIT work (ReferenceCostMeasure).
+        // much less (README, the reference of normal: what it costs).
         boolean normal = trigger == SessionTrigger.REFERENCE;
         ConcurrencySampler concurrency = normal ? null : startConcurrency();
         CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null || normal ? null : breakdown.start();

@@ -100,7 +100,7 @@ final class TriggerDecision {
     /**
      * Whether neither trigger could fire, seen without the holds, the clock or a log call: the average is not above
      * the threshold and no thread is pinned. The common poll of a monitored application, and on a calm one most of an
-     * idle tick's cost when it took the whole way interpreted (about 100 µs). Never at DEBUG, so that every poll says
+     * idle tick's cost when it took the whole way interpreted. Never at DEBUG, so that every poll says
      * what it saw. Called on one thread, the poller's. A reference may still be due: {@link #referenceMayBeDue}.
      */
     boolean nothingToDecide(OptionalDouble average, Optional<SaturationReading> hottest) {
