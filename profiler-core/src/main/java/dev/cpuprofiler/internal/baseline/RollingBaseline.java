@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.baseline;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.cpu.CpuSampleListener;
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import java.time.Duration;
@@ -61,6 +62,12 @@ public final class RollingBaseline implements CpuSampleListener {
         this.slotEnd = new long[slots];
         this.slotCpu = new long[slots];
         this.slotWall = new long[slots];
+    }
+
+    /** The baseline of {@code rolling-history-*} and {@code average-window}, fed every {@code sampling-interval}. */
+    public static RollingBaseline of(CpuProfilerOptions options, EffectiveCpuCount cpus) {
+        return new RollingBaseline(options.getRollingHistorySize(), options.getRollingHistoryInterval(),
+                options.getAverageWindow(), options.getSamplingInterval(), cpus);
     }
 
     @Override

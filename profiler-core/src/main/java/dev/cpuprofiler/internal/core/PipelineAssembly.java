@@ -83,9 +83,7 @@ final class PipelineAssembly {
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
                 quietInterval, () -> engineLock.held() || ownCpu.working(), ownCpu::cpuNanos, b.ticker,
                 named(threads, "cpuprofiler-sampler"));
-        RollingBaseline baseline = new RollingBaseline(options.getRollingHistorySize(),
-                options.getRollingHistoryInterval(), options.getAverageWindow(), options.getSamplingInterval(),
-                selected.effectiveCpus());
+        RollingBaseline baseline = RollingBaseline.of(options, selected.effectiveCpus());
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
 
@@ -96,9 +94,8 @@ final class PipelineAssembly {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
 
-        ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
-                options.getRetainedProfiles(), options.getRetainedSize(), outputWriter(b, options, diskSpace),
-                diskSpace);
+        ProfileStore profiles = b.profileStore != null ? b.profileStore
+                : ProfileStore.of(options, outputWriter(b, options, diskSpace), diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
 
@@ -130,8 +127,7 @@ final class PipelineAssembly {
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
         // it starts is launched on a thread made for that launch.
-        TriggerPoller poller = new TriggerPoller(coordinator, options.getPollingInterval(),
-                options.getSamplingInterval(), named(threads, "cpuprofiler-policy"));
+        TriggerPoller poller = TriggerPoller.of(coordinator, options, named(threads, "cpuprofiler-policy"));
         listenToTicks(sampler, baseline, recentCpu, tracker, recorder, poller);
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
                 profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, coordinator,

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A plain JFR recording, dumped to a {@code .jfr} file in the work directory at stop and parsed then. Nothing reads it
  * while it records: a {@code RecordingStream} would parse every chunk as it is written, with or without event
- * handlers, a good part of the engine's overhead when it streamed (BENCHMARKS.md). {@link #samplesSoFar()} is counted from a dump when someone asks (the status endpoint), at most
- * once a second and at most 5% of the time, so the cost of a live count is paid only while someone watches.
+ * handlers, a good part of the engine's overhead when it streamed (BENCHMARKS.md). {@link #samplesSoFar()} is counted
+ * from a dump when someone asks (the status endpoint), at most once a second and at most 5% of the time, so the cost
+ * of a live count is paid only while someone watches.
  */
 final class JfrDumpRecording extends OnceStoppedRecording {
 
