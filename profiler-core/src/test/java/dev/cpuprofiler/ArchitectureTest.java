@@ -76,7 +76,7 @@ class ArchitectureTest {
             noClasses().that().resideInAPackage(stage(name))
                     .should().dependOnClassesThat().resideInAnyPackage(above)
                     .because("the stages run " + String.join(" → ", STAGES) + " from low to high, and '" + name
-                            + "' may use only the stages before it; pass what it needs in (a settings record, a "
+                            + "' may use only the stages before it; pass what it needs in (the options, a value, a "
                             + "listener, a functional interface) instead of reaching up")
                     .check(production);
         }
