@@ -16,7 +16,9 @@ import java.util.function.Consumer;
  * {@link #start()} starts the sampler, the look-back and the trigger; {@link #close()} stops everything.
  *
  * <pre>{@code
- * CpuProfiler profiler = CpuProfiler.builder(new CpuProfilerOptions().setThreshold(70)).build();
+ * CpuProfilerOptions options = new CpuProfilerOptions();
+ * options.setThreshold(70);
+ * CpuProfiler profiler = CpuProfiler.builder(options).build();
  * profiler.start();
  * }</pre>
  */
@@ -42,6 +44,8 @@ public interface CpuProfiler extends AutoCloseable {
     /**
      * Starts an on-demand profile of this length (within what {@code profiler.cpu.duration} allows).
      *
+     * @throws InvalidOptionException when the length is not between {@link CpuProfilerOptions#MIN_DURATION} and
+     *     {@link CpuProfilerOptions#MAX_DURATION}
      * @throws SessionAlreadyRunningException when a session records or is being launched (a reference of normal
      *     recording is cancelled instead)
      * @throws SessionStartException when no engine can record here

@@ -3,133 +3,109 @@ package dev.cpuprofiler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * Every {@code profiler.cpu.*} setting, nested as the properties are ({@link Jfr}, {@link Saturation},
- * {@link Reference}), each written
- * once: its default as a properties file writes it (a {@code DEFAULT_} constant, which the starter's
- * {@code @DefaultValue} names, so the configuration metadata shows the same default) and its allowed values in
- * {@link #validate()}. What each one means is the Javadoc of the starter's {@code CpuProfilerProperties}. A JavaBean,
- * so that code can change it ({@code CpuProfilerCustomizer}); the accessors hold nothing else and take a line each.
+ * {@link Reference}): each a typed field whose initialiser is its default, its allowed values in {@link #validate()}.
+ * What each one means is the Javadoc of the starter's {@code CpuProfilerProperties}. A JavaBean, so that code can
+ * change it ({@code CpuProfilerCustomizer}); the accessors hold nothing else and take a line each. The pipeline's
+ * stages read the settings they use from here.
  */
 public final class CpuProfilerOptions implements Cloneable {
 
     public static final String PREFIX = "profiler.cpu.";
-    /** The shortest and longest profile ({@code duration}, and what an on-demand start may ask for). */
+    /** The shortest and longest profile: {@code duration}, {@code reference.duration}, an on-demand start's. */
     public static final Duration MIN_DURATION = Duration.ofSeconds(1);
     public static final Duration MAX_DURATION = Duration.ofHours(1);
+    /** The largest {@code max-stack-depth}: async-profiler's own limit, and what the renderers are sized for. */
+    public static final int LARGEST_STACK_DEPTH = 8192;
+    /** The largest {@code max-tree-nodes}. */
+    public static final int LARGEST_TREE_NODES = 10_000_000;
     /** {@code min-free-disk-space} unset: 5% of each filesystem, at least 64 MB and at most 512 MB. */
     public static final long AUTO_FREE_DISK_SPACE = -1;
+    private static final long MB = 1024 * 1024;
 
-    // The defaults, as a properties file writes them; the starter's @DefaultValues name these constants.
-    public static final String DEFAULT_ENABLED = "true";
-    public static final String DEFAULT_THRESHOLD = "80";
-    public static final String DEFAULT_COOLDOWN = "4h";
-    public static final String DEFAULT_DURATION = "30s";
-    public static final String DEFAULT_ROLLING_HISTORY_SIZE = "10m";
-    public static final String DEFAULT_ROLLING_HISTORY_INTERVAL = "30s";
-    public static final String DEFAULT_AVERAGE_WINDOW = "30s";
-    public static final String DEFAULT_SAMPLING_INTERVAL = "1s";
-    public static final String DEFAULT_POLLING_INTERVAL = "5s";
-    public static final String DEFAULT_SOURCE = "auto";
-    public static final String DEFAULT_ENGINE = "auto";
-    public static final String DEFAULT_STACK_SAMPLING_PERIOD = "10ms";
-    public static final String DEFAULT_RETAINED_PROFILES = "10";
-    public static final String DEFAULT_RETAINED_SIZE = "32MB";
-    public static final String DEFAULT_OUTPUT_RETENTION = "20";
-    public static final String DEFAULT_MAX_STACK_DEPTH = "512";
-    public static final String DEFAULT_MAX_TREE_NODES = "200000";
-    public static final String DEFAULT_MAX_ENDPOINTS = "100";
-    public static final String DEFAULT_GROUP_BY_THREAD = "false";
-    public static final String DEFAULT_LOOKBACK = "30s";
-    public static final String DEFAULT_LOOKBACK_ARMING_RATIO = "0.6";
-    /**
-     * An armed look-back costs mostly JFR's sampler waking each period (~170 µs with 50 threads): 20 ms took 0.7-1.0%
-     * of a core on a busy 2-CPU app, 50 ms 0.45% (LookbackOverheadMeasure); 30 s still hold 600 samples.
-     */
-    public static final String DEFAULT_LOOKBACK_SAMPLING_PERIOD = "50ms";
-    public static final String DEFAULT_STARTUP_GRACE = "1m";
-
-    private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
+    private boolean enabled = true;
     public boolean isEnabled() { return enabled; }
     public void setEnabled(boolean enabled) { this.enabled = enabled; }
-    private double threshold = Double.parseDouble(DEFAULT_THRESHOLD);
+    private double threshold = 80;
     public double getThreshold() { return threshold; }
     public void setThreshold(double threshold) { this.threshold = threshold; }
-    private Duration cooldown = duration(DEFAULT_COOLDOWN);
+    private Duration cooldown = Duration.ofHours(4);
     public Duration getCooldown() { return cooldown; }
     public void setCooldown(Duration cooldown) { this.cooldown = cooldown; }
-    private Duration duration = duration(DEFAULT_DURATION);
+    private Duration duration = Duration.ofSeconds(30);
     public Duration getDuration() { return duration; }
     public void setDuration(Duration duration) { this.duration = duration; }
 
-    private Duration rollingHistorySize = duration(DEFAULT_ROLLING_HISTORY_SIZE);
+    private Duration rollingHistorySize = Duration.ofMinutes(10);
     public Duration getRollingHistorySize() { return rollingHistorySize; }
     public void setRollingHistorySize(Duration rollingHistorySize) { this.rollingHistorySize = rollingHistorySize; }
-    private Duration rollingHistoryInterval = duration(DEFAULT_ROLLING_HISTORY_INTERVAL);
+    private Duration rollingHistoryInterval = Duration.ofSeconds(30);
     public Duration getRollingHistoryInterval() { return rollingHistoryInterval; }
     public void setRollingHistoryInterval(Duration interval) { this.rollingHistoryInterval = interval; }
-    private Duration averageWindow = duration(DEFAULT_AVERAGE_WINDOW);
+    private Duration averageWindow = Duration.ofSeconds(30);
     public Duration getAverageWindow() { return averageWindow; }
     public void setAverageWindow(Duration averageWindow) { this.averageWindow = averageWindow; }
-    private Duration samplingInterval = duration(DEFAULT_SAMPLING_INTERVAL);
+    private Duration samplingInterval = Duration.ofSeconds(1);
     public Duration getSamplingInterval() { return samplingInterval; }
     public void setSamplingInterval(Duration samplingInterval) { this.samplingInterval = samplingInterval; }
-    private Duration pollingInterval = duration(DEFAULT_POLLING_INTERVAL);
+    private Duration pollingInterval = Duration.ofSeconds(5);
     public Duration getPollingInterval() { return pollingInterval; }
     public void setPollingInterval(Duration pollingInterval) { this.pollingInterval = pollingInterval; }
 
-    private CpuSourceMode source = CpuSourceMode.valueOf(DEFAULT_SOURCE.toUpperCase(Locale.ROOT));
+    private CpuSourceMode source = CpuSourceMode.AUTO;
     public CpuSourceMode getSource() { return source; }
     public void setSource(CpuSourceMode source) { this.source = source; }
-    private EngineChoice engine = EngineChoice.fromId(DEFAULT_ENGINE);
+    private EngineChoice engine = EngineChoice.AUTO;
     public EngineChoice getEngine() { return engine; }
     public void setEngine(EngineChoice engine) { this.engine = engine; }
-    private Duration stackSamplingPeriod = duration(DEFAULT_STACK_SAMPLING_PERIOD);
+    private Duration stackSamplingPeriod = Duration.ofMillis(10);
     public Duration getStackSamplingPeriod() { return stackSamplingPeriod; }
     public void setStackSamplingPeriod(Duration period) { this.stackSamplingPeriod = period; }
 
-    private int retainedProfiles = Integer.parseInt(DEFAULT_RETAINED_PROFILES);
+    private int retainedProfiles = 10;
     public int getRetainedProfiles() { return retainedProfiles; }
     public void setRetainedProfiles(int retainedProfiles) { this.retainedProfiles = retainedProfiles; }
-    private long retainedSize = bytes(DEFAULT_RETAINED_SIZE); // in bytes, as min-free-disk-space
+    private long retainedSize = 32 * MB; // in bytes, as min-free-disk-space
     public long getRetainedSize() { return retainedSize; }
     public void setRetainedSize(long bytes) { this.retainedSize = bytes; }
     private Path outputDirectory;
     public Path getOutputDirectory() { return outputDirectory; }
     public void setOutputDirectory(Path outputDirectory) { this.outputDirectory = outputDirectory; }
-    private int outputRetention = Integer.parseInt(DEFAULT_OUTPUT_RETENTION);
+    private int outputRetention = 20;
     public int getOutputRetention() { return outputRetention; }
     public void setOutputRetention(int outputRetention) { this.outputRetention = outputRetention; }
 
-    private int maxStackDepth = Integer.parseInt(DEFAULT_MAX_STACK_DEPTH);
+    private int maxStackDepth = 512;
     public int getMaxStackDepth() { return maxStackDepth; }
     public void setMaxStackDepth(int maxStackDepth) { this.maxStackDepth = maxStackDepth; }
-    private int maxTreeNodes = Integer.parseInt(DEFAULT_MAX_TREE_NODES);
+    private int maxTreeNodes = 200_000;
     public int getMaxTreeNodes() { return maxTreeNodes; }
     public void setMaxTreeNodes(int maxTreeNodes) { this.maxTreeNodes = maxTreeNodes; }
-    private int maxEndpoints = Integer.parseInt(DEFAULT_MAX_ENDPOINTS);
+    private int maxEndpoints = 100;
     public int getMaxEndpoints() { return maxEndpoints; }
     public void setMaxEndpoints(int maxEndpoints) { this.maxEndpoints = maxEndpoints; }
     private String traceUrlTemplate;
     public String getTraceUrlTemplate() { return traceUrlTemplate; }
     public void setTraceUrlTemplate(String traceUrlTemplate) { this.traceUrlTemplate = traceUrlTemplate; }
-    private boolean groupByThread = Boolean.parseBoolean(DEFAULT_GROUP_BY_THREAD);
+    private boolean groupByThread;
     public boolean isGroupByThread() { return groupByThread; }
     public void setGroupByThread(boolean groupByThread) { this.groupByThread = groupByThread; }
 
-    private Duration lookback = duration(DEFAULT_LOOKBACK);
+    private Duration lookback = Duration.ofSeconds(30);
     public Duration getLookback() { return lookback; }
     public void setLookback(Duration lookback) { this.lookback = lookback; }
-    private double lookbackArmingRatio = Double.parseDouble(DEFAULT_LOOKBACK_ARMING_RATIO);
+    private double lookbackArmingRatio = 0.6;
     public double getLookbackArmingRatio() { return lookbackArmingRatio; }
     public void setLookbackArmingRatio(double ratio) { this.lookbackArmingRatio = ratio; }
-    private Duration lookbackSamplingPeriod = duration(DEFAULT_LOOKBACK_SAMPLING_PERIOD);
+    // Coarse because an armed look-back costs mostly JFR's sampler waking each period (BENCHMARKS.md); 30 s of it
+    // still hold 600 samples.
+    private Duration lookbackSamplingPeriod = Duration.ofMillis(50);
     public Duration getLookbackSamplingPeriod() { return lookbackSamplingPeriod; }
     public void setLookbackSamplingPeriod(Duration period) { this.lookbackSamplingPeriod = period; }
 
-    private Duration startupGrace = duration(DEFAULT_STARTUP_GRACE);
+    private Duration startupGrace = Duration.ofMinutes(1);
     public Duration getStartupGrace() { return startupGrace; }
     public void setStartupGrace(Duration startupGrace) { this.startupGrace = startupGrace; }
     private long minFreeDiskSpace = AUTO_FREE_DISK_SPACE; // unset
@@ -148,8 +124,7 @@ public final class CpuProfilerOptions implements Cloneable {
     /** {@code profiler.cpu.jfr.*}. */
     public static final class Jfr implements Cloneable {
 
-        public static final String DEFAULT_INCLUDE_SYSTEM_INFO = "false";
-        private boolean includeSystemInfo = Boolean.parseBoolean(DEFAULT_INCLUDE_SYSTEM_INFO);
+        private boolean includeSystemInfo;
         public boolean isIncludeSystemInfo() { return includeSystemInfo; }
         public void setIncludeSystemInfo(boolean includeSystemInfo) { this.includeSystemInfo = includeSystemInfo; }
 
@@ -159,13 +134,10 @@ public final class CpuProfilerOptions implements Cloneable {
     /** {@code profiler.cpu.saturation.*}. */
     public static final class Saturation implements Cloneable {
 
-        public static final String DEFAULT_ENABLED = "true";
-        public static final String DEFAULT_THRESHOLD = "90";
-
-        private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
+        private boolean enabled = true;
         public boolean isEnabled() { return enabled; }
         public void setEnabled(boolean enabled) { this.enabled = enabled; }
-        private double threshold = Double.parseDouble(DEFAULT_THRESHOLD);
+        private double threshold = 90;
         public double getThreshold() { return threshold; }
         public void setThreshold(double threshold) { this.threshold = threshold; }
         private Duration window; // unset: effectiveSaturationWindow()
@@ -178,19 +150,16 @@ public final class CpuProfilerOptions implements Cloneable {
     /** {@code profiler.cpu.reference.*}: the reference of normal, recorded while the application is calm. */
     public static final class Reference implements Cloneable {
 
-        public static final String DEFAULT_ENABLED = "true";
-        public static final String DEFAULT_DURATION = "10s";
-        public static final String DEFAULT_REFRESH = "1h";
         /** The longest {@code refresh}: beyond a month a reference is as good as never renewed. */
         public static final Duration MAX_REFRESH = Duration.ofDays(30);
 
-        private boolean enabled = Boolean.parseBoolean(DEFAULT_ENABLED);
+        private boolean enabled = true;
         public boolean isEnabled() { return enabled; }
         public void setEnabled(boolean enabled) { this.enabled = enabled; }
-        private Duration duration = duration(DEFAULT_DURATION);
+        private Duration duration = Duration.ofSeconds(10);
         public Duration getDuration() { return duration; }
         public void setDuration(Duration duration) { this.duration = duration; }
-        private Duration refresh = duration(DEFAULT_REFRESH);
+        private Duration refresh = Duration.ofHours(1);
         public Duration getRefresh() { return refresh; }
         public void setRefresh(Duration refresh) { this.refresh = refresh; }
 
@@ -239,10 +208,10 @@ public final class CpuProfilerOptions implements Cloneable {
                 Arrays.stream(EngineChoice.values()).map(EngineChoice::id).toList()));
         between("stack-sampling-period", stackSamplingPeriod, Duration.ofMillis(1), Duration.ofSeconds(1));
         between("retained-profiles", retainedProfiles, 1, 1000);
-        check("retained-size", retainedSize + "B", retainedSize >= bytes("1MB"), "must be at least 1MB");
+        check("retained-size", retainedSize + "B", retainedSize >= MB, "must be at least 1MB");
         between("output-retention", outputRetention, 1, 100_000);
-        between("max-stack-depth", maxStackDepth, 8, 8192);
-        between("max-tree-nodes", maxTreeNodes, 100, 10_000_000);
+        between("max-stack-depth", maxStackDepth, 8, LARGEST_STACK_DEPTH);
+        between("max-tree-nodes", maxTreeNodes, 100, LARGEST_TREE_NODES);
         between("max-endpoints", maxEndpoints, 1, 10_000);
         check("trace-url-template", traceUrlTemplate, traceUrlTemplate == null || traceUrlTemplate.contains("{traceId}")
                 && traceUrlTemplate.matches("https?://.*"), "must be an http(s) URL with {traceId} in it");
@@ -269,6 +238,24 @@ public final class CpuProfilerOptions implements Cloneable {
         return this;
     }
 
+    /**
+     * Checks the length an on-demand profile asks for ({@link CpuProfiler#startOnDemand}).
+     *
+     * @throws InvalidOptionException naming {@code duration} and the range, {@link #MIN_DURATION} to
+     *     {@link #MAX_DURATION}, as properties write it ({@code between 1s and 1h})
+     */
+    public static void checkOnDemandDuration(Duration duration) {
+        InvalidOptionException.check("duration", duration, duration != null && duration.compareTo(MIN_DURATION) >= 0
+                && duration.compareTo(MAX_DURATION) <= 0, "must be between " + words(MIN_DURATION) + " and "
+                        + words(MAX_DURATION));
+    }
+
+    /** {@code 1s}, {@code 1h}: whole hours, minutes or seconds as properties write them. */
+    private static String words(Duration d) {
+        long s = d.toSeconds();
+        return s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s";
+    }
+
     private static void check(String key, Object value, boolean allowed, String rule) {
         InvalidOptionException.check(PREFIX + key, value, allowed, rule);
     }
@@ -284,16 +271,5 @@ public final class CpuProfilerOptions implements Cloneable {
         check(key, value, value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, "must be at least "
                 + (minKey == null ? min : PREFIX + minKey + " (" + min + ")") + " and at most "
                 + (maxKey == null ? max : PREFIX + maxKey + " (" + max + ")"));
-    }
-
-    /** A duration as a default is written: {@code 10ms}, {@code 30s}, {@code 10m}, {@code 4h}. */
-    private static Duration duration(String text) {
-        return text.endsWith("ms") ? Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)))
-                : Duration.parse("PT" + text.toUpperCase(Locale.ROOT));
-    }
-
-    /** A size as a default is written ({@code 64MB}), in bytes. */
-    private static long bytes(String text) {
-        return Long.parseLong(text.substring(0, text.indexOf("MB"))) * 1024 * 1024;
     }
 }

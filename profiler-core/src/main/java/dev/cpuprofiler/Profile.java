@@ -10,7 +10,7 @@ import java.util.Objects;
  * One recorded profile: what was sampled, by which engine, and the merged stack tree.
  *
  * @param id unique, URL-safe
- * @param trigger CPU or MANUAL
+ * @param trigger what started it: the CPU, a pinned thread, a request (MANUAL) or the reference of normal
  * @param engine the engine that recorded it (never {@link EngineChoice#AUTO})
  * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
  * @param fallbacks engines tried before it, each with the reason it could not record

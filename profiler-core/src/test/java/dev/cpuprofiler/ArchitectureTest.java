@@ -39,7 +39,7 @@ class ArchitectureTest {
     static final List<String> STAGES = List.of("stack", "compare", "cpu", "baseline", "threads", "engine", "lookback",
             "requests", "session", "trigger", "core");
 
-    /** What the public API may hold at most (issue 36's bound; issue 23's was 30). */
+    /** What the public API may hold at most. */
     static final int MAX_PUBLIC_API_TYPES = 24;
 
     private static JavaClasses production;
@@ -77,7 +77,7 @@ class ArchitectureTest {
             noClasses().that().resideInAPackage(stage(name))
                     .should().dependOnClassesThat().resideInAnyPackage(above)
                     .because("the stages run " + String.join(" → ", STAGES) + " from low to high, and '" + name
-                            + "' may use only the stages before it; pass what it needs in (a settings record, a "
+                            + "' may use only the stages before it; pass what it needs in (the options, a value, a "
                             + "listener, a functional interface) instead of reaching up")
                     .check(production);
         }
@@ -92,7 +92,7 @@ class ArchitectureTest {
                 .orShould().dependOnClassesThat().resideInAPackage(FORMATS + "..")
                 .because("the formats sit above the stages and below the assembly (core), the facade on top: the "
                         + "stages hand up the API's value types (profiles, status, trees), and what they need of a "
-                        + "format is passed in (a ProfileFile)")
+                        + "format is passed in (a ProfileFileWriter.File)")
                 .check(production);
         noClasses().that().resideInAPackage(FORMATS + "..")
                 .should().dependOnClassesThat().resideInAnyPackage(stage("core"), stage("trigger"),

@@ -1,10 +1,9 @@
 package dev.cpuprofiler.benchmarks;
 
-import dev.cpuprofiler.internal.cpu.CgroupV2CpuSource;
+import dev.cpuprofiler.internal.cpu.CgroupCpuSource;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.CpuUsageSource;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -54,10 +53,10 @@ public class CpuSourceReadBenchmark {
             tempDir = Files.createTempDirectory("cpuprofiler-bench-cgroup-");
             Files.writeString(tempDir.resolve("cpu.stat"), "usage_usec 123456789\nuser_usec 100000000\n"
                     + "system_usec 23456789\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n");
-            reader = new CgroupV2CpuSource(tempDir);
+            reader = CgroupCpuSource.v2(tempDir);
             return;
         }
-        SelectedCpuSource selected = new CpuSourceSelector(Path.of("/"))
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(Path.of("/"))
                 .select("cgroup".equals(source) ? CpuSourceMode.CGROUP : CpuSourceMode.PROCESS);
         if ("cgroup".equals(source) && selected.fallbackReason() != null) {
             throw new IllegalStateException("no readable cgroup here: " + selected.fallbackReason());

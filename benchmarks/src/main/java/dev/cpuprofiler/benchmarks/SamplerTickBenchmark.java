@@ -4,7 +4,6 @@ import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +42,7 @@ public class SamplerTickBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        SelectedCpuSource selected = new CpuSourceSelector(Path.of("/"))
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(Path.of("/"))
                 .select("cgroup".equals(source) ? CpuSourceMode.CGROUP : CpuSourceMode.PROCESS);
         if ("cgroup".equals(source) && selected.fallbackReason() != null) {
             throw new IllegalStateException("no readable cgroup here: " + selected.fallbackReason());

@@ -4,7 +4,6 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,9 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code getAllThreadIds()} to list the threads, every tick as the product does).
  *
  * <ul>
- * <li>{@code backOff=product}: {@link ThreadTrackerSettings#of} of the default options, as the starter builds it: idle
- * threads are
- * read at 1, 2, 4, ... ticks up to every 32nd, so the steady state reads the busy threads plus about 1/32 of the
+ * <li>{@code backOff=product}: the default options' tracker, as the starter builds it: idle threads are read at
+ * 1, 2, 4, ... ticks up to every 32nd, so the steady state reads the busy threads plus about 1/32 of the
  * parked ones per tick.</li>
  * <li>{@code backOff=off}: the same with a back-off cap of 1 tick: every thread read every tick (what tracking would
  * cost without the back-off).</li>
@@ -119,11 +117,9 @@ public class ThreadTrackingBenchmark {
                     + "could not be set to nice 19: they compete with the ticking thread for CPU");
         }
 
-        ThreadTrackerSettings defaults = ThreadTrackerSettings.of(new CpuProfilerOptions());
-        ThreadTrackerSettings settings = switch (backOff) {
-            case "product" -> defaults;
-            case "off" -> new ThreadTrackerSettings(defaults.window(), 1, defaults.listEveryTicks(),
-                    defaults.nameRefreshTicks(), defaults.saturationWindow(), defaults.saturationThresholdPercent());
+        int maxBackOffTicks = switch (backOff) {
+            case "product" -> ThreadCpuTracker.MAX_BACK_OFF_TICKS;
+            case "off" -> 1;
             default -> throw new IllegalArgumentException("backOff=" + backOff);
         };
         now = System.nanoTime();
@@ -131,7 +127,7 @@ public class ThreadTrackingBenchmark {
         if (!reader.available()) {
             throw new IllegalStateException("this JVM cannot read per-thread CPU time");
         }
-        tracker = new ThreadCpuTracker(reader, settings);
+        tracker = new ThreadCpuTracker(reader, new CpuProfilerOptions(), maxBackOffTicks);
         for (int i = 0; i < SETTLE_TICKS; i++) {
             tick();
         }

@@ -15,8 +15,8 @@ import java.util.Map;
 /**
  * One {@code frame;frame;frame count} line per node with self weight, root excluded: the input of flamegraph.pl,
  * speedscope and most profile tools. Inlined and kernel frames keep async-profiler's {@code _[i]} / {@code _[k]}
- * suffix (and a Java frame whose name does not look like Java gets {@code _[j]}), so that the collapsed-stack parser
- * ({@code StackTree.fromCollapsed}) reads back the same kinds.
+ * suffix (and a Java frame whose name does not look like Java gets {@code _[j]}), so that a reader of collapsed stacks
+ * gets the same kinds back.
  *
  * <p>Canonical order: the tree's preorder (children largest total first, ties by name, then kind), a node's own line
  * before its children's. Hot paths come first, and collapsed → tree → collapsed reproduces this text exactly,

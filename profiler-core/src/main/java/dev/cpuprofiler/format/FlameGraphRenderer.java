@@ -1,5 +1,6 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.internal.stack.FrameNames;
@@ -29,10 +30,10 @@ import java.util.function.LongUnaryOperator;
  * browser refuse any request the page might still try. No frame name, nor two neighbouring ones, can end the page's
  * script or add markup to it ({@link #namesAsScriptText}); the title is HTML-escaped.
  *
- * <p>Deep stacks (up to the 8192 frames max-stack-depth allows): the page's frame data is flat, one call per frame
- * with its level, so its script nests nothing; the converter writes it recursively, so a deep tree is written on a
- * thread with a stack to match; and the page's canvas, which can only show about 2000 levels (1000 on a HiDPI
- * screen), is made to show the levels from the clicked frame on ({@link #deepLevels}).
+ * <p>Deep stacks (up to {@link CpuProfilerOptions#LARGEST_STACK_DEPTH} frames): the page's frame data is flat, one
+ * call per frame with its level, so its script nests nothing; the converter writes it recursively, so a deep tree is
+ * written on a thread with a stack to match; and the page's canvas, which can only show about 2000 levels (1000 on a
+ * HiDPI screen), is made to show the levels from the clicked frame on ({@link #deepLevels}).
  */
 final class FlameGraphRenderer {
 
@@ -139,9 +140,9 @@ final class FlameGraphRenderer {
 
     /**
      * The converter writes its frames (and compares two graphs) recursively, one Java call per level (about 250 bytes
-     * of stack each): 8192
-     * levels overflow a default 1 MB thread stack, 4000 a 512 KB one. A deep tree is therefore drawn on a thread of its
-     * own whose stack is sized for its depth (reserved, not committed: only what the walk touches costs memory).
+     * of stack each): the deepest stacks overflow a default 1 MB thread stack. A deep tree is therefore drawn on a
+     * thread of its own whose stack is sized for its depth (reserved, not committed: only what the walk touches costs
+     * memory).
      */
     private String drawOnDeepStack(StackTreeSnapshot tree, ComparedTrees compared, int depth) throws IOException {
         long stackSize = BASE_STACK_BYTES + (depth + 1L) * STACK_BYTES_PER_LEVEL;

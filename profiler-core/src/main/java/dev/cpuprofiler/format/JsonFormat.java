@@ -7,9 +7,8 @@ import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -51,7 +50,7 @@ final class JsonFormat extends FormatBase {
     private static Document document(Profile p, ProfileView view) {
         StackTreeSnapshot full = view.fullTree(p);
         StackTreeSnapshot tree = view.tree(p);
-        RootCut cut = RootCut.of(full);
+        StackTree.RootCut cut = StackTree.RootCut.of(full);
         return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine().id(),
                 p.engineDetail(), p.fallbacks(), p.notes(),
                 iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
@@ -76,7 +75,7 @@ final class JsonFormat extends FormatBase {
     record Document(String id, String trigger, Saturation saturation, String engine, String engineDetail,
             List<Profile.EngineFallback> fallbacks, List<String> notes, String startedAt, String endedAt,
             String duration, String samplingPeriod, long samples, long lostSamples, long truncatedSamples,
-            long cutSamples, double cutPercent, Double cpuPercent, List<HotMethod> hotMethods,
+            long cutSamples, double cutPercent, Double cpuPercent, List<HotMethods.Method> hotMethods,
             List<Profile.EndpointShare> endpoints, Profile.Comparison comparison,
             List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
             Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,

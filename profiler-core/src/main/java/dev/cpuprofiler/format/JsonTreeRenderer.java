@@ -1,5 +1,6 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.StackTreeSnapshot;
 
 import tools.jackson.core.JsonGenerator;
@@ -24,8 +25,8 @@ import java.io.OutputStream;
  */
 final class JsonTreeRenderer {
 
-    /** Nesting levels the default renderer allows: two per tree level, for 8192 frames plus groups and marker. */
-    static final int MAX_NESTING = 2 * (8192 + 3);
+    /** Nesting levels the default renderer allows: two per tree level, for the deepest stack plus groups and marker. */
+    static final int MAX_NESTING = 2 * (CpuProfilerOptions.LARGEST_STACK_DEPTH + 3);
 
     private final ObjectMapper mapper;
 

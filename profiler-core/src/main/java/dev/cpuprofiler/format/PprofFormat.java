@@ -2,8 +2,6 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 
-import com.google.protobuf.CodedOutputStream;
-import com.google.protobuf.WireFormat;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.FrameKind;
@@ -31,8 +29,7 @@ import java.util.zip.GZIPOutputStream;
  * from the tree's group nodes ({@link FrameKind#isGroup()}), never from a frame's name.
  *
  * <p>Written like OTLP, with {@link ProtoMessage} and profile.proto's field numbers (part of pprof's wire contract,
- * they never change). Our frames carry no file names or
- * line numbers, so {@code filename} is empty and lines are 0.
+ * they never change). Our frames carry no file names or line numbers, so {@code filename} is empty and lines are 0.
  */
 final class PprofFormat extends FormatBase {
 
@@ -83,15 +80,13 @@ final class PprofFormat extends FormatBase {
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         GZIPOutputStream gzip = new GZIPOutputStream(out, 1 << 16);
-        CodedOutputStream coded = CodedOutputStream.newInstance(gzip, 1 << 16);
         Profile reference = view.reference();
         if (reference == null) {
-            new Writer(profile, view, coded, "").write();
+            new Writer(profile, view, gzip, "").write();
         } else {
-            new Writer(reference, view.ofReference(), coded, ", the base profile " + profile.id()
+            new Writer(reference, view.ofReference(), gzip, ", the base profile " + profile.id()
                     + " is compared with").write();
         }
-        coded.flush();
         gzip.finish();
     }
 
@@ -101,7 +96,9 @@ final class PprofFormat extends FormatBase {
         private final Profile profile;
         private final ProfileView view;
         private final StackTreeSnapshot tree;
-        private final CodedOutputStream out;
+        private final OutputStream out;
+        // The profile's own fields, written out as they come: a profile's samples are never all in memory at once.
+        private final ProtoMessage top = new ProtoMessage();
         private final Map<String, Integer> stringIds = new HashMap<>();
         private final List<String> strings = new ArrayList<>();
         /** Location (= function) id by frame name and kind; ids start at 1. */
@@ -112,7 +109,7 @@ final class PprofFormat extends FormatBase {
         private final String role;
 
         /** @param role what the comment adds to the profile's description: empty, or whose base it is */
-        Writer(Profile profile, ProfileView view, CodedOutputStream out, String role) {
+        Writer(Profile profile, ProfileView view, OutputStream out, String role) {
             this.profile = profile;
             this.view = view;
             this.role = role;
@@ -133,43 +130,34 @@ final class PprofFormat extends FormatBase {
             writeSamples(periodNanos);
 
             int jvm = string("jvm");
-            CodedOutputStream mapping = message.restart();
-            mapping.writeUInt64(MAPPING_ID, MAPPING);
-            mapping.writeInt64(MAPPING_FILENAME, jvm);
-            mapping.writeBool(MAPPING_HAS_FUNCTIONS, true);
-            end(PROFILE_MAPPING, message);
+            end(PROFILE_MAPPING, message.reset().uint64(MAPPING_ID, MAPPING).int64(MAPPING_FILENAME, jvm)
+                    .bool(MAPPING_HAS_FUNCTIONS, true));
             for (int id = 1; id <= frames.size(); id++) {
-                CodedOutputStream line = inner.restart();
-                line.writeUInt64(LINE_FUNCTION_ID, id);  // line 0: our frames carry no line numbers
-                CodedOutputStream location = message.restart();
-                location.writeUInt64(LOCATION_ID, id);
-                location.writeUInt64(LOCATION_MAPPING_ID, MAPPING);
-                location.writeByteArray(LOCATION_LINE, inner.toByteArray());
-                end(PROFILE_LOCATION, message);
+                inner.reset().uint64(LINE_FUNCTION_ID, id);  // line 0: our frames carry no line numbers
+                end(PROFILE_LOCATION, message.reset().uint64(LOCATION_ID, id).uint64(LOCATION_MAPPING_ID, MAPPING)
+                        .message(LOCATION_LINE, inner));
             }
             for (int id = 1; id <= frames.size(); id++) {
                 int name = string(frames.get(id - 1).name());
-                CodedOutputStream function = message.restart();
-                function.writeUInt64(FUNCTION_ID, id);
-                function.writeInt64(FUNCTION_NAME, name);
-                function.writeInt64(FUNCTION_SYSTEM_NAME, name);
-                function.writeInt64(FUNCTION_FILENAME, 0);  // "": no source file names in our frames
-                end(PROFILE_FUNCTION, message);
+                end(PROFILE_FUNCTION, message.reset().uint64(FUNCTION_ID, id).int64(FUNCTION_NAME, name)
+                        .int64(FUNCTION_SYSTEM_NAME, name)
+                        .int64(FUNCTION_FILENAME, 0));  // "": no source file names in our frames
             }
 
             Window window = window();
-            out.writeInt64(PROFILE_TIME_NANOS, epochNanos(window.start()));
-            out.writeInt64(PROFILE_DURATION_NANOS, Math.max(0, nanos(Duration.between(window.start(), window.end()))));
+            top.int64(PROFILE_TIME_NANOS, epochNanos(window.start()));
+            top.int64(PROFILE_DURATION_NANOS, Math.max(0, nanos(Duration.between(window.start(), window.end()))));
             valueType(PROFILE_PERIOD_TYPE, cpu, nanoseconds);
-            out.writeInt64(PROFILE_PERIOD, periodNanos);
-            out.writeInt64(PROFILE_COMMENT, string("cpuprofiler profile " + profile.id() + " (" + profile.trigger()
+            top.int64(PROFILE_PERIOD, periodNanos);
+            top.int64(PROFILE_COMMENT, string("cpuprofiler profile " + profile.id() + " (" + profile.trigger()
                     + ", " + profile.engine() + (profile.engineDetail() == null ? "" : " " + profile.engineDetail())
                     + ", lookback=" + view.lookback().id() + ")" + role));
-            out.writeInt64(PROFILE_DEFAULT_SAMPLE_TYPE, cpu);
+            top.int64(PROFILE_DEFAULT_SAMPLE_TYPE, cpu);
             // Last: every string is known once the rest is written (pprof reads the fields in any order).
             for (String s : strings) {
-                out.writeString(PROFILE_STRING_TABLE, s);
+                top.string(PROFILE_STRING_TABLE, s);
             }
+            top.flushTo(out);
         }
 
         /**
@@ -180,6 +168,7 @@ final class PprofFormat extends FormatBase {
         private void writeSamples(long periodNanos) throws IOException {
             int[] path = new int[tree.maxDepth() + 1];
             int[][] labels = new int[tree.maxDepth() + 1][];
+            long[] leafFirst = new long[tree.maxDepth() + 1];
             for (int node = 1; node < tree.size(); node++) {
                 int depth = tree.depth(node);
                 FrameKind kind = tree.kind(node);
@@ -189,27 +178,18 @@ final class PprofFormat extends FormatBase {
                 if (self <= 0) {
                     continue;
                 }
-                CodedOutputStream sample = message.restart();
-                int size = 0;
-                for (int d = depth; d >= 1; d--) {
-                    size += path[d] == 0 ? 0 : CodedOutputStream.computeUInt64SizeNoTag(path[d]);
-                }
-                sample.writeTag(SAMPLE_LOCATION_ID, WireFormat.WIRETYPE_LENGTH_DELIMITED);  // packed
-                sample.writeUInt32NoTag(size);
+                int locations = 0;
                 for (int d = depth; d >= 1; d--) {  // leaf first, as pprof expects
                     if (path[d] != 0) {
-                        sample.writeUInt64NoTag(path[d]);
+                        leafFirst[locations++] = path[d];
                     }
                 }
-                long cpuNanos = multiplySaturated(self, periodNanos);
-                sample.writeTag(SAMPLE_VALUE, WireFormat.WIRETYPE_LENGTH_DELIMITED);
-                sample.writeUInt32NoTag(CodedOutputStream.computeInt64SizeNoTag(self)
-                        + CodedOutputStream.computeInt64SizeNoTag(cpuNanos));
-                sample.writeInt64NoTag(self);
-                sample.writeInt64NoTag(cpuNanos);
+                ProtoMessage sample = message.reset().packedInt64(SAMPLE_LOCATION_ID, leafFirst, locations)
+                        .packedInt64(SAMPLE_VALUE, self, multiplySaturated(self, periodNanos));
                 for (int d = 1; d <= depth; d++) {
                     for (int i = 0; path[d] == 0 && labels[d] != null && i < labels[d].length; i += 2) {
-                        label(sample, labels[d][i], labels[d][i + 1]);
+                        sample.message(SAMPLE_LABEL, inner.reset().int64(LABEL_KEY, labels[d][i])
+                                .int64(LABEL_STR, labels[d][i + 1]));
                     }
                 }
                 end(PROFILE_SAMPLE, message);
@@ -230,13 +210,6 @@ final class PprofFormat extends FormatBase {
                         : new int[] {string("span_id"), string(name), string("span_name"), top[1]};
                 default -> new int[0];
             };
-        }
-
-        private void label(CodedOutputStream sample, int key, int value) throws IOException {
-            CodedOutputStream label = inner.restart();
-            label.writeInt64(LABEL_KEY, key);
-            label.writeInt64(LABEL_STR, value);
-            sample.writeByteArray(SAMPLE_LABEL, inner.toByteArray());
         }
 
         /** The time the view covers: the look-back's part starts before the session. */
@@ -271,15 +244,12 @@ final class PprofFormat extends FormatBase {
         }
 
         private void valueType(int field, int type, int unit) throws IOException {
-            CodedOutputStream valueType = message.restart();
-            valueType.writeInt64(VALUE_TYPE_TYPE, type);
-            valueType.writeInt64(VALUE_TYPE_UNIT, unit);
-            end(field, message);
+            end(field, message.reset().int64(VALUE_TYPE_TYPE, type).int64(VALUE_TYPE_UNIT, unit));
         }
 
         /** Writes a message built in {@code message} as a length-delimited field of the profile. */
         private void end(int field, ProtoMessage message) throws IOException {
-            out.writeByteArray(field, message.toByteArray());
+            top.message(field, message).flushTo(out);
         }
     }
 

@@ -7,9 +7,8 @@ import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
-import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -60,7 +59,7 @@ final class TextFormat extends FormatBase {
             b.append("Thread: ").append(view.thread()).append(", its stacks alone below\n");
         }
         StackTreeSnapshot tree = view.fullTree(p);
-        RootCut cut = RootCut.of(tree);
+        StackTree.RootCut cut = StackTree.RootCut.of(tree);
         // The session's samples, as the JSON, the log and the flame graph's title count them; what the view below
         // holds besides (the look-back's weighed samples) or instead (one thread's) is said apart.
         b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%s%n", p.samples(),
@@ -69,10 +68,10 @@ final class TextFormat extends FormatBase {
                         + " of them below (thread " + view.thread() + ")" : view.lookback() == LookbackView.ONLY
                         ? "; the tree below holds the look-back's alone, weighing " + tree.totalSamples()
                         : "; the tree below weighs " + tree.totalSamples() + ", the look-back's samples included"));
-        List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
+        List<HotMethods.Method> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
         if (!hot.isEmpty()) {
             b.append("Hot methods (self time; total = samples through it):\n");
-            for (HotMethod h : hot) {
+            for (HotMethods.Method h : hot) {
                 b.append(String.format(Locale.ROOT, "  %6.2f%% self  %6.2f%% total  %8d  %s%n", h.selfPercent(),
                         h.totalPercent(), h.samples(), h.method()));
             }

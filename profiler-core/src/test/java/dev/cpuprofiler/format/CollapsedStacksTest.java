@@ -1,5 +1,6 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.CollapsedStacks;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackNode;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -46,8 +47,8 @@ class CollapsedStacksTest {
                 java.lang.Thread.run;app.Other.job 9
                 [no stack] 1
                 """;
-        String once = Rendered.collapsed(StackTree.fromCollapsed(canonical).snapshot());
-        String twice = Rendered.collapsed(StackTree.fromCollapsed(once).snapshot());
+        String once = Rendered.collapsed(CollapsedStacks.parse(canonical).snapshot());
+        String twice = Rendered.collapsed(CollapsedStacks.parse(once).snapshot());
 
         assertThat(twice).isEqualTo(once);
         assertThat(sortedLines(once)).isEqualTo(sortedLines(canonical));
@@ -60,9 +61,9 @@ class CollapsedStacksTest {
         for (int i = 0; i < 300; i++) {
             lines.add("a.A.main;b.B.m" + random.nextInt(4) + ";c.C.m" + random.nextInt(6) + " " + (1 + random.nextInt(9)));
         }
-        String canonical = Rendered.collapsed(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
+        String canonical = Rendered.collapsed(CollapsedStacks.parse(String.join("\n", lines)).snapshot());
         Collections.shuffle(lines, random);
-        String shuffled = Rendered.collapsed(StackTree.fromCollapsed(String.join("\n", lines)).snapshot());
+        String shuffled = Rendered.collapsed(CollapsedStacks.parse(String.join("\n", lines)).snapshot());
 
         assertThat(shuffled).isEqualTo(canonical);
         long sum = Arrays.stream(canonical.split("\n")).mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
@@ -72,7 +73,7 @@ class CollapsedStacksTest {
 
     @Test
     void readsAsyncProfilerOutput() {
-        StackTree tree = StackTree.fromCollapsed("""
+        StackTree tree = CollapsedStacks.parse("""
                 [main tid=1];java/lang/Thread.run_[j];app/Foo$$Lambda$12/0x0000000800c01234.run_[j];app/Util.sum_[i] 3
                 [main tid=1];java/lang/Thread.run_[j];app/Foo$$Lambda$12/0x0000000800c01234.run_[j];app/Util.sum_[j] 2
                 """);
@@ -93,12 +94,12 @@ class CollapsedStacksTest {
         String text = Rendered.collapsed(tree.snapshot());
 
         assertThat(text).isEqualTo("main_[j];work_[j] 1\n");
-        assertThat(StackNode.of(StackTree.fromCollapsed(text).snapshot()).child("main").kind()).isEqualTo(FrameKind.JAVA);
+        assertThat(StackNode.of(CollapsedStacks.parse(text).snapshot()).child("main").kind()).isEqualTo(FrameKind.JAVA);
     }
 
     @Test
     void badLinesAreReportedWithTheirNumber() {
-        assertThatThrownBy(() -> StackTree.fromCollapsed("a;b 1\na;b many\n"))
+        assertThatThrownBy(() -> CollapsedStacks.parse("a;b 1\na;b many\n"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("line 2");
     }
@@ -111,7 +112,7 @@ class CollapsedStacksTest {
         String text = Rendered.collapsed(tree.snapshot());
 
         assertThat(text).contains("x.A.a;x.B.b;[truncated];x.F.f 3");
-        assertThat(StackTree.fromCollapsed(text).truncatedSamples()).isEqualTo(3);
+        assertThat(CollapsedStacks.parse(text).truncatedSamples()).isEqualTo(3);
     }
 
     private static List<String> sortedLines(String text) {

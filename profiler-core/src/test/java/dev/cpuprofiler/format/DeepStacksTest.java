@@ -1,10 +1,9 @@
 package dev.cpuprofiler.format;
 
+import dev.cpuprofiler.internal.stack.CollapsedStacks;
 import dev.cpuprofiler.internal.stack.Frame;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
-import dev.cpuprofiler.internal.stack.RootCut;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.stack.StackTreePruner;
 import dev.cpuprofiler.internal.stack.Stacks;
@@ -98,7 +97,7 @@ class DeepStacksTest {
             assertWholePath(tree, deep.aMid(), 10);
             assertWholePath(tree, deep.b(), 30);
             assertWholePath(tree, deep.c(), 20);
-            assertThat(RootCut.of(tree).samples()).isZero();
+            assertThat(StackTree.RootCut.of(tree).samples()).isZero();
 
             // Merging a deep tree into another (look-back buckets, StackTree.merge) keeps it whole too.
             StackTree twice = new StackTree(MAX_STACK_DEPTH, 200_000, false);
@@ -168,7 +167,7 @@ class DeepStacksTest {
             assertThat(collapsed.lines()).containsExactlyInAnyOrder(names(deep.a()) + " 40",
                     names(deep.aMid()) + " 10", names(deep.b()) + " 30", names(deep.c()) + " 20");
             // And back: parsing the deep lines rebuilds the same tree.
-            StackTreeSnapshot parsed = StackTree.fromCollapsed(collapsed).snapshot();
+            StackTreeSnapshot parsed = CollapsedStacks.parse(collapsed).snapshot();
             assertThat(parsed.maxDepth()).isEqualTo(depth);
             assertThat(Rendered.collapsed(parsed)).isEqualTo(collapsed);
         });
@@ -250,8 +249,8 @@ class DeepStacksTest {
             assertWholePath(combined, d, 7);
             assertWholePath(combined, deep.b(), 30);
 
-            List<HotMethod> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
-            assertThat(hot).extracting(HotMethod::method)
+            List<HotMethods.Method> hot = HotMethods.of(tree, HotMethods.DEFAULT_LIMIT);
+            assertThat(hot).extracting(HotMethods.Method::method)
                     .containsExactly("app.Deep.burnA", "app.Deep.burnB", "app.Deep.burnC", "app.Deep.burnMid");
             assertThat(hot.get(0).selfPercent()).isEqualTo(40.0);
             assertThat(hot.get(0).totalPercent()).isEqualTo(40.0);

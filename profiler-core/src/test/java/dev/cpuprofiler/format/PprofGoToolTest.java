@@ -10,7 +10,6 @@ import static org.assertj.core.api.Assertions.within;
 import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EnginesHere;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.fixtures.SplitWorkload;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -63,7 +62,7 @@ class PprofGoToolTest {
         SplitWorkload.CpuSplit before = WORKLOAD.workload().snapshot();
         Thread.sleep(RECORDING.toMillis());
         SplitWorkload.CpuSplit truth = WORKLOAD.workload().snapshot().minus(before);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
         Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.fromId(result.engineId()),
                 result.engineDetail(), List.of(), result.notes(), startedAt, Instant.now(), Duration.ofMillis(10),
                 tree.totalSamples(), result.lostSamples(), null, tree.snapshot(), null, null, null, null);

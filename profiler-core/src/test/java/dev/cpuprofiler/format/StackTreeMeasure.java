@@ -116,7 +116,7 @@ public final class StackTreeMeasure {
         StackTree tree = merge(stacks, picks, threads, true);
         long after = usedAfterGc();
         int nodes = tree.nodeCount();
-        System.out.printf(Locale.ROOT, "tree: %d nodes, %d distinct frames%n", nodes, tree.frameCount());
+        System.out.printf(Locale.ROOT, "tree: %d nodes%n", nodes);
         System.out.printf(Locale.ROOT, "bytes per node, from the structure (node arrays + child index): %.1f%n",
                 tree.nodeFootprintBytes() / (double) nodes);
         System.out.printf(Locale.ROOT, "bytes per node, from the structure incl. frame table: %.1f%n",
@@ -128,6 +128,8 @@ public final class StackTreeMeasure {
         long afterSnapshot = usedAfterGc();
         System.out.printf(Locale.ROOT, "bytes per node, heap delta after GC (StackTreeSnapshot): %.1f%n",
                 (afterSnapshot - beforeSnapshot) / (double) snapshot.size());
+        System.out.printf(Locale.ROOT, "tree: %d distinct frames%n", java.util.stream.IntStream.range(0,
+                snapshot.size()).mapToObj(n -> snapshot.frame(n) + " " + snapshot.kind(n)).distinct().count());
         if (snapshot.totalSamples() != picks.length || tree.truncatedSamples() != 0) {
             throw new AssertionError("lost samples");
         }

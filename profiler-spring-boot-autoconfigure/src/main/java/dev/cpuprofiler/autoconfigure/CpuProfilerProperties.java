@@ -1,7 +1,5 @@
 package dev.cpuprofiler.autoconfigure;
 
-import static dev.cpuprofiler.CpuProfilerOptions.*;
-
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuSourceMode;
 import dev.cpuprofiler.EngineChoice;
@@ -19,9 +17,10 @@ import org.springframework.util.unit.DataUnit;
 
 /**
  * Settings of the CPU-triggered profiler, bound from {@code profiler.*} by constructor: what each one means, written
- * once, in its {@code @param}, from which the configuration metadata is made. Its default and its allowed values are
- * the core's ({@link CpuProfilerOptions}): each {@code @DefaultValue} names the core's constant, and
- * {@link CpuProfilerOptions#validate()} checks the values {@link Cpu#toOptions()} hands over.
+ * once, in its {@code @param}, from which the configuration metadata is made, with its default as properties write
+ * it ({@code @DefaultValue}: the core's {@link CpuProfilerOptions} holds the same, typed, which SettingsMetadataTest
+ * checks). {@link Cpu#toOptions()} copies the values onto the core's options, whose {@link
+ * CpuProfilerOptions#validate()} checks them.
  *
  * @param enabled Whether the profiler runs at all. When false nothing is created and no thread is started.
  * @param cpu CPU monitoring, trigger and profiling settings.
@@ -97,29 +96,29 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     is calm, which every later profile is compared with.
      * @param export Where each stored profile is pushed: Pyroscope, OTLP.
      */
-    public record Cpu(@DefaultValue(DEFAULT_ENABLED) boolean enabled, @DefaultValue(DEFAULT_THRESHOLD) double threshold,
-            @DefaultValue(DEFAULT_COOLDOWN) @DurationUnit(ChronoUnit.SECONDS) Duration cooldown,
-            @DefaultValue(DEFAULT_DURATION) @DurationUnit(ChronoUnit.SECONDS) Duration duration,
-            @DefaultValue(DEFAULT_ROLLING_HISTORY_SIZE) @DurationUnit(ChronoUnit.SECONDS) Duration rollingHistorySize,
-            @DefaultValue(DEFAULT_ROLLING_HISTORY_INTERVAL) @DurationUnit(ChronoUnit.SECONDS)
+    public record Cpu(@DefaultValue("true") boolean enabled, @DefaultValue("80") double threshold,
+            @DefaultValue("4h") @DurationUnit(ChronoUnit.SECONDS) Duration cooldown,
+            @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) Duration duration,
+            @DefaultValue("10m") @DurationUnit(ChronoUnit.SECONDS) Duration rollingHistorySize,
+            @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS)
             Duration rollingHistoryInterval,
-            @DefaultValue(DEFAULT_AVERAGE_WINDOW) @DurationUnit(ChronoUnit.SECONDS) Duration averageWindow,
-            @DefaultValue(DEFAULT_SAMPLING_INTERVAL) @DurationUnit(ChronoUnit.SECONDS) Duration samplingInterval,
-            @DefaultValue(DEFAULT_POLLING_INTERVAL) @DurationUnit(ChronoUnit.SECONDS) Duration pollingInterval,
-            @DefaultValue(DEFAULT_SOURCE) CpuSourceMode source, @DefaultValue(DEFAULT_ENGINE) EngineChoice engine,
-            @DefaultValue(DEFAULT_STACK_SAMPLING_PERIOD) @DurationUnit(ChronoUnit.MILLIS) Duration stackSamplingPeriod,
-            @DefaultValue(DEFAULT_RETAINED_PROFILES) int retainedProfiles,
-            @DefaultValue(DEFAULT_RETAINED_SIZE) @DataSizeUnit(DataUnit.MEGABYTES) DataSize retainedSize,
-            Path outputDirectory, @DefaultValue(DEFAULT_OUTPUT_RETENTION) int outputRetention,
-            @DefaultValue(DEFAULT_MAX_STACK_DEPTH) int maxStackDepth,
-            @DefaultValue(DEFAULT_MAX_TREE_NODES) int maxTreeNodes,
-            @DefaultValue(DEFAULT_MAX_ENDPOINTS) int maxEndpoints, String traceUrlTemplate,
-            @DefaultValue(DEFAULT_GROUP_BY_THREAD) boolean groupByThread,
-            @DefaultValue(DEFAULT_LOOKBACK) @DurationUnit(ChronoUnit.SECONDS) Duration lookback,
-            @DefaultValue(DEFAULT_LOOKBACK_ARMING_RATIO) double lookbackArmingRatio,
-            @DefaultValue(DEFAULT_LOOKBACK_SAMPLING_PERIOD) @DurationUnit(ChronoUnit.MILLIS)
+            @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) Duration averageWindow,
+            @DefaultValue("1s") @DurationUnit(ChronoUnit.SECONDS) Duration samplingInterval,
+            @DefaultValue("5s") @DurationUnit(ChronoUnit.SECONDS) Duration pollingInterval,
+            @DefaultValue("auto") CpuSourceMode source, @DefaultValue("auto") EngineChoice engine,
+            @DefaultValue("10ms") @DurationUnit(ChronoUnit.MILLIS) Duration stackSamplingPeriod,
+            @DefaultValue("10") int retainedProfiles,
+            @DefaultValue("32MB") @DataSizeUnit(DataUnit.MEGABYTES) DataSize retainedSize,
+            Path outputDirectory, @DefaultValue("20") int outputRetention,
+            @DefaultValue("512") int maxStackDepth,
+            @DefaultValue("200000") int maxTreeNodes,
+            @DefaultValue("100") int maxEndpoints, String traceUrlTemplate,
+            @DefaultValue("false") boolean groupByThread,
+            @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) Duration lookback,
+            @DefaultValue("0.6") double lookbackArmingRatio,
+            @DefaultValue("50ms") @DurationUnit(ChronoUnit.MILLIS)
             Duration lookbackSamplingPeriod,
-            @DefaultValue(DEFAULT_STARTUP_GRACE) @DurationUnit(ChronoUnit.SECONDS) Duration startupGrace,
+            @DefaultValue("1m") @DurationUnit(ChronoUnit.SECONDS) Duration startupGrace,
             @DataSizeUnit(DataUnit.BYTES) DataSize minFreeDiskSpace, @DefaultValue Jfr jfr,
             @DefaultValue Saturation saturation, @DefaultValue Reference reference,
             @DefaultValue @NestedConfigurationProperty ExportProperties export) {
@@ -143,7 +142,7 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     system properties, the OS and the native libraries. These hold whatever the application was started with,
      *     passwords and tokens included, so they are left out by default. Environment variables are never recorded.
      */
-    public record Jfr(@DefaultValue(CpuProfilerOptions.Jfr.DEFAULT_INCLUDE_SYSTEM_INFO) boolean includeSystemInfo) {
+    public record Jfr(@DefaultValue("false") boolean includeSystemInfo) {
     }
 
     /**
@@ -156,8 +155,8 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param window Span a thread's CPU is averaged over; a thread younger than it does not count. Unset: 1m, or
      *     profiler.cpu.rolling-history-size when that is shorter. A bare number means seconds.
      */
-    public record Saturation(@DefaultValue(CpuProfilerOptions.Saturation.DEFAULT_ENABLED) boolean enabled,
-            @DefaultValue(CpuProfilerOptions.Saturation.DEFAULT_THRESHOLD) double threshold,
+    public record Saturation(@DefaultValue("true") boolean enabled,
+            @DefaultValue("90") double threshold,
             @DurationUnit(ChronoUnit.SECONDS) Duration window) {
     }
 
@@ -175,10 +174,10 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
      *     failed or was cancelled is tried again after 5 minutes at the soonest. At least duration. A bare number
      *     means seconds.
      */
-    public record Reference(@DefaultValue(CpuProfilerOptions.Reference.DEFAULT_ENABLED) boolean enabled,
-            @DefaultValue(CpuProfilerOptions.Reference.DEFAULT_DURATION) @DurationUnit(ChronoUnit.SECONDS)
+    public record Reference(@DefaultValue("true") boolean enabled,
+            @DefaultValue("10s") @DurationUnit(ChronoUnit.SECONDS)
             Duration duration,
-            @DefaultValue(CpuProfilerOptions.Reference.DEFAULT_REFRESH) @DurationUnit(ChronoUnit.SECONDS)
+            @DefaultValue("1h") @DurationUnit(ChronoUnit.SECONDS)
             Duration refresh) {
     }
 }

@@ -6,7 +6,6 @@ import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
 import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.fixtures.SplitWorkload;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
@@ -60,7 +59,7 @@ public final class AttributionChild {
         SplitWorkload.CpuSplit before = workload.snapshot();
         Thread.sleep((long) (seconds * 1000));
         SplitWorkload.CpuSplit truth = workload.snapshot().minus(before);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
         workload.close();
         System.out.println("RESULT " + json(engineId, result.engineDetail(), result.samples(), sink.worker, truth,
                 sink.share(sink.hot), sink.share(sink.warm), sink.share(sink.cool), sink.idleSamples,

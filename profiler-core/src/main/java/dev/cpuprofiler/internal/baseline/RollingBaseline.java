@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.baseline;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.cpu.CpuSampleListener;
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import java.time.Duration;
@@ -61,6 +62,12 @@ public final class RollingBaseline implements CpuSampleListener {
         this.slotEnd = new long[slots];
         this.slotCpu = new long[slots];
         this.slotWall = new long[slots];
+    }
+
+    /** The baseline of {@code rolling-history-*} and {@code average-window}, fed every {@code sampling-interval}. */
+    public static RollingBaseline of(CpuProfilerOptions options, EffectiveCpuCount cpus) {
+        return new RollingBaseline(options.getRollingHistorySize(), options.getRollingHistoryInterval(),
+                options.getAverageWindow(), options.getSamplingInterval(), cpus);
     }
 
     @Override
@@ -157,11 +164,11 @@ public final class RollingBaseline implements CpuSampleListener {
     }
 
     /** The completed slots, oldest first. */
-    public synchronized List<BaselineSlot> history() {
-        List<BaselineSlot> out = new ArrayList<>(filled);
+    public synchronized List<Slot> history() {
+        List<Slot> out = new ArrayList<>(filled);
         for (int i = filled; i >= 1; i--) {
             int idx = Math.floorMod(next - i, slotEnd.length);
-            out.add(new BaselineSlot(slotEnd[idx], slotCpu[idx], slotWall[idx], percent(slotCpu[idx], slotWall[idx])));
+            out.add(new Slot(slotEnd[idx], slotCpu[idx], slotWall[idx], percent(slotCpu[idx], slotWall[idx])));
         }
         return out;
     }
@@ -179,5 +186,16 @@ public final class RollingBaseline implements CpuSampleListener {
     /** Slots the average covers. */
     public int windowSlots() {
         return windowSlots;
+    }
+
+    /**
+     * One completed rolling-history interval.
+     *
+     * @param endNanoTime the ticker's reading when the interval closed
+     * @param cpuNanos CPU time used during the interval
+     * @param wallNanos the interval's actual length
+     * @param percent the true average CPU% over the interval
+     */
+    public record Slot(long endNanoTime, long cpuNanos, long wallNanos, double percent) {
     }
 }

@@ -7,7 +7,6 @@ import dev.cpuprofiler.Profile.Comparison.EndpointChange;
 import dev.cpuprofiler.Profile.Comparison.MethodChange;
 import dev.cpuprofiler.Profile.Comparison.Verdict;
 import dev.cpuprofiler.Profile.EndpointShare;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -91,11 +90,11 @@ public final class ProfileComparator {
     /** Self time by method in each, the largest growth first; only methods that grew. */
     private static List<MethodChange> methods(Profile reference, Profile profile) {
         Map<String, Double> before = new HashMap<>();
-        for (HotMethod m : HotMethods.of(reference.tree(), Integer.MAX_VALUE)) {
+        for (HotMethods.Method m : HotMethods.of(reference.tree(), Integer.MAX_VALUE)) {
             before.put(m.method(), m.selfPercent());
         }
         List<MethodChange> grown = new ArrayList<>();
-        for (HotMethod m : HotMethods.of(profile.tree(), Integer.MAX_VALUE)) {
+        for (HotMethods.Method m : HotMethods.of(profile.tree(), Integer.MAX_VALUE)) {
             double then = before.getOrDefault(m.method(), 0.0);
             double delta = round(m.selfPercent() - then);
             if (delta > 0) {

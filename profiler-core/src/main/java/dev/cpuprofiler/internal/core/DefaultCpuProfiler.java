@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.core;
 
+import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.Profile;
 
@@ -7,14 +8,13 @@ import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.CpuProfilerOptions;
 
 import dev.cpuprofiler.internal.cpu.CpuSampler;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrStackDepth;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.ArmingLevel;
-import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
@@ -150,7 +150,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
                         : "on after a start-up grace of " + options.getStartupGrace(),
                 options.getLookback().isZero() || !options.isEnabled() ? "off" : options.getLookback() + " at "
                         + options.getLookbackSamplingPeriod().toMillis() + " ms, armed above "
-                        + new ArmingLevel(ArmingSettings.of(options)).floorPercent() + "% CPU",
+                        + new ArmingLevel(options).floorPercent() + "% CPU",
                 !options.getReference().isEnabled() ? "off" : options.getReference().getDuration() + " every "
                         + options.getReference().getRefresh() + " while calm");
     }
@@ -213,7 +213,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         return p.options().copy();
     }
 
-    public SelectedCpuSource cpuSource() {
+    public CpuSourceSelector.Selected cpuSource() {
         return p.cpuSource();
     }
 
@@ -404,6 +404,20 @@ public final class DefaultCpuProfiler implements CpuProfiler {
 
         public DefaultCpuProfiler build() {
             return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrStackDepth);
+        }
+    }
+
+    /** profiler-core's {@link CpuProfiler.Provider}: the pipeline, with production defaults for the rest. */
+    public static final class Provider implements CpuProfiler.Provider {
+
+        @Override
+        public CpuProfiler build(CpuProfiler.Builder settings) {
+            Builder b = builder(settings.options()).fsRoot(settings.fsRoot()).clock(settings.clock())
+                    .threadFactory(settings.threadFactory()).virtualThreads(settings.virtualThreads());
+            if (settings.workDirectory() != null) {
+                b.workDirectory(settings.workDirectory());
+            }
+            return b.build();
         }
     }
 }

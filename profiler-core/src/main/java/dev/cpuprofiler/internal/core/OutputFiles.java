@@ -2,7 +2,7 @@ package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
-import dev.cpuprofiler.internal.session.ProfileFile;
+import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import java.util.List;
 
 /**
@@ -14,11 +14,12 @@ public final class OutputFiles {
     private OutputFiles() {
     }
 
-    public static List<ProfileFile> standard() {
+    public static List<ProfileFileWriter.File> standard() {
         return List.of(of(ProfileFormat.COLLAPSED), of(ProfileFormat.HTML));
     }
 
-    private static ProfileFile of(ProfileFormat format) {
-        return new ProfileFile(format.extension(), (profile, out) -> format.write(profile, ProfileView.FULL, out));
+    private static ProfileFileWriter.File of(ProfileFormat format) {
+        return new ProfileFileWriter.File(format.extension(),
+                (profile, out) -> format.write(profile, ProfileView.FULL, out));
     }
 }

@@ -1,53 +1,48 @@
 package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.CpuProfiler;
-
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.InvalidOptionException;
-
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
-import dev.cpuprofiler.internal.cpu.SelectedCpuSource;
+import dev.cpuprofiler.internal.cpu.Ticker;
+import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
-import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
-import dev.cpuprofiler.internal.lookback.ArmingSettings;
 import dev.cpuprofiler.internal.lookback.Lookback;
-import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
-import dev.cpuprofiler.internal.lookback.LookbackSettings;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
 import dev.cpuprofiler.internal.threads.ManagementThreadCpuReader;
-import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.SaturationReading;
+import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
-import dev.cpuprofiler.internal.threads.ThreadTrackerSettings;
+import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.internal.trigger.SessionCoordinator;
+import dev.cpuprofiler.internal.trigger.TriggerPoller;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.nio.file.attribute.UserPrincipal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Supplier;
-import dev.cpuprofiler.internal.trigger.Holds;
-import dev.cpuprofiler.internal.trigger.ReferenceSettings;
-import dev.cpuprofiler.internal.trigger.SessionCoordinator;
-import dev.cpuprofiler.internal.trigger.SaturationSettings;
-import dev.cpuprofiler.internal.trigger.TriggerPoller;
-import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +71,7 @@ final class PipelineAssembly {
         ThreadFactory threads = ownCpu.accountable(b.threadFactory);
         DiskSpaceGuard diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
 
-        SelectedCpuSource selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
@@ -88,22 +83,19 @@ final class PipelineAssembly {
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
                 quietInterval, () -> engineLock.held() || ownCpu.working(), ownCpu::cpuNanos, b.ticker,
                 named(threads, "cpuprofiler-sampler"));
-        RollingBaseline baseline = new RollingBaseline(options.getRollingHistorySize(),
-                options.getRollingHistoryInterval(), options.getAverageWindow(), options.getSamplingInterval(),
-                selected.effectiveCpus());
+        RollingBaseline baseline = RollingBaseline.of(options, selected.effectiveCpus());
         // For the status page's chart: one array write per tick.
         RecentCpuSamples recentCpu = RecentCpuSamples.covering(options.getSamplingInterval());
 
         ThreadCpuTracker tracker = null;
         if (threadReader.available()) {
-            tracker = new ThreadCpuTracker(threadReader, ThreadTrackerSettings.of(options));
+            tracker = new ThreadCpuTracker(threadReader, options);
         } else {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
 
-        ProfileStore profiles = b.profileStore != null ? b.profileStore : new ProfileStore(
-                options.getRetainedProfiles(), options.getRetainedSize(), outputWriter(b, options, diskSpace),
-                diskSpace);
+        ProfileStore profiles = b.profileStore != null ? b.profileStore
+                : ProfileStore.of(options, outputWriter(b, options, diskSpace), diskSpace);
         WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
                 : WorkDirectory.inTemp();
 
@@ -128,15 +120,14 @@ final class PipelineAssembly {
                 saturation(tracker), options.effectiveSaturationWindow(), ownCpu);
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
-        SessionCoordinator coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
-                SaturationSettings.of(options, tracker != null), saturation(tracker), ReferenceSettings.of(options, selected.effectiveCpus().count()),
-                lookback::rising, holds, sessions, b.clock);
+        SessionCoordinator coordinator = new SessionCoordinator(options, selected.effectiveCpus().count(),
+                baseline::average, tracker == null ? null : tracker::saturation, lookback::rising, holds, sessions,
+                b.clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
         // it starts is launched on a thread made for that launch.
-        TriggerPoller poller = new TriggerPoller(coordinator, options.getPollingInterval(),
-                options.getSamplingInterval(), named(threads, "cpuprofiler-policy"));
+        TriggerPoller poller = TriggerPoller.of(coordinator, options, named(threads, "cpuprofiler-policy"));
         listenToTicks(sampler, baseline, recentCpu, tracker, recorder, poller);
         return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
                 profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, coordinator,
@@ -176,20 +167,19 @@ final class PipelineAssembly {
         if (!options.isEnabled() || options.getLookback().isZero()) {
             return null;
         }
-        LookbackSettings settings = LookbackSettings.of(options);
         LookbackSource source;
         if (b.lookbackSource != null) {
             source = b.lookbackSource;
         } else {
             // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
             // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
-            LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), settings.maxStackDepth(),
+            LookbackSourceChoice choice = LookbackSourceChoice.choose(options.getEngine(), options.getMaxStackDepth(),
                     named(threads, "cpuprofiler-lookback-stream"), diskSpace, jfrKeeper);
             log.debug("Look-back source: {}", choice.reason());
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
-        return new LookbackRecorder(settings, ArmingSettings.of(options), holds, source, engineLock, b.clock,
+        return new LookbackRecorder(options, holds, source, engineLock, b.clock,
                 tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
     }
 
@@ -225,7 +215,32 @@ final class PipelineAssembly {
         return a.compareTo(b) >= 0 ? a : b;
     }
 
+    /**
+     * Names and daemonizes the threads {@code factory} makes, so every profiler thread is recognisable in a thread
+     * dump ({@code cpuprofiler-sampler}, ...) and none keeps the JVM alive.
+     */
     static ThreadFactory named(ThreadFactory factory, String name) {
-        return new NamedThreadFactory(factory, name);
+        Objects.requireNonNull(factory, "factory");
+        Objects.requireNonNull(name, "name");
+        return r -> {
+            Thread t = factory.newThread(r);
+            t.setName(name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * The parts the assembly built, held by the running {@link CpuProfiler}.
+     *
+     * @param threads per-thread CPU time, or null when this JVM cannot measure it
+     * @param jfrKeeper the recording that keeps JFR's periodic thread asleep on Java 17 to 20, closed last
+     */
+    record Pipeline(CpuProfilerOptions options, Clock clock, Ticker ticker, ThreadFactory threadFactory,
+            CpuSourceSelector.Selected cpuSource, CpuSampler sampler, RollingBaseline baseline,
+            RecentCpuSamples recentCpu, ThreadCpuTracker threads, ProfileStore profiles, WorkDirectory workDirectory,
+            DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
+            ProfilingSessions sessions, Lookback lookback, SessionCoordinator coordinator,
+            DebugNonSafepointsCheck debugNonSafepoints, RequestTimeline requests) {
     }
 }

@@ -14,7 +14,7 @@ import java.util.List;
  * @param mountPoint where the hierarchy is mounted, e.g. {@code /sys/fs/cgroup/cpu}
  * @param path the cgroup's directory: the mount point plus the cgroup path relative to the mount's root
  */
-record CgroupDirectory(CgroupVersion version, String cgroupPath, String mountPoint, String path) {
+record CgroupDirectory(Version version, String cgroupPath, String mountPoint, String path) {
 
     /** Whether the process sits in the root of the hierarchy as its namespace shows it. */
     public boolean isNamespaceRoot() {
@@ -41,5 +41,22 @@ record CgroupDirectory(CgroupVersion version, String cgroupPath, String mountPoi
     public static Path resolve(Path fsRoot, String absolutePath) {
         String relative = absolutePath.startsWith("/") ? absolutePath.substring(1) : absolutePath;
         return relative.isEmpty() ? fsRoot : fsRoot.resolve(relative);
+    }
+
+    /** The two cgroup interfaces the kernel offers; their file names and units differ. */
+    enum Version {
+        V1("cgroup v1"),
+        V2("cgroup v2");
+
+        private final String label;
+
+        Version(String label) {
+            this.label = label;
+        }
+
+        /** {@code cgroup v1} or {@code cgroup v2}, as used in log lines and origins. */
+        public String label() {
+            return label;
+        }
     }
 }

@@ -1,10 +1,12 @@
 package dev.cpuprofiler.internal.cpu;
 
+import dev.cpuprofiler.internal.cpu.CgroupDirectory.Version;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -25,7 +27,7 @@ final class CgroupDiscovery {
     /**
      * @throws IOException when {@code /proc/self/cgroup} or {@code /proc/self/mountinfo} cannot be read or parsed
      */
-    public CgroupLayout discover() throws IOException {
+    public Layout discover() throws IOException {
         List<ProcCgroupEntry> cgroups = parseLines("/proc/self/cgroup", ProcCgroupEntry::parse);
         List<MountInfoEntry> mounts = parseLines("/proc/self/mountinfo", MountInfoEntry::parse);
 
@@ -34,21 +36,21 @@ final class CgroupDiscovery {
         CgroupDirectory v2 = null;
         for (ProcCgroupEntry entry : cgroups) {
             if (entry.isUnified()) {
-                v2 = locate(CgroupVersion.V2, entry.path(), mounts, MountInfoEntry::isCgroupV2);
+                v2 = locate(Version.V2, entry.path(), mounts, MountInfoEntry::isCgroupV2);
             } else {
                 if (entry.controllers().contains("cpu")) {
-                    v1Cpu = locate(CgroupVersion.V1, entry.path(), mounts, m -> m.isCgroupV1With("cpu"));
+                    v1Cpu = locate(Version.V1, entry.path(), mounts, m -> m.isCgroupV1With("cpu"));
                 }
                 if (entry.controllers().contains("cpuacct")) {
-                    v1Cpuacct = locate(CgroupVersion.V1, entry.path(), mounts, m -> m.isCgroupV1With("cpuacct"));
+                    v1Cpuacct = locate(Version.V1, entry.path(), mounts, m -> m.isCgroupV1With("cpuacct"));
                 }
             }
         }
-        return new CgroupLayout(v1Cpu, v1Cpuacct, v2);
+        return new Layout(v1Cpu, v1Cpuacct, v2);
     }
 
     /** The directory of {@code cgroupPath} in the hierarchy mounted where {@code isHierarchy} matches; null if unmounted. */
-    private static CgroupDirectory locate(CgroupVersion version, String cgroupPath, List<MountInfoEntry> mounts,
+    private static CgroupDirectory locate(Version version, String cgroupPath, List<MountInfoEntry> mounts,
             Predicate<MountInfoEntry> isHierarchy) {
         // A hierarchy may be mounted several times (bind mounts); prefer the mount whose root holds the cgroup,
         // the deepest such root, else the first one listed.
@@ -112,5 +114,23 @@ final class CgroupDiscovery {
             }
         }
         return result;
+    }
+
+    /**
+     * The process's cgroups that matter for CPU: the v1 {@code cpu} controller (quota), the v1 {@code cpuacct}
+     * controller (usage) and the v2 hierarchy. Each is {@code null} when the process has none or it is not mounted.
+     * On a hybrid host all three exist; v1 wins because that is where the cpu controller lives.
+     */
+    record Layout(CgroupDirectory v1Cpu, CgroupDirectory v1Cpuacct, CgroupDirectory v2) {
+
+        /** Where the cumulative CPU-usage counter lives: {@code cpuacct.usage} (v1) or {@code cpu.stat} (v2). */
+        public Optional<CgroupDirectory> usageDirectory() {
+            return Optional.ofNullable(v1Cpuacct != null ? v1Cpuacct : v2);
+        }
+
+        /** Where the CPU quota is set: {@code cpu.cfs_quota_us} (v1) or {@code cpu.max} (v2). */
+        public Optional<CgroupDirectory> quotaDirectory() {
+            return Optional.ofNullable(v1Cpu != null ? v1Cpu : v2);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.cpu;
 
+import dev.cpuprofiler.internal.cpu.CgroupDirectory.Version;
 import dev.cpuprofiler.CpuSourceMode;
 
 import java.io.IOException;
@@ -48,9 +49,9 @@ public final class CpuSourceSelector {
         this.cpuCountResolver = new EffectiveCpuCountResolver(fsRoot, availableProcessors);
     }
 
-    public SelectedCpuSource select(CpuSourceMode mode) {
+    public Selected select(CpuSourceMode mode) {
         Objects.requireNonNull(mode, "mode");
-        CgroupLayout layout = null;
+        CgroupDiscovery.Layout layout = null;
         String noLayoutReason = null;
         try {
             layout = discovery.discover();
@@ -75,9 +76,9 @@ public final class CpuSourceSelector {
             return fallBack(cpus, "the process is in the root of the " + usage.version().label() + " hierarchy (/) at "
                     + usage.path() + ", whose counters are the whole machine's");
         }
-        CpuUsageSource source = usage.version() == CgroupVersion.V1
-                ? new CgroupV1CpuSource(CgroupDirectory.resolve(fsRoot, usage.path()))
-                : new CgroupV2CpuSource(CgroupDirectory.resolve(fsRoot, usage.path()));
+        CpuUsageSource source = usage.version() == Version.V1
+                ? CgroupCpuSource.v1(CgroupDirectory.resolve(fsRoot, usage.path()))
+                : CgroupCpuSource.v2(CgroupDirectory.resolve(fsRoot, usage.path()));
         try {
             source.cpuTimeNanos();
         } catch (IOException e) {
@@ -85,7 +86,7 @@ public final class CpuSourceSelector {
             return fallBack(cpus, e.getMessage());
         }
         log.debug("Using {} CPU metrics from {}", usage.version().label(), usage.path());
-        return new SelectedCpuSource(source, cpus, usage.path(), null);
+        return new Selected(source, cpus, usage.path(), null);
     }
 
     /**
@@ -99,18 +100,18 @@ public final class CpuSourceSelector {
             return false;
         }
         Path dir = CgroupDirectory.resolve(fsRoot, cgroup.path());
-        if (cgroup.version() == CgroupVersion.V2) {
+        if (cgroup.version() == Version.V2) {
             return !Files.exists(dir.resolve("cgroup.type")) && !Files.exists(dir.resolve("cpu.max"));
         }
         return Files.exists(dir.resolve("release_agent")) || Files.exists(dir.resolve("cgroup.sane_behavior"));
     }
 
-    private SelectedCpuSource fallBack(EffectiveCpuCount cpus, String reason) {
+    private Selected fallBack(EffectiveCpuCount cpus, String reason) {
         log.debug("No cgroup CPU stats found, falling back to process CPU time: {}", reason);
         return process(cpus, reason);
     }
 
-    private SelectedCpuSource process(EffectiveCpuCount cpus, String fallbackReason) {
+    private Selected process(EffectiveCpuCount cpus, String fallbackReason) {
         ProcessCpuSource source = new ProcessCpuSource(processCpuTimeNanos, ProcessCpuSource.MXBEAN_DESCRIPTION);
         try {
             source.cpuTimeNanos();
@@ -118,6 +119,20 @@ public final class CpuSourceSelector {
             // Nothing left to fall back to: keep it, the sampler logs each failed read.
             log.debug("Process CPU time is not readable either: {}", e.getMessage());
         }
-        return new SelectedCpuSource(source, cpus, null, fallbackReason);
+        return new Selected(source, cpus, null, fallbackReason);
+    }
+
+    /**
+     * What the selector chose.
+     *
+     * @param source the counter to sample; the caller owns it and closes it
+     * @param effectiveCpus what a CPU percentage is relative to (the cgroup quota whenever one is discoverable)
+     * @param cgroupPath the cgroup directory whose counter is used, as the process sees it (e.g.
+     *        {@code /sys/fs/cgroup/cpuacct/kubepods/pod1}); {@code null} when the source is the process
+     * @param fallbackReason why the process's CPU time is used although {@code auto} or {@code cgroup} was asked for;
+     *        {@code null} when nothing fell back
+     */
+    public record Selected(CpuUsageSource source, EffectiveCpuCount effectiveCpus, String cgroupPath,
+            String fallbackReason) {
     }
 }

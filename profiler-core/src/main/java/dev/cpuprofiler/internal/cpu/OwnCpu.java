@@ -26,11 +26,10 @@ import java.util.function.UnaryOperator;
 public final class OwnCpu {
 
     /**
-     * How long after the profiler's work ends the JIT's time still counts as its own. Measured on idle Spring apps
-     * (JDK 17, async-profiler engine), after the first on-demand profile was stored: 440 ms of compilation within 1 s
-     * on one; on the 2-CPU benchmark app, 690 ms within 1.4 s and 70 ms more by 2.4 s, then only the status requests'
-     * own 10-30 ms. Two seconds (and up to a tick more: the window closes at the first reading after it) covers the
-     * burst while hiding little of the application's own JIT.
+     * How long after the profiler's work ends the JIT's time still counts as its own: the compilation burst after a
+     * profile is over within about a second and a half on an idle application (README). Two seconds (and up to a tick
+     * more: the window closes at the first reading after it) cover the burst while hiding little of the
+     * application's own JIT.
      */
     public static final Duration JIT_SETTLE = Duration.ofSeconds(2);
 

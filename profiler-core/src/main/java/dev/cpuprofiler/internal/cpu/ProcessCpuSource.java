@@ -25,11 +25,6 @@ public final class ProcessCpuSource implements CpuUsageSource {
         this.description = description;
     }
 
-    /** Reads the platform {@code OperatingSystemMXBean}; on a JVM without it every read fails with a clear message. */
-    public static ProcessCpuSource fromPlatformMXBean() {
-        return new ProcessCpuSource(platformProcessCpuTime(), MXBEAN_DESCRIPTION);
-    }
-
     /** The platform MXBean's counter, or a supplier answering -1 (unsupported) where the JVM lacks it. */
     public static LongSupplier platformProcessCpuTime() {
         java.lang.management.OperatingSystemMXBean bean = ManagementFactory.getOperatingSystemMXBean();

@@ -22,10 +22,10 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     private static final Logger log = LoggerFactory.getLogger(AsyncProfilerEngine.class);
 
     private final String event;
-    private final AsyncProfilerLoader loader;
+    private final Loader loader;
     private final DebugNonSafepointsCheck debugNonSafepoints;
     // The library loads once per JVM; a failure to load is just as final, so both outcomes are kept.
-    private AsyncProfilerAccess profiler;
+    private Access profiler;
     private String loadFailure;
 
     /** Uses the native library inside the async-profiler jar. */
@@ -51,11 +51,11 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
     }
 
     /** For tests: another event ({@code ctimer}, {@code itimer}) or a fake library. */
-    AsyncProfilerEngine(String event, AsyncProfilerLoader loader) {
+    AsyncProfilerEngine(String event, Loader loader) {
         this(event, loader, new DebugNonSafepointsCheck());
     }
 
-    AsyncProfilerEngine(String event, AsyncProfilerLoader loader, DebugNonSafepointsCheck debugNonSafepoints) {
+    AsyncProfilerEngine(String event, Loader loader, DebugNonSafepointsCheck debugNonSafepoints) {
         this.event = event;
         this.loader = loader;
         this.debugNonSafepoints = debugNonSafepoints;
@@ -86,7 +86,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
                 throw new EngineUnavailableException(ID, full.get());
             }
         }
-        AsyncProfilerAccess access = loadProfiler();
+        Access access = loadProfiler();
         Path file = RecordingFiles.create(ID, settings);
         if (file.toString().contains(",")) {
             RecordingFiles.deleteQuietly(file);
@@ -122,7 +122,7 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         return profiler != null;
     }
 
-    private synchronized AsyncProfilerAccess loadProfiler() throws EngineUnavailableException {
+    private synchronized Access loadProfiler() throws EngineUnavailableException {
         if (profiler != null) {
             return profiler;
         }
@@ -167,5 +167,22 @@ public final class AsyncProfilerEngine implements ProfilingEngine {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /** The two calls the engine needs from async-profiler, behind our own type: the engine never names its classes. */
+    interface Access {
+
+        /** Runs a command such as {@code start,event=cpu,...} or {@code stop} and returns its output. */
+        String execute(String command) throws Exception;
+
+        /** Samples taken since the last start. */
+        long samples();
+    }
+
+    /** Loads async-profiler's native library; may throw anything, {@code UnsatisfiedLinkError} included. */
+    @FunctionalInterface
+    interface Loader {
+
+        Access load() throws Exception;
     }
 }

@@ -16,14 +16,14 @@ final class AsyncProfilerRecording extends OnceStoppedRecording {
     private static final Logger log = LoggerFactory.getLogger(AsyncProfilerRecording.class);
     private static final String ENGINE_SETTING = "engine";
 
-    private final AsyncProfilerAccess profiler;
+    private final AsyncProfilerEngine.Access profiler;
     private final EngineSettings settings;
     private final StackSink sink;
     private final List<String> startNotes = new ArrayList<>();
 
     private long taken;
 
-    AsyncProfilerRecording(AsyncProfilerAccess profiler, Path file, EngineSettings settings, StackSink sink,
+    AsyncProfilerRecording(AsyncProfilerEngine.Access profiler, Path file, EngineSettings settings, StackSink sink,
             String startOutput) {
         super(AsyncProfilerEngine.ID, "unknown", file);
         this.profiler = profiler;
@@ -58,7 +58,7 @@ final class AsyncProfilerRecording extends OnceStoppedRecording {
     }
 
     @Override
-    RecordingResult readBack() throws IOException {
+    EngineRecording.Result readBack() throws IOException {
         JfrSampleReader reader = new JfrSampleReader(new JfrSampleReader.Options(
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), settings.samplingPeriod(), settings.maxStackDepth(), true,
                 null, Set.of(ENGINE_SETTING)));
@@ -72,12 +72,13 @@ final class AsyncProfilerRecording extends OnceStoppedRecording {
             notes.add("async-profiler used " + engine + " (perf_events not permitted here, e.g. by "
                     + "kernel.perf_event_paranoid or seccomp): no kernel frames");
         }
-        notes.addAll(SampleNotes.describeAsyncProfiler(summary, settings));
+        notes.addAll(summary.asyncProfilerNotes(settings.maxStackDepth()));
         long lost = Math.max(0, taken - summary.events());
         if (lost > 0) {
             notes.add(lost + " samples taken but not in the recording (counted as lost)");
         }
-        return new RecordingResult(AsyncProfilerEngine.ID, engine, summary.weight(), lost, file(), notes, List.of());
+        return new EngineRecording.Result(AsyncProfilerEngine.ID, engine, summary.weight(), lost, file(), notes,
+                List.of());
     }
 
     @Override

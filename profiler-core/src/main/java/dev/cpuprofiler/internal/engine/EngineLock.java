@@ -53,4 +53,12 @@ public final class EngineLock {
             }
         }
     }
+
+    /** Another recording holds the lock: only one engine records at a time. */
+    public static final class BusyException extends EngineUnavailableException {
+
+        public BusyException(String requestedEngine, String holder) {
+            super(requestedEngine, "another recording is running (" + holder + "); only one engine records at a time");
+        }
+    }
 }

@@ -65,7 +65,7 @@ public final class EngineSelector {
     /**
      * Starts one engine.
      *
-     * @throws EngineBusyException if a recording holds the lock
+     * @throws EngineLock.BusyException if a recording holds the lock
      * @throws EngineUnavailableException if the chosen engine, or with {@code auto} every engine, cannot record
      */
     public SelectedRecording start(EngineChoice choice, EngineSettings settings, StackSink sink)
@@ -81,7 +81,7 @@ public final class EngineSelector {
     public SelectedRecording start(EngineChoice choice, EngineSettings settings, StackSink sink,
             boolean virtualThreads) throws EngineUnavailableException {
         EngineLock.Lease lease = lock.tryAcquire(choice.id() + " recording '" + settings.recordingName() + "'")
-                .orElseThrow(() -> new EngineBusyException(choice.id(), lock.holder().orElse("just finished")));
+                .orElseThrow(() -> new EngineLock.BusyException(choice.id(), lock.holder().orElse("just finished")));
         try {
             return choice == EngineChoice.AUTO ? startFirstAvailable(settings, sink, lease, virtualThreads)
                     : startOnly(choice.id(), settings, sink, lease);

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * How an engine samples.
+ * What one recording asks of an engine ({@link ProfilingEngine#start}): not a copy of the options but a request, made
+ * per session (its name is the session's id) from the options and the profiler's work directory and disk floor.
  *
  * @param samplingPeriod time between two samples of one thread (CPU time for CPU-time engines)
  * @param maxStackDepth frames kept per sample, leaf-most first; deeper stacks are cut at the root end and marked

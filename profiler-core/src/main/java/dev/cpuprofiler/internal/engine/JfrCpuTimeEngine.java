@@ -85,7 +85,7 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
             throw new EngineUnavailableException(ID, missing.get());
         }
         ensureSamplerWorks(settings);
-        JfrRecordingPlan plan = new JfrRecordingPlan(ID, JfrSampleReader.CPU_TIME_SAMPLE,
+        JfrDumpRecording.Plan plan = new JfrDumpRecording.Plan(ID, JfrSampleReader.CPU_TIME_SAMPLE,
                 JfrSystemInfo.withSystemInfo(Map.of(JfrSampleReader.CPU_TIME_SAMPLE,
                         Map.of("enabled", "true", "throttle", JfrTimespan.of(settings.samplingPeriod()),
                                 "stackTrace", "true"),

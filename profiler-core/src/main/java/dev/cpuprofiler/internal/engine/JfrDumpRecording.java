@@ -19,10 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A plain JFR recording, dumped to a {@code .jfr} file in the work directory at stop and parsed then. Nothing reads it
- * while it records: a {@code RecordingStream} would parse every chunk as it is written, which cost 1.1-1.3% of one
- * core on JDK 17 with two busy threads at 10 ms (measured, with or without event handlers), a good part of this
- * engine's overhead. {@link #samplesSoFar()} is counted from a dump when someone asks (the status endpoint), at most
- * once a second and at most 5% of the time, so the cost of a live count is paid only while someone watches.
+ * while it records: a {@code RecordingStream} would parse every chunk as it is written, with or without event
+ * handlers, a good part of the engine's overhead when it streamed (BENCHMARKS.md). {@link #samplesSoFar()} is counted
+ * from a dump when someone asks (the status endpoint), at most once a second and at most 5% of the time, so the cost
+ * of a live count is paid only while someone watches.
  */
 final class JfrDumpRecording extends OnceStoppedRecording {
 
@@ -31,7 +31,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     private static final Duration CLOCK_TOLERANCE = Duration.ofMillis(50);
     private static final Duration LIVE_COUNT_MAX_AGE = Duration.ofSeconds(1);
 
-    private final JfrRecordingPlan plan;
+    private final Plan plan;
     private final EngineSettings settings;
     private final StackSink sink;
     private final Recording recording;
@@ -44,7 +44,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     private long liveCountCost;
     private boolean liveCountFailed;
 
-    private JfrDumpRecording(JfrRecordingPlan plan, EngineSettings settings, StackSink sink, Recording recording,
+    private JfrDumpRecording(Plan plan, EngineSettings settings, StackSink sink, Recording recording,
             Path file, Instant startedAt, List<String> startNotes) {
         super(plan.engineId(), plan.engineDetail(), file);
         this.plan = plan;
@@ -57,7 +57,7 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     }
 
     /** Starts the recording; it is running when this returns. {@code jfrKeeper} is told first, past the disk check. */
-    static JfrDumpRecording start(JfrRecordingPlan plan, EngineSettings settings, StackSink sink,
+    static JfrDumpRecording start(Plan plan, EngineSettings settings, StackSink sink,
             List<String> startNotes, JfrPeriodicTaskKeeper jfrKeeper) throws EngineUnavailableException {
         Optional<String> full = settings.diskSpace().jfrRefusal(settings.workDirectory());
         if (full.isPresent()) {
@@ -154,21 +154,21 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     }
 
     @Override
-    RecordingResult readBack() throws IOException {
+    EngineRecording.Result readBack() throws IOException {
         JfrSampleReader reader = new JfrSampleReader(new JfrSampleReader.Options(plan.sampleEvents(),
                 settings.samplingPeriod(), settings.maxStackDepth(), false, startedAt.minus(CLOCK_TOLERANCE),
                 Set.of()));
         JfrSampleReader.Summary summary = reader.read(file(), sink);
         List<String> notes = new ArrayList<>(startNotes);
         notes.addAll(plan.notes());
-        notes.addAll(SampleNotes.describe(summary, settings));
+        notes.addAll(summary.notes(settings.maxStackDepth()));
         if (summary.events() == 0) {
             notes.add("JFR delivered no " + String.join(" or ", plan.sampleEvents()) + " events");
         }
         JfrOwnEvents.Outcome served = JfrOwnEvents.keepOnly(file(), plan.eventSettings().keySet(),
                 summary.eventTypes());
         served.note().ifPresent(notes::add);
-        return new RecordingResult(plan.engineId(), plan.engineDetail(), summary.weight(),
+        return new EngineRecording.Result(plan.engineId(), plan.engineDetail(), summary.weight(),
                 summary.failed() + summary.lost(), served.kept().orElse(null), notes, List.of());
     }
 
@@ -180,5 +180,25 @@ final class JfrDumpRecording extends OnceStoppedRecording {
     @Override
     void discard() {
         recording.close();
+    }
+
+    /**
+     * What a JFR engine records: the events with their settings, which of them are stack samples, and notes that hold
+     * for every recording of this engine.
+     *
+     * @param engineId the engine's id
+     * @param engineDetail what {@link EngineRecording.Result#engineDetail()} reports
+     * @param eventSettings event name to its settings ({@code period}, {@code throttle}, ...)
+     * @param sampleEvents the events that are stack samples
+     * @param notes notes every result of this engine carries
+     */
+    record Plan(String engineId, String engineDetail, Map<String, Map<String, String>> eventSettings,
+            Set<String> sampleEvents, List<String> notes) {
+
+        Plan {
+            eventSettings = Map.copyOf(eventSettings);
+            sampleEvents = Set.copyOf(sampleEvents);
+            notes = List.copyOf(notes);
+        }
     }
 }

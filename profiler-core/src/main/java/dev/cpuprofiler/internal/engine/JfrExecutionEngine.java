@@ -64,7 +64,7 @@ public final class JfrExecutionEngine implements ProfilingEngine {
         List<String> notes = new ArrayList<>();
         stackDepth.ensure(settings.maxStackDepth()).note().ifPresent(notes::add);
         String period = JfrTimespan.of(settings.samplingPeriod());
-        JfrRecordingPlan plan = new JfrRecordingPlan(ID, DETAIL,
+        JfrDumpRecording.Plan plan = new JfrDumpRecording.Plan(ID, DETAIL,
                 JfrSystemInfo.withSystemInfo(Map.of(JfrSampleReader.EXECUTION_SAMPLE,
                         Map.of("enabled", "true", "period", period)), settings),
                 Set.of(JfrSampleReader.EXECUTION_SAMPLE), List.of(SAMPLER_NOTE));

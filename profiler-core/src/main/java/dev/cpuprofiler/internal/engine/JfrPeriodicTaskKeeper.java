@@ -18,13 +18,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Once JFR is initialised in a JVM, that thread runs for the rest of its life, and before Java 21 (JDK-8302821,
  * "JFR: Periodic task thread spins after recording has stopped") it naps its 10-ms minimum whenever no recording
- * enables a periodic event, from JFR's initialisation on: it wakes about 100 times a second and costs an idle 2-core
- * application 280-470 ms of CPU a minute (Java 17.0.15), more than a continuous profiler does. With one periodic event
- * enabled, its nap is its one-second wait interval instead.
+ * enables a periodic event, from JFR's initialisation on: it wakes about 100 times a second, which costs an idle
+ * application more than a continuous profiler does (BENCHMARKS.md). With one periodic event enabled, its nap is its
+ * one-second wait interval instead.
  *
- * <p>So before this profiler's first JFR recording on such a JVM, or once it initialised JFR, {@link #beforeRecording()}
- * opens one in-memory
- * recording that enables nothing but {@link Tick}, a periodic event of this profiler's with a one-hour period whose
+ * <p>So before this profiler's first JFR recording on such a JVM, or once it initialised JFR,
+ * {@link #beforeRecording()} opens one in-memory recording that enables nothing but {@link Tick}, a periodic event of this profiler's with a one-hour period whose
  * hook writes nothing: JFR then waits a second between its periodic passes. It stays open until {@link #close()}
  * (the profiler's end), is listed by {@code jcmd JFR.check} under {@link #RECORDING_NAME}, and holds no data. On Java
  * 21 and later it does nothing.

@@ -5,8 +5,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import jdk.jfr.consumer.RecordedEvent;
@@ -50,6 +52,58 @@ final class JfrSampleReader {
      */
     record Summary(long events, long weight, long failed, long lost, long cut, long walkStopped, long biased,
             Map<String, String> settings, Set<String> eventTypes) {
+
+        /**
+         * What a profile's reader should know of a JFR engine's recording: JFR keeps at most
+         * {@value JfrStackDepth#JFR_MAX} frames per stack.
+         */
+        List<String> notes(int maxStackDepth) {
+            List<String> notes = new ArrayList<>();
+            if (cut() > 0) {
+                int depth = maxStackDepth;
+                String limit = depth > JfrStackDepth.JFR_MAX
+                        ? "JFR records at most " + JfrStackDepth.JFR_MAX + " frames per stack, whatever "
+                                + "max-stack-depth (" + depth + ") asks; the async-profiler engine keeps up to "
+                                + "max-stack-depth"
+                        : "max-stack-depth " + depth + ", or less when JFR's own stack depth "
+                                + "(-XX:FlightRecorderOptions:stackdepth, default 64) is lower";
+                notes.add(cut() + " of " + events() + " samples had deeper stacks than kept (" + limit
+                        + "); their outer frames are cut and they start at [truncated]");
+            }
+            notes.addAll(commonNotes());
+            return notes;
+        }
+
+        /** What a profile's reader should know of async-profiler's recording: its depth, its 1-MB stack walk. */
+        List<String> asyncProfilerNotes(int maxStackDepth) {
+            List<String> notes = new ArrayList<>();
+            if (cut() > 0) {
+                notes.add(cut() + " of " + events() + " samples had deeper stacks than kept (max-stack-depth "
+                        + maxStackDepth + "); their outer frames are cut and they start at [truncated]");
+            }
+            if (walkStopped() > 0) {
+                notes.add(walkStopped() + " of " + events() + " samples: async-profiler's stack walk stopped "
+                        + "before the thread's first frame (break_stack_range: it walks at most 1 MB of a thread's "
+                        + "stack, whatever the depth; or a frame it could not unwind); their outer frames are missing "
+                        + "and they start at [truncated]");
+            }
+            notes.addAll(commonNotes());
+            return notes;
+        }
+
+        private List<String> commonNotes() {
+            List<String> notes = new ArrayList<>();
+            if (failed() > 0) {
+                notes.add(failed() + " samples failed to walk the stack (counted as lost)");
+            }
+            if (lost() > 0) {
+                notes.add(lost() + " samples were lost by the sampler (counted as lost)");
+            }
+            if (biased() > 0) {
+                notes.add(biased() + " samples are safepoint-biased (attributed to a nearby safepoint)");
+            }
+            return notes;
+        }
     }
 
     private final Options options;

@@ -35,8 +35,8 @@ abstract class OnceStoppedRecording implements EngineRecording {
     private final String detailIfCancelled;
     private final Path file;
 
-    private RecordingResult result;
-    private EngineFailureException failure;
+    private EngineRecording.Result result;
+    private EngineRecording.FailureException failure;
     private boolean cancelled;
     private long lastCount;
 
@@ -73,7 +73,7 @@ abstract class OnceStoppedRecording implements EngineRecording {
     }
 
     @Override
-    public final synchronized RecordingResult stop() {
+    public final synchronized EngineRecording.Result stop() {
         if (result != null) {
             return result;
         }
@@ -81,20 +81,21 @@ abstract class OnceStoppedRecording implements EngineRecording {
             throw failure;
         }
         if (cancelled) {
-            result = new RecordingResult(engineId, detailIfCancelled, 0, 0, null, List.of(CANCELLED_NOTE), List.of());
+            result = new EngineRecording.Result(engineId, detailIfCancelled, 0, 0, null, List.of(CANCELLED_NOTE),
+                    List.of());
             return result;
         }
         try {
             halt();
         } catch (Exception e) {
-            failure = new EngineFailureException(haltFailure(), e);
+            failure = new EngineRecording.FailureException(haltFailure(), e);
             RecordingFiles.deleteQuietly(file);
             throw failure;
         }
         try {
             result = readBack();
         } catch (IOException | RuntimeException e) {
-            failure = new EngineFailureException(readFailure(), e);
+            failure = new EngineRecording.FailureException(readFailure(), e);
             throw failure;
         }
         log.debug("{} stopped: {}, {} samples, {} lost, file {}", engineId, result.engineDetail(), result.samples(),
@@ -126,7 +127,7 @@ abstract class OnceStoppedRecording implements EngineRecording {
     abstract String haltFailure();
 
     /** Reads the halted recording's file into the sink. */
-    abstract RecordingResult readBack() throws IOException;
+    abstract EngineRecording.Result readBack() throws IOException;
 
     /** Why stop failed when {@link #readBack()} threw: the failure's message. */
     abstract String readFailure();

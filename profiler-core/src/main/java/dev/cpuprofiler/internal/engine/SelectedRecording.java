@@ -49,9 +49,9 @@ public final class SelectedRecording implements EngineRecording {
         return recording.stopReason();
     }
 
-    /** The engine's result, with {@link RecordingResult#fallbacks()} filled in. */
+    /** The engine's result, with {@link EngineRecording.Result#fallbacks()} filled in. */
     @Override
-    public RecordingResult stop() {
+    public EngineRecording.Result stop() {
         try {
             return recording.stop().withFallbacks(fallbacks);
         } finally {

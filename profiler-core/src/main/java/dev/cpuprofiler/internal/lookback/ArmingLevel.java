@@ -1,13 +1,14 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import java.time.Duration;
 
 /**
  * The look-back's arming rule, in CPU%. It arms on a rise, not on a level: when the CPU over the last
- * {@link ArmingSettings#smoothing()} is above {@link #percent(double)}, which is its normal (the lowest
- * {@link ArmingSettings#NORMAL_BUCKET} mean of the last {@link #NORMAL_SPAN}) plus {@link #risePercent()}, at least
- * {@link #floorPercent()} ({@code ratio × threshold}) and at most the threshold itself; it disarms once it has stayed
- * at or below that level for {@link ArmingSettings#disarmAfter()}. An application that sits above the floor all day
+ * few seconds ({@link ArmingDecision#SMOOTHING}) is above {@link #percent(double)}, which is its normal (the lowest
+ * {@link #NORMAL_BUCKET} mean of the last {@link #NORMAL_SPAN}) plus {@link #risePercent()}, at least
+ * {@link #floorPercent()} ({@code lookback-arming-ratio × threshold}) and at most the threshold itself; it disarms
+ * once it has stayed at or below that level for one look-back window. An application that sits above the floor all day
  * records nothing until it climbs; the trigger fires only after a whole average window above the threshold, which
  * always arms it, so a rise that will trigger arms the look-back before: its ring holds the rise by the time the
  * profile starts. Nothing arms during the trigger's start-up grace or near the end of its cooldown: the trigger's
@@ -22,20 +23,46 @@ public final class ArmingLevel {
      */
     public static final Duration NORMAL_SPAN = Duration.ofMinutes(2);
 
-    private final ArmingSettings arming;
+    /** The span of one mean of the normal level. */
+    public static final Duration NORMAL_BUCKET = Duration.ofSeconds(10);
 
-    public ArmingLevel(ArmingSettings arming) {
-        this.arming = arming;
+    private final double thresholdPercent;
+    private final double ratio;
+    private final double threadLevelPercent;
+
+    /**
+     * By the CPU trigger's threshold and {@code lookback-arming-ratio}; and, while the saturation trigger is on, by
+     * a pinned thread: its recent CPU above ratio × the saturation threshold (percent of ONE core) arms it too, while
+     * the process's CPU% stays low.
+     */
+    public ArmingLevel(CpuProfilerOptions options) {
+        this.thresholdPercent = options.getThreshold();
+        this.ratio = options.getLookbackArmingRatio();
+        this.threadLevelPercent = options.getSaturation().isEnabled() ? options.getSaturation().getThreshold() * ratio
+                : Double.NaN;
     }
 
-    /** How many means the normal level keeps: {@link #NORMAL_SPAN} of {@link ArmingSettings#NORMAL_BUCKET}s. */
+    /** How many means the normal level keeps: {@link #NORMAL_SPAN} of {@link #NORMAL_BUCKET}s. */
     static int normalBuckets() {
-        return (int) (NORMAL_SPAN.toNanos() / ArmingSettings.NORMAL_BUCKET.toNanos());
+        return (int) (NORMAL_SPAN.toNanos() / NORMAL_BUCKET.toNanos());
+    }
+
+    double thresholdPercent() {
+        return thresholdPercent;
+    }
+
+    double ratio() {
+        return ratio;
+    }
+
+    /** The hottest thread's floor, in percent of one core; NaN when the saturation trigger is off. */
+    double threadLevelPercent() {
+        return threadLevelPercent;
     }
 
     /** The floor of the arming level: the recent CPU% must exceed it in any case. */
     public double floorPercent() {
-        return arming.thresholdPercent() * arming.ratio();
+        return thresholdPercent * ratio;
     }
 
     /**
@@ -43,7 +70,7 @@ public final class ArmingLevel {
      * points with the defaults), wider than the 3-s average's wobble under steady load.
      */
     public double risePercent() {
-        return rise(arming.thresholdPercent());
+        return rise(thresholdPercent);
     }
 
     /**
@@ -52,7 +79,7 @@ public final class ArmingLevel {
      * can come, whatever was normal). The floor when the normal is not known yet (NaN).
      */
     public double percent(double normalPercent) {
-        return level(normalPercent, floorPercent(), arming.thresholdPercent());
+        return level(normalPercent, floorPercent(), thresholdPercent);
     }
 
     /**
@@ -60,8 +87,8 @@ public final class ArmingLevel {
      * saturation threshold. NaN when the saturation trigger is off.
      */
     public double threadPercent(double normalPercent) {
-        double floor = arming.threadLevelPercent();
-        return Double.isNaN(floor) ? Double.NaN : level(normalPercent, floor, floor / arming.ratio());
+        double floor = threadLevelPercent;
+        return Double.isNaN(floor) ? Double.NaN : level(normalPercent, floor, floor / ratio);
     }
 
     private double level(double normal, double floor, double ceiling) {
@@ -73,6 +100,6 @@ public final class ArmingLevel {
 
     /** Half the distance between the floor ({@code ratio × ceiling}) and the ceiling. */
     private double rise(double ceiling) {
-        return ceiling * (1 - arming.ratio()) / 2;
+        return ceiling * (1 - ratio) / 2;
     }
 }

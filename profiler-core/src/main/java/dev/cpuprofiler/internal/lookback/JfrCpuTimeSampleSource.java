@@ -79,24 +79,24 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
     }
 
     @Override
-    public Recording start(Duration period, TimedStackSink sink) throws LookbackUnavailableException {
+    public Recording start(Duration period, LookbackSource.Sink sink) throws LookbackSource.UnavailableException {
         Optional<String> unsupported = sampler.unsupportedPlatform();
         if (unsupported.isPresent()) {
-            throw new LookbackUnavailableException(unsupported.get());
+            throw new LookbackSource.UnavailableException(unsupported.get());
         }
         // Before the event lookup and the probe initialise JFR and write through it.
         Optional<String> full = diskSpace.jfrRefusal(null);
         if (full.isPresent()) {
-            throw new LookbackUnavailableException(full.get());
+            throw new LookbackSource.UnavailableException(full.get());
         }
         Optional<String> missing = sampler.missingEvent();
         if (missing.isPresent()) {
-            throw new LookbackUnavailableException(missing.get());
+            throw new LookbackSource.UnavailableException(missing.get());
         }
         Optional<String> silent = probe();
         if (silent.isPresent()) {
             if (whenSilent == null) {
-                throw new LookbackUnavailableException(silent.get());
+                throw new LookbackSource.UnavailableException(silent.get());
             }
             if (silence == null) {
                 silence = silent.get();
@@ -109,15 +109,15 @@ final class JfrCpuTimeSampleSource implements LookbackSource {
     }
 
     /** The probe's answer; its short-lived file goes in a private temp directory, removed afterwards. */
-    private Optional<String> probe() throws LookbackUnavailableException {
+    private Optional<String> probe() throws LookbackSource.UnavailableException {
         try (WorkDirectory directory = WorkDirectory.inTemp()) {
             Optional<String> full = diskSpace.jfrRefusal(directory.path());
             if (full.isPresent()) {
-                throw new LookbackUnavailableException(full.get());
+                throw new LookbackSource.UnavailableException(full.get());
             }
             return sampler.samplerProblem(directory.path());
         } catch (IOException | RuntimeException e) {
-            throw new LookbackUnavailableException("could not probe JFR's CPU-time sampler ("
+            throw new LookbackSource.UnavailableException("could not probe JFR's CPU-time sampler ("
                     + EngineUnavailableException.unexpected(e) + ")", e);
         }
     }

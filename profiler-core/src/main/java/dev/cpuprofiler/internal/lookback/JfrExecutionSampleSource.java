@@ -60,7 +60,7 @@ final class JfrExecutionSampleSource implements LookbackSource {
     }
 
     @Override
-    public Recording start(Duration period, TimedStackSink sink) throws LookbackUnavailableException {
+    public Recording start(Duration period, LookbackSource.Sink sink) throws LookbackSource.UnavailableException {
         return JfrSampleStream.start(JfrSampleEvent.EXECUTION, period, sink, maxStackDepth, threadFactory, diskSpace,
                 jfrKeeper, FLUSH_WAIT);
     }

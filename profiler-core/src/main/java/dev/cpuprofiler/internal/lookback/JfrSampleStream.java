@@ -50,7 +50,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private final RecordingStream stream;
     private final JfrSampleEvent event;
     private final JfrFrames frames;
-    private final TimedStackSink sink;
+    private final LookbackSource.Sink sink;
     private final Duration requested;
     private final JfrEffectivePeriod effective;
     private final Duration flushWait;
@@ -71,7 +71,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
     private volatile String failure;
     private long conversionFailures;
 
-    JfrSampleStream(RecordingStream stream, JfrSampleEvent event, JfrFrames frames, TimedStackSink sink,
+    JfrSampleStream(RecordingStream stream, JfrSampleEvent event, JfrFrames frames, LookbackSource.Sink sink,
             Duration requested, Duration flushWait, Supplier<Optional<String>> diskCheck, Clock clock,
             ThreadFactory threadFactory) {
         this.stream = stream;
@@ -92,26 +92,26 @@ final class JfrSampleStream implements LookbackSource.Recording {
      *
      * @param jfrKeeper told before the stream starts (see {@link JfrPeriodicTaskKeeper})
      * @param flushWait the longest wait for the flush that delivers the samples before a hand-over or stop
-     * @throws LookbackUnavailableException without JFR, with the disk under JFR's repository at the floor, or when
-     *         JFR refuses the stream
+     * @throws LookbackSource.UnavailableException without JFR, with the disk under JFR's repository at the floor, or
+     *         when JFR refuses the stream
      */
-    static JfrSampleStream start(JfrSampleEvent event, Duration period, TimedStackSink sink, int maxStackDepth,
+    static JfrSampleStream start(JfrSampleEvent event, Duration period, LookbackSource.Sink sink, int maxStackDepth,
             ThreadFactory threadFactory, DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, Duration flushWait)
-            throws LookbackUnavailableException {
+            throws LookbackSource.UnavailableException {
         String noJfr = JfrAvailability.whyUnavailable(); // the JVM shutting down included
         if (noJfr != null) {
-            throw new LookbackUnavailableException(noJfr);
+            throw new LookbackSource.UnavailableException(noJfr);
         }
         Optional<String> full = diskSpace.jfrRefusal(null);
         if (full.isPresent()) {
-            throw new LookbackUnavailableException(full.get());
+            throw new LookbackSource.UnavailableException(full.get());
         }
         jfrKeeper.beforeRecording();
         RecordingStream stream;
         try {
             stream = new RecordingStream();
         } catch (RuntimeException e) {
-            throw new LookbackUnavailableException("JFR could not open a recording stream: " + e, e);
+            throw new LookbackSource.UnavailableException("JFR could not open a recording stream: " + e, e);
         }
         try {
             event.enable(stream, period);
@@ -133,7 +133,7 @@ final class JfrSampleStream implements LookbackSource.Recording {
             return recording;
         } catch (RuntimeException e) {
             stream.close();
-            throw new LookbackUnavailableException("JFR could not start the look-back recording: " + e, e);
+            throw new LookbackSource.UnavailableException("JFR could not start the look-back recording: " + e, e);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.CpuProfilerStatus;
-import dev.cpuprofiler.LookbackSnapshot;
 
 import java.util.Optional;
 
@@ -23,16 +22,6 @@ public interface Lookback extends AutoCloseable {
      * @return the hand-over; empty when look-back is off, not started or closed
      */
     Optional<LookbackHandOver> handOver();
-
-    /**
-     * {@link #handOver()} and its snapshot at once: blocks until the sampler has delivered its last samples (up to
-     * JFR's one-second flush interval).
-     *
-     * @return the window's samples; empty when look-back is off, not started or closed
-     */
-    default Optional<LookbackSnapshot> stepAside() {
-        return handOver().map(LookbackHandOver::snapshot);
-    }
 
     /**
      * May record again after a session: at once when the CPU arms it (or always armed) and the trigger's holds let it,
@@ -60,6 +49,37 @@ public interface Lookback extends AutoCloseable {
 
     /** Look-back switched off: records nothing, never holds the engine lock. */
     static Lookback off() {
-        return LookbackOff.INSTANCE;
+        return Off.INSTANCE;
+    }
+
+    /** {@link #off()}: stateless, so one shared instance. */
+    final class Off implements Lookback {
+
+        static final Off INSTANCE = new Off();
+
+        private Off() {
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public Optional<LookbackHandOver> handOver() {
+            return Optional.empty();
+        }
+
+        @Override
+        public void resume() {
+        }
+
+        @Override
+        public CpuProfilerStatus.Lookback status() {
+            return CpuProfilerStatus.Lookback.OFF;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.lookback;
 
 import static dev.cpuprofiler.internal.lookback.ArmingDecision.fmt;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
 import dev.cpuprofiler.internal.cpu.CpuSampleListener;
 import dev.cpuprofiler.internal.engine.EngineLock;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It has no thread of its own in production: the CPU sampler's tick drives it ({@link #onSample}), once a second,
  * to arm, disarm, drop buckets that left the window, retry the lock, and notice another JFR recording imposing a finer
- * period. It has one mode: {@link ArmingSettings#ALWAYS} keeps it armed, ticked all the same.
+ * period. Tests may have it armed from the start, never disarmed, ticked all the same.
  *
  * <p>The clock must be the wall clock JFR stamps its events with (the system clock): samples are placed by their
  * own time and dropped by the clock's.
@@ -38,8 +39,6 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     // A reason to be unavailable may pass (a disk that was full gets space again): try again this often.
     static final Duration RETRY_UNAVAILABLE = Duration.ofMinutes(1);
 
-    private final LookbackSettings settings;
-    private final ArmingSettings arming;
     private final ArmingDecision decision;
     private final TriggerHolds holds;
     private final LookbackSource source;
@@ -63,32 +62,31 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
     private volatile String reason;
 
     /**
-     * Armed by the CPU (or always), driven by the CPU sampler's tick ({@link #onSample}): no thread of its own.
+     * Armed by the CPU, driven by the CPU sampler's tick ({@link #onSample}): no thread of its own. Reads the
+     * look-back's settings, and the sessions' it merges into, from {@code options} ({@link LookbackRing},
+     * {@link ArmingDecision}).
      *
      * @param holds the trigger's holds: it is held back as the trigger is, and resumes nothing once they say the
      *        profiler shuts down
      * @param lock the lock the sessions' engine selector uses
+     * @param hottestThreadPercent the highest share of one core a thread used at the latest tick (read on each tick,
+     *        after the thread tracker's), for {@link ArmingLevel#threadLevelPercent()}
      */
-    public LookbackRecorder(LookbackSettings settings, ArmingSettings arming, TriggerHolds holds, LookbackSource source,
-            EngineLock lock, Clock clock) {
-        this(settings, arming, holds, source, lock, clock, () -> Double.NaN);
+    public LookbackRecorder(CpuProfilerOptions options, TriggerHolds holds, LookbackSource source, EngineLock lock,
+            Clock clock, DoubleSupplier hottestThreadPercent) {
+        this(options, false, holds, source, lock, clock, hottestThreadPercent);
     }
 
-    /**
-     * @param hottestThreadPercent the highest share of one core a thread used at the latest tick (read on each tick,
-     *        after the thread tracker's), for {@link ArmingSettings#threadLevelPercent()}
-     */
-    public LookbackRecorder(LookbackSettings settings, ArmingSettings arming, TriggerHolds holds, LookbackSource source,
+    /** @param alwaysArmed armed from the start, whatever the CPU, and never disarmed */
+    LookbackRecorder(CpuProfilerOptions options, boolean alwaysArmed, TriggerHolds holds, LookbackSource source,
             EngineLock lock, Clock clock, DoubleSupplier hottestThreadPercent) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.arming = Objects.requireNonNull(arming, "arming");
         this.holds = Objects.requireNonNull(holds, "holds");
-        this.decision = new ArmingDecision(arming, holds, settings.window(), hottestThreadPercent);
+        this.decision = new ArmingDecision(options, alwaysArmed, holds, hottestThreadPercent);
         this.source = Objects.requireNonNull(source, "source");
         this.lock = Objects.requireNonNull(lock, "lock");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.ring = new LookbackRing(settings);
-        this.leaseName = "look-back (" + source.description() + " every " + settings.samplingPeriod().toMillis()
+        this.ring = new LookbackRing(options);
+        this.leaseName = "look-back (" + source.description() + " every " + ring.samplingPeriod().toMillis()
                 + " ms)";
     }
 
@@ -102,14 +100,14 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         }
         started = true;
         Instant now = clock.instant();
-        if (arming.always() && decision.armable(now)) {
+        if (decision.always() && decision.armable(now)) {
             state = CpuProfilerStatus.LookbackState.WAITING;
             tryRecord();
         } else {
             state = CpuProfilerStatus.LookbackState.IDLE;
             Instant from = decision.armsFrom(now);
             log.debug("Look-back idle: arms when the CPU over {} rises {} points above its normal, and above {}%, "
-                    + "from {}", arming.smoothing(), fmt(decision.level().risePercent()),
+                    + "from {}", decision.smoothing(), fmt(decision.level().risePercent()),
                     fmt(decision.level().floorPercent()), from != null ? from : now);
         }
     }
@@ -129,7 +127,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         if (!started || closed) {
             return Optional.empty();
         }
-        RingHandOver.Before before = new RingHandOver.Before(state, reason, recordingSince);
+        LookbackHandOver.Before before = new LookbackHandOver.Before(state, reason, recordingSince);
         CompletionStage<Void> delivered = null;
         if (recording != null) {
             // Stops sampling now; the samples up to now are still on their way and land in the ring.
@@ -140,7 +138,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         state = CpuProfilerStatus.LookbackState.STEPPED_ASIDE;
         recordingSince = null;
         reason = null;
-        return Optional.of(new RingHandOver(ring, settings, arming.always(), this, before, clock.instant(),
+        return Optional.of(new LookbackHandOver(ring, decision.always(), this, before, clock.instant(),
                 delivered));
     }
 
@@ -172,14 +170,14 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         Instant now = clock.instant();
         Instant since = recordingSince;
         boolean armed = s == CpuProfilerStatus.LookbackState.ARMED;
-        Instant from = armed && since != null ? RingHandOver.max(ring.coveredFrom(now), since) : null;
+        Instant from = armed && since != null ? LookbackHandOver.max(ring.coveredFrom(now), since) : null;
         String why = reason;
         if (s == CpuProfilerStatus.LookbackState.IDLE && why == null) {
             why = decision.idleReason(now);
         }
         Instant armsFrom = s == CpuProfilerStatus.LookbackState.IDLE || s == CpuProfilerStatus.LookbackState.STEPPED_ASIDE
                 ? decision.armsFrom(now) : null;
-        return new CpuProfilerStatus.Lookback(s, settings.window(), ring.samplePeriod(), from, armsFrom, ring.samples(),
+        return new CpuProfilerStatus.Lookback(s, ring.window(), ring.samplePeriod(), from, armsFrom, ring.samples(),
                 ring.footprintBytes(), why, source.description(), decision.levelPercent(), decision.recentPercent(),
                 armed ? since : null, decision.normalPercent());
     }
@@ -264,7 +262,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
 
     /** The CPU stayed at or below the level for disarmAfter. Holds this. */
     private boolean cooledDown(Instant now) {
-        return !arming.always() && (lastHot == null || !now.isBefore(lastHot.plus(arming.disarmAfter())));
+        return !decision.always() && (lastHot == null || !now.isBefore(lastHot.plus(decision.disarmAfter())));
     }
 
     /** Stops recording and frees the ring: nothing in it is recent enough to explain a trigger. Holds this. */
@@ -277,7 +275,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         reason = null;
         state = CpuProfilerStatus.LookbackState.IDLE;
         log.info("Look-back disarmed: the CPU stayed at or below its arming level ({}% now) for {}; its recording is "
-                + "stopped and its ring freed", fmt(decision.levelPercent()), arming.disarmAfter());
+                + "stopped and its ring freed", fmt(decision.levelPercent()), decision.disarmAfter());
     }
 
     /** After a session or an unavailable spell: armed at once if it should be, idle otherwise. Holds this. */
@@ -301,7 +299,7 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
         Instant since = clock.instant();
         try {
             ring.clear();  // nothing from before a gap is mixed in; the first sample counts from here
-            LookbackSource.Recording r = source.start(settings.samplingPeriod(), ring::add);
+            LookbackSource.Recording r = source.start(ring.samplingPeriod(), ring::add);
             recording = r;
             lease = taken.get();
             recordingSince = since;
@@ -313,22 +311,22 @@ public final class LookbackRecorder implements Lookback, CpuSampleListener {
                 unavailableReported = false;
                 log.info("Look-back records again");
             }
-            if (arming.always()) {
+            if (decision.always()) {
                 log.info("Look-back on: keeping the last {} of stack samples ({} every {} ms); it steps aside while "
-                        + "a profiling session records", settings.window(), source.description(),
-                        settings.samplingPeriod().toMillis());
+                        + "a profiling session records", ring.window(), source.description(),
+                        ring.samplingPeriod().toMillis());
             } else {
                 log.info("Look-back armed: {}; keeping the last {} of stack samples ({} every {} ms) until it stays "
-                        + "at or below its arming level for {}", decision.armedReason(), settings.window(),
-                        source.description(), settings.samplingPeriod().toMillis(), arming.disarmAfter());
+                        + "at or below its arming level for {}", decision.armedReason(), ring.window(),
+                        source.description(), ring.samplingPeriod().toMillis(), decision.disarmAfter());
             }
-        } catch (LookbackUnavailableException | RuntimeException | LinkageError e) {
+        } catch (LookbackSource.UnavailableException | RuntimeException | LinkageError e) {
             taken.get().release();
             // The reason is served (the status): an unexpected exception's text goes only to the log.
-            if (!(e instanceof LookbackUnavailableException) || e.getCause() != null) {
+            if (!(e instanceof LookbackSource.UnavailableException) || e.getCause() != null) {
                 log.warn("Look-back failed to start", e);
             }
-            unavailable(e instanceof LookbackUnavailableException ? e.getMessage() : "failed to start ("
+            unavailable(e instanceof LookbackSource.UnavailableException ? e.getMessage() : "failed to start ("
                     + EngineUnavailableException.unexpected(e) + ")");
         }
     }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
@@ -21,8 +22,15 @@ import java.util.List;
 final class LookbackRing {
 
     static final int BUCKETS = 10;
+    /** The ring's node budget unless the sessions' own limit is smaller (README: what it takes in memory). */
+    static final int MAX_TREE_NODES = 44_000;
 
-    private final LookbackSettings settings;
+    private final Duration window;
+    private final Duration samplingPeriod;
+    private final Duration weightUnit;
+    private final int maxStackDepth;
+    private final int maxTreeNodes;
+    private final boolean groupByThread;
     private final long windowMillis;
     private final long widthMillis;
     private final int nodesPerBucket;
@@ -46,13 +54,48 @@ final class LookbackRing {
         }
     }
 
-    LookbackRing(LookbackSettings settings) {
-        this.settings = settings;
-        this.windowMillis = settings.window().toMillis();
+    /**
+     * For the sessions these options describe: it reaches {@code lookback} back, at {@code lookback-sampling-period};
+     * its trees merge into the sessions' path by path (same depth and thread level), each sample weighing
+     * {@code lookback-sampling-period / stack-sampling-period} of theirs, so shares stay comparable across both parts;
+     * the whole ring holds at most {@link #MAX_TREE_NODES} nodes (or the sessions' fewer), split evenly over its
+     * buckets, what does not fit counted under {@code [truncated]}.
+     */
+    LookbackRing(CpuProfilerOptions options) {
+        this.window = options.getLookback();
+        this.samplingPeriod = options.getLookbackSamplingPeriod();
+        this.weightUnit = options.getStackSamplingPeriod();
+        this.maxStackDepth = options.getMaxStackDepth();
+        this.maxTreeNodes = Math.min(options.getMaxTreeNodes(), MAX_TREE_NODES);
+        this.groupByThread = options.isGroupByThread();
+        this.windowMillis = window.toMillis();
         this.widthMillis = Math.max(1, windowMillis / BUCKETS);
         this.slots = new Bucket[(int) (windowMillis / widthMillis) + 1];
-        this.nodesPerBucket = Math.max(64, settings.maxTreeNodes() / slots.length);
-        this.weigher = new SampleWeigher(settings.samplingPeriod(), settings.weightUnit());
+        this.nodesPerBucket = Math.max(64, maxTreeNodes / slots.length);
+        this.weigher = new SampleWeigher(samplingPeriod, weightUnit);
+    }
+
+    /** How far back it reaches. */
+    Duration window() {
+        return window;
+    }
+
+    /** The period its samples are asked for at (JFR may impose a finer one: {@link #samplePeriod()}). */
+    Duration samplingPeriod() {
+        return samplingPeriod;
+    }
+
+    /** The sessions' sampling period, the unit its weights are in. */
+    Duration weightUnit() {
+        return weightUnit;
+    }
+
+    int maxStackDepth() {
+        return maxStackDepth;
+    }
+
+    int maxTreeNodes() {
+        return maxTreeNodes;
     }
 
     /** Adds one sample taken at {@code sampledAt}; samples older than every retained bucket are dropped. */
@@ -62,7 +105,7 @@ final class LookbackRing {
 
     /**
      * As {@link #add(Instant, List, String)}, for a sample that stands for {@code period} (null: the current
-     * {@link #samplePeriod()}); this is the {@link TimedStackSink} a recording fills.
+     * {@link #samplePeriod()}); this is the {@link LookbackSource.Sink} a recording fills.
      */
     synchronized void add(Instant sampledAt, List<Frame> framesRootFirst, String threadName, Duration period) {
         long index = Math.floorDiv(sampledAt.toEpochMilli(), widthMillis);
@@ -74,8 +117,7 @@ final class LookbackRing {
         int slot = (int) Math.floorMod(index, (long) slots.length);
         Bucket bucket = slots[slot];
         if (bucket == null || bucket.index < index) {
-            bucket = new Bucket(index, new StackTree(settings.maxStackDepth(), nodesPerBucket,
-                    settings.groupByThread()));
+            bucket = new Bucket(index, new StackTree(maxStackDepth, nodesPerBucket, groupByThread));
             slots[slot] = bucket;
         }
         bucket.samples++;
@@ -104,8 +146,7 @@ final class LookbackRing {
     /** The samples of the window ending at {@code now}, merged into one tree. */
     synchronized Contents contents(Instant now) {
         long first = firstIndex(now);
-        StackTree merged = new StackTree(settings.maxStackDepth(), Math.max(settings.maxTreeNodes(), 100),
-                settings.groupByThread());
+        StackTree merged = new StackTree(maxStackDepth, Math.max(maxTreeNodes, 100), groupByThread);
         long samples = 0;
         for (Bucket bucket : slots) {
             // Order does not matter: merging adds weights, and the snapshot sorts children canonically.

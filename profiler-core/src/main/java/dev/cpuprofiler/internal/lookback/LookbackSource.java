@@ -1,6 +1,9 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.internal.stack.Frame;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -17,9 +20,9 @@ public interface LookbackSource {
     /**
      * Starts sampling every {@code period}; samples go to {@code sink} until the recording stops.
      *
-     * @throws LookbackUnavailableException if this source cannot sample here; the message says why
+     * @throws UnavailableException if this source cannot sample here; the message says why
      */
-    Recording start(Duration period, TimedStackSink sink) throws LookbackUnavailableException;
+    Recording start(Duration period, Sink sink) throws UnavailableException;
 
     /** Sampling under way. Safe to call from any thread. */
     interface Recording {
@@ -52,6 +55,40 @@ public interface LookbackSource {
         /** Why it stopped sampling on its own, if it did (the recorder then frees the engine lock). */
         default Optional<String> failure() {
             return Optional.empty();
+        }
+    }
+
+    /** Receives look-back samples with the time each was taken (delivery can lag by a second). One writer at a time. */
+    @FunctionalInterface
+    interface Sink {
+
+        /**
+         * @param sampledAt when the sample was taken
+         * @param framesRootFirst the stack, outermost frame first
+         * @param threadName the sampled thread's name, or {@code null} if unknown
+         * @param period the sampling period this one sample stands for, where the event says so (JFR's CPU-time samples
+         *        carry the throttle in force when each was taken), or {@code null}: the recording's
+         *        {@link LookbackSource.Recording#effectivePeriod()}
+         */
+        void accept(Instant sampledAt, List<Frame> framesRootFirst, String threadName, Duration period);
+
+        /** A sample that stands for the recording's effective period. */
+        default void accept(Instant sampledAt, List<Frame> framesRootFirst, String threadName) {
+            accept(sampledAt, framesRootFirst, threadName, null);
+        }
+    }
+
+    /** This source cannot sample in this JVM; the message says why. */
+    final class UnavailableException extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        public UnavailableException(String message) {
+            super(message);
+        }
+
+        public UnavailableException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -133,8 +133,8 @@ public final class RequestLog {
             return lateTraces.get(request);
         }
         int spanDigits = (int) (trace[3] & 0xff);
-        return new String[] {HexId.text(trace[0], trace[1], (int) (trace[3] >>> 8)),
-                spanDigits == 0 ? null : HexId.text(0, trace[2], spanDigits)};
+        return new String[] {RequestTimeline.HexId.text(trace[0], trace[1], (int) (trace[3] >>> 8)),
+                spanDigits == 0 ? null : RequestTimeline.HexId.text(0, trace[2], spanDigits)};
     }
 
     /** Whether any request was traced, so far. */

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes each profile to a directory: one file per {@link ProfileFile} ({@code <id>.collapsed.txt} and
+ * Writes each profile to a directory: one file per {@link File} ({@code <id>.collapsed.txt} and
  * {@code <id>.html} in production) and, when a JFR engine
  * recorded it, {@code <id>.jfr}. Files and the directory are readable by the owner only (a profile shows
  * class and method names, thread names, and the shape of the code); nothing is written into a directory another user
@@ -49,22 +49,22 @@ public final class ProfileFileWriter {
     private final Path directory;
     private final int retention;
     private final DiskSpaceGuard diskSpace;
-    private final List<ProfileFile> files;
+    private final List<File> files;
     private final UserPrincipal user;
     /** The files this writer wrote, per profile, oldest profile first: the only files its retention deletes. */
     private final Map<RetentionGroup, Deque<List<Path>>> written = new EnumMap<>(RetentionGroup.class);
     private boolean failing;
 
-    public ProfileFileWriter(Path directory, int retention, List<ProfileFile> files) {
+    public ProfileFileWriter(Path directory, int retention, List<File> files) {
         this(directory, retention, DiskSpaceGuard.auto(), files);
     }
 
-    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<ProfileFile> files) {
+    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<File> files) {
         this(directory, retention, diskSpace, files, OwnerOnlyDirectory.processUser(Path.of("/")).orElse(null));
     }
 
     /** @param user the user this process runs as, who must own the directory; null when unknown */
-    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<ProfileFile> files,
+    public ProfileFileWriter(Path directory, int retention, DiskSpaceGuard diskSpace, List<File> files,
             UserPrincipal user) {
         this.directory = Objects.requireNonNull(directory, "directory");
         this.files = List.copyOf(files);
@@ -114,7 +114,7 @@ public final class ProfileFileWriter {
         if (shared.isPresent()) {
             throw new Refused("profiler.cpu.output-directory " + shared.get());
         }
-        for (ProfileFile file : files) {
+        for (File file : files) {
             Path target = directory.resolve(profile.id() + file.extension());
             write(target, out -> file.writer().write(profile, out));
             mine.add(target);
@@ -213,5 +213,18 @@ public final class ProfileFileWriter {
                 p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), file,
                 p.concurrency(), p.lookback(), p.cpuBreakdown(), p.endpoints(), p.endpointTree(), p.hottestTraces(),
                 p.spanTree(), p.saturation(), p.comparison());
+    }
+
+    /**
+     * One file the writer writes per profile: {@code <id><extension>}, with what {@code writer} writes.
+     * The assembly gives it the formats' own extensions and writers.
+     */
+    public record File(String extension, Writer writer) {
+
+        /** Writes one profile; does not close {@code out}. */
+        @FunctionalInterface
+        public interface Writer {
+            void write(Profile profile, OutputStream out) throws IOException;
+        }
     }
 }

@@ -1,11 +1,10 @@
 package dev.cpuprofiler.internal.session;
 
-import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.CpuProfiler;
-
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.Profile;
-
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
+import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,6 +63,15 @@ public final class ProfileStore implements AutoCloseable {
         RetentionGroup group() {
             return RetentionGroup.of(profile.trigger());
         }
+    }
+
+    /**
+     * The store these options describe: {@code retained-profiles} of each kind within {@code retained-size}.
+     *
+     * @param writer where each profile is also written ({@code output-directory}), or null
+     */
+    public static ProfileStore of(CpuProfilerOptions options, ProfileFileWriter writer, DiskSpaceGuard diskSpace) {
+        return new ProfileStore(options.getRetainedProfiles(), options.getRetainedSize(), writer, diskSpace);
     }
 
     /** @param writer writes each profile to disk, or null to keep profiles in memory only */

@@ -7,7 +7,7 @@ import dev.cpuprofiler.RunningSession;
 
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
-import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -149,7 +149,7 @@ final class ProfilingSession implements RunningSession, Runnable {
             ConcurrencyReport report = stopConcurrency();
             RequestLog requestLog = requests.stop();
             log.debug("Profile {}: the request log holds {}", id, requestLog);
-            RecordingResult result = recording.stop();
+            EngineRecording.Result result = recording.stop();
             List<String> notes = new ArrayList<>(result.notes());
             if (earlyStop != null) {
                 String why = "stopped after " + Duration.between(startedAt, endedAt).toSeconds() + " s of "

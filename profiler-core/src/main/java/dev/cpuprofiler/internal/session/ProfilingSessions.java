@@ -2,11 +2,11 @@ package dev.cpuprofiler.internal.session;
 
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.RunningSession;
-
 import dev.cpuprofiler.internal.cpu.OwnCpu;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineSelector;
@@ -17,20 +17,24 @@ import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackHandOver;
 import dev.cpuprofiler.internal.requests.EndpointTally;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
-import dev.cpuprofiler.internal.threads.SaturationReading;
-import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
+import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -152,7 +156,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         }
         // A reference of normal is compared by its endpoints and methods only: without the concurrency sampler (a
         // thread reading every thread's CPU time every 10 ms) and the CPU breakdown, it costs an idle application
-        // about half the JIT work (ReferenceCostMeasure).
+        // much less (README, the reference of normal: what it costs).
         boolean normal = trigger == SessionTrigger.REFERENCE;
         ConcurrencySampler concurrency = normal ? null : startConcurrency();
         CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null || normal ? null : breakdown.start();
@@ -241,6 +245,42 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
                 log.warn("Profiling session {} did not stop within {} s: shutting down without its profile", s.id(),
                         CLOSE_WAIT.toSeconds());
             }
+        }
+    }
+
+    /**
+     * Names profiles {@code <UTC second>-<trigger>-<sequence>-<instance>}, e.g.
+     * {@code 20261126T043053Z-manual-1-k3f9q2ab}: they sort by time, read as what they are, and are safe in a URL and
+     * a file name. The instance part, random for each profiler, keeps apart the ids (and so the files) of instances
+     * that share an output directory.
+     */
+    static final class ProfileIds {
+
+        private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+                .withZone(ZoneOffset.UTC);
+        /** 8 base-36 characters: about 41 random bits. */
+        private static final int INSTANCE_CHARS = 8;
+
+        private final String instance;
+        private final AtomicLong sequence = new AtomicLong();
+
+        ProfileIds(String instance) {
+            if (!instance.matches("[0-9a-z]{1,16}")) {
+                throw new IllegalArgumentException("an instance part is 1 to 16 lower-case letters and digits");
+            }
+            this.instance = instance;
+        }
+
+        /** With a random instance part of its own. */
+        static ProfileIds random() {
+            String digits = Long.toString(new SecureRandom().nextLong() >>> (64 - 41), 36);
+            return new ProfileIds("0".repeat(Math.max(0, INSTANCE_CHARS - digits.length())) + digits);
+        }
+
+        /** The next profile's id, for a session of {@code trigger} starting {@code at}. */
+        String next(SessionTrigger trigger, Instant at) {
+            return TIME.format(at) + "-" + trigger.name().toLowerCase(Locale.ROOT) + "-" + sequence.incrementAndGet()
+                    + "-" + instance;
         }
     }
 }

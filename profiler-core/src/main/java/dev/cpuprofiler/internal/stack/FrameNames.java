@@ -102,20 +102,7 @@ public final class FrameNames {
         };
     }
 
-    /**
-     * A frame read from collapsed text: its suffix says the kind, otherwise the name's shape does
-     * ({@code [...]} synthetic, {@code a.b.C.m} or {@code a/b/C.m} Java, anything else native).
-     */
-    public static Frame fromCollapsed(String token) {
-        for (int i = 0; i < SUFFIXES.length; i++) {
-            if (token.endsWith(SUFFIXES[i])) {
-                return normalize(token, FrameKind.UNKNOWN);
-            }
-        }
-        return normalize(token, guessKind(token));
-    }
-
-    /** Guesses a frame's kind from its name alone; used where collapsed text carries no suffix. */
+    /** Guesses a frame's kind from its name alone, as collapsed text without a suffix leaves it. */
     static FrameKind guessKind(String name) {
         int n = name.length();
         if (n == 0) {

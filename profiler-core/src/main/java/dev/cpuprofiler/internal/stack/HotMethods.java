@@ -1,12 +1,12 @@
 package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.StackTreeSnapshot;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The methods that burn the most CPU themselves: self time summed over every place a method appears in the tree,
@@ -25,7 +25,7 @@ public final class HotMethods {
      * @param limit the most methods returned
      * @return methods with self samples, the most self first (ties by total, then name)
      */
-    public static List<HotMethod> of(StackTreeSnapshot tree, int limit) {
+    public static List<Method> of(StackTreeSnapshot tree, int limit) {
         long all = tree.totalSamples();
         if (all <= 0 || limit <= 0) {
             return List.of();
@@ -56,16 +56,16 @@ public final class HotMethods {
             onPath.merge(name, 1, Integer::sum);
             path[depth] = name;
         }
-        List<HotMethod> hot = new ArrayList<>();
+        List<Method> hot = new ArrayList<>();
         for (Map.Entry<String, long[]> e : byMethod.entrySet()) {
             long self = e.getValue()[0];
             if (self > 0) {
-                hot.add(new HotMethod(e.getKey(), percent(self, all), percent(e.getValue()[1], all), self));
+                hot.add(new Method(e.getKey(), percent(self, all), percent(e.getValue()[1], all), self));
             }
         }
-        hot.sort(Comparator.comparingLong(HotMethod::samples).reversed()
-                .thenComparing(Comparator.comparingDouble(HotMethod::totalPercent).reversed())
-                .thenComparing(HotMethod::method));
+        hot.sort(Comparator.comparingLong(Method::samples).reversed()
+                .thenComparing(Comparator.comparingDouble(Method::totalPercent).reversed())
+                .thenComparing(Method::method));
         return List.copyOf(hot.subList(0, Math.min(limit, hot.size())));
     }
 
@@ -76,5 +76,20 @@ public final class HotMethods {
 
     private static double percent(long part, long all) {
         return Math.round(part * 10000.0 / all) / 100.0;
+    }
+
+    /**
+     * One method's share of a profile.
+     *
+     * @param method the frame name as the tree shows it (fully qualified for Java frames)
+     * @param selfPercent share of all samples that end in this method (0..100)
+     * @param totalPercent share of all samples that pass through it, counted once per sample however often it recurses
+     * @param samples weight of the samples that end in it
+     */
+    public record Method(String method, double selfPercent, double totalPercent, long samples) {
+
+        public Method {
+            Objects.requireNonNull(method, "method");
+        }
     }
 }

@@ -2,10 +2,6 @@ package dev.cpuprofiler.internal.stack;
 
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.StackTreeSnapshot;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -74,22 +70,6 @@ public final class StackTree implements StackSink {
         this.frames = new FrameTable(maxTreeNodes);
         this.nodes = new NodeTable(maxTreeNodes);
         this.paths = new NodePaths(nodes, maxTreeNodes, regularLimit, Math.min(maxStackDepth, 64) + 2);
-    }
-
-    /** Parses collapsed stacks ({@code frame;frame;frame count} per line) with the widest limits the options allow. */
-    public static StackTree fromCollapsed(String collapsed) {
-        return fromCollapsed(new StringReader(collapsed), 8192, 10_000_000);
-    }
-
-    /** Parses collapsed stacks into a tree with the given limits (never grouped by thread: the text has no threads). */
-    public static StackTree fromCollapsed(Reader collapsed, int maxStackDepth, int maxTreeNodes) {
-        StackTree tree = new StackTree(maxStackDepth, maxTreeNodes, false);
-        try {
-            CollapsedStacksParser.parse(collapsed, tree);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return tree;
     }
 
     @Override
@@ -349,11 +329,6 @@ public final class StackTree implements StackSink {
         return nodes.size();
     }
 
-    /** Distinct frames interned (the root and the synthetic frames included). */
-    public synchronized int frameCount() {
-        return frames.size();
-    }
-
     /** Approximate bytes of the node arrays and child index (not counting the frame-name table). */
     public synchronized long nodeFootprintBytes() {
         return nodes.footprintBytes();
@@ -374,5 +349,35 @@ public final class StackTree implements StackSink {
 
     public boolean groupByThread() {
         return groupByThread;
+    }
+
+    /**
+     * Samples whose stacks the engine cut at the root end: their outer frames (the thread's entry, the request
+     * dispatch) are missing, so whatever they called cannot be attributed to its caller. An engine marks such a stack
+     * with a {@link StackTree#TRUNCATED} first frame; it sits under the root, or under a group (a thread's, an
+     * endpoint's).
+     *
+     * @param samples weight of the samples cut at the root
+     * @param percent their share of all samples, 0..100, rounded to two decimals
+     */
+    public record RootCut(long samples, double percent) {
+
+        /** Counts the cut samples of a tree (one pass over the first two levels). */
+        public static RootCut of(StackTreeSnapshot tree) {
+            long cut = 0;
+            for (int level1 = tree.firstChild(0); level1 >= 0; level1 = tree.nextSibling(level1)) {
+                if (StackTree.TRUNCATED.equals(tree.frame(level1))) {
+                    cut += tree.total(level1);
+                } else if (tree.kind(level1).isGroup()) {
+                    for (int level2 = tree.firstChild(level1); level2 >= 0; level2 = tree.nextSibling(level2)) {
+                        if (StackTree.TRUNCATED.equals(tree.frame(level2))) {
+                            cut += tree.total(level2);
+                        }
+                    }
+                }
+            }
+            long all = tree.totalSamples();
+            return new RootCut(cut, all <= 0 ? 0 : Math.round(cut * 10000.0 / all) / 100.0);
+        }
     }
 }

@@ -21,8 +21,8 @@ import java.util.function.ObjLongConsumer;
  *
  * <p>Threads the tracker saw as active are read every tick from the start; the others are re-checked at their
  * back-off cap, staggered so that a few are read per tick. A thread that uses at least
- * {@link ConcurrencySettings#activeShare()} of a core is read every tick from then on, until it has been quiet for
- * {@link ConcurrencySettings#holdTicks()}; then it backs off again. A delta that covers several ticks is spread over
+ * {@link Tuning#activeShare()} of a core is read every tick from then on, until it has been quiet for
+ * {@link Tuning#holdTicks()}; then it backs off again. A delta that covers several ticks is spread over
  * them. Threads started during the profile are found by listing every few ticks; a new thread's CPU time counts
  * from its start, which lies after the previous listing. A thread that ends loses the CPU it used since its last
  * read. A thread is named when first seen using CPU (it may be gone by the report).
@@ -30,7 +30,7 @@ import java.util.function.ObjLongConsumer;
 final class ConcurrencyRun {
 
     private final ThreadCpuReader reader;
-    private final ConcurrencySettings settings;
+    private final Tuning settings;
     private final Ticker ticker;
     private final Set<Long> likelyActive = new HashSet<>();
     private final LongPredicate excluded;
@@ -53,7 +53,7 @@ final class ConcurrencyRun {
      * @param knownNames names already known elsewhere (the tracker's), asked before reading a name; may return null
      * @param cpus how many threads can run at once (the CPUs the process can run on)
      */
-    ConcurrencyRun(ThreadCpuReader reader, ConcurrencySettings settings, Ticker ticker, long[] likelyActive,
+    ConcurrencyRun(ThreadCpuReader reader, Tuning settings, Ticker ticker, long[] likelyActive,
             LongPredicate excluded, LongFunction<String> knownNames, int cpus) {
         this.reader = reader;
         this.settings = settings;
@@ -245,5 +245,32 @@ final class ConcurrencyRun {
             this.lastTick = baselineTick;
             this.lastNanos = baselineNanos;
         }
+    }
+
+    /**
+     * How a run reads threads: fixed, tuned for cost, not a setting (tests vary it).
+     *
+     * @param tick the fine tick: the resolution of "how many threads ran at once"
+     * @param maxBackOffTicks the longest wait, in fine ticks, between two reads of a thread that looked idle: how
+     *        late a waking thread can be noticed (its CPU until then is spread over the gap)
+     * @param holdTicks how many idle ticks in a row a thread that was running is still read every tick before it
+     *        backs off: threads with pauses shorter than that are followed tick by tick, so their busy time can be
+     *        placed within ticks; longer pauses cost at most one smeared delta
+     * @param listEveryTicks how often, in fine ticks, live threads are listed to find threads started during the
+     *        profile
+     * @param activeShare the share of one core (0..1) a thread must use since its last read to be read every tick:
+     *        threads lighter than that are followed at back-off, their CPU spread over the ticks between reads (it
+     *        keeps the cost bounded when hundreds of threads each do a little, and light threads gain little from
+     *        exact ticks: their busy time is a small share of any tick, placed at random either way)
+     */
+    record Tuning(Duration tick, int maxBackOffTicks, int holdTicks, int listEveryTicks, double activeShare) {
+
+        /**
+         * The sampler's: a 10 ms tick; a thread that used at least 10% of a core since its last read is read every
+         * tick, and stays so until idle for 20 ticks (200 ms); others back off to at most every 64 ticks (640 ms);
+         * threads are listed every 25 ticks (250 ms). The caps keep the cost low: with hundreds of parked threads,
+         * re-checking idle ones is most of the reads.
+         */
+        static final Tuning DEFAULT = new Tuning(Duration.ofMillis(10), 64, 20, 25, 0.10);
     }
 }

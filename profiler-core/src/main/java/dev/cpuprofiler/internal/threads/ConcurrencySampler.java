@@ -32,24 +32,17 @@ public final class ConcurrencySampler {
     private final ThreadCpuReader reader;
     private final ThreadCpuTracker tracker;
     private final EffectiveCpuCount cpus;
-    private final ConcurrencySettings settings;
     private final Ticker ticker;
     private final ThreadFactory threadFactory;
 
     private Running running; // guarded by this
 
+    /** @param tracker the 1 s tracker, for which threads are active now and for names; may be null */
     public ConcurrencySampler(ThreadCpuReader reader, ThreadCpuTracker tracker, EffectiveCpuCount cpus, Ticker ticker,
             ThreadFactory threadFactory) {
-        this(reader, tracker, cpus, ConcurrencySettings.defaults(), ticker, threadFactory);
-    }
-
-    /** @param tracker the 1 s tracker, for which threads are active now and for names; may be null */
-    public ConcurrencySampler(ThreadCpuReader reader, ThreadCpuTracker tracker, EffectiveCpuCount cpus,
-            ConcurrencySettings settings, Ticker ticker, ThreadFactory threadFactory) {
         this.reader = Objects.requireNonNull(reader, "reader");
         this.tracker = tracker;
         this.cpus = Objects.requireNonNull(cpus, "cpus");
-        this.settings = Objects.requireNonNull(settings, "settings");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
     }
@@ -127,9 +120,9 @@ public final class ConcurrencySampler {
                 long self = Thread.currentThread().getId();
                 long[] active = tracker == null ? new long[0] : tracker.activeThreadIds();
                 LongFunction<String> names = tracker == null ? id -> null : tracker::name;
-                ConcurrencyRun run = new ConcurrencyRun(reader, settings, ticker, active, id -> id == self, names,
-                        parallelism());
-                long period = settings.tick().toNanos();
+                ConcurrencyRun run = new ConcurrencyRun(reader, ConcurrencyRun.Tuning.DEFAULT, ticker, active,
+                        id -> id == self, names, parallelism());
+                long period = ConcurrencyRun.Tuning.DEFAULT.tick().toNanos();
                 run.begin();
                 long next = ticker.nanoTime() + period;
                 int failures = 0;

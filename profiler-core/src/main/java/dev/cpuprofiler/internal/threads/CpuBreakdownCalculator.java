@@ -39,12 +39,13 @@ final class CpuBreakdownCalculator {
     /**
      * @param processNanos the process's CPU time over the session; negative when unknown (the threads' sum is used)
      */
-    static CpuBreakdown compute(String source, TaskCpuSnapshot start, TaskCpuSnapshot end, long processNanos) {
+    static CpuBreakdown compute(String source, TaskCpuSource.Snapshot start, TaskCpuSource.Snapshot end,
+            long processNanos) {
         long[] byGroup = new long[CpuBreakdown.Group.values().length];
         long threads = 0;
-        for (Map.Entry<Long, TaskCpuSnapshot.TaskCpu> e : end.tasks().entrySet()) {
-            TaskCpuSnapshot.TaskCpu now = e.getValue();
-            TaskCpuSnapshot.TaskCpu before = start.tasks().get(e.getKey());
+        for (Map.Entry<Long, TaskCpuSource.Snapshot.TaskCpu> e : end.tasks().entrySet()) {
+            TaskCpuSource.Snapshot.TaskCpu now = e.getValue();
+            TaskCpuSource.Snapshot.TaskCpu before = start.tasks().get(e.getKey());
             // Less than before: the tid was reused by a thread started during the session.
             long delta = before == null || before.cpuNanos() > now.cpuNanos()
                     ? now.cpuNanos() : now.cpuNanos() - before.cpuNanos();

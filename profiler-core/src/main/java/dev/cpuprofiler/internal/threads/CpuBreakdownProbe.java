@@ -1,10 +1,11 @@
 package dev.cpuprofiler.internal.threads;
 
 import dev.cpuprofiler.CpuBreakdown;
-
 import dev.cpuprofiler.internal.cpu.ProcessCpuSource;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -89,10 +90,10 @@ public final class CpuBreakdownProbe {
     public final class Measurement {
 
         private final TaskCpuSource source; // null: nothing could be read at the start
-        private final TaskCpuSnapshot start;
+        private final TaskCpuSource.Snapshot start;
         private final long processStart;
 
-        private Measurement(TaskCpuSource source, TaskCpuSnapshot start, long processStart) {
+        private Measurement(TaskCpuSource source, TaskCpuSource.Snapshot start, long processStart) {
             this.source = source;
             this.start = start;
             this.processStart = processStart;
@@ -107,7 +108,7 @@ public final class CpuBreakdownProbe {
                 return Optional.empty();
             }
             try {
-                TaskCpuSnapshot end = source.snapshot();
+                TaskCpuSource.Snapshot end = source.snapshot();
                 long processEnd = processCpuTime();
                 long process = processStart >= 0 && processEnd >= processStart ? processEnd - processStart : -1;
                 if (start.malformed() + end.malformed() > 0) {
@@ -119,6 +120,42 @@ public final class CpuBreakdownProbe {
                 logFailure(e);
                 return Optional.empty();
             }
+        }
+    }
+
+    /**
+     * The fallback where there is no {@code /proc/self/task}: the Java threads' CPU time from a
+     * {@link ThreadCpuReader}. HotSpot's GC and compiler threads are not Java threads (or are hidden), so their time
+     * is not here; a breakdown from this source shows it as unattributed.
+     */
+    private static final class JvmThreadCpuSource implements TaskCpuSource {
+
+        private final ThreadCpuReader reader;
+
+        JvmThreadCpuSource(ThreadCpuReader reader) {
+            this.reader = Objects.requireNonNull(reader, "reader");
+        }
+
+        @Override
+        public String id() {
+            return CpuBreakdown.SOURCE_JVM;
+        }
+
+        @Override
+        public TaskCpuSource.Snapshot snapshot() throws IOException {
+            if (!reader.available()) {
+                throw new IOException("this JVM cannot measure per-thread CPU time");
+            }
+            long[] ids = reader.threadIds();
+            long[] cpu = reader.cpuTimes(ids);
+            String[] names = reader.names(ids);
+            Map<Long, TaskCpuSource.Snapshot.TaskCpu> tasks = new HashMap<>();
+            for (int i = 0; i < ids.length; i++) {
+                if (cpu[i] >= 0 && names[i] != null) { // -1 / null: ended between the listing and the reads
+                    tasks.put(ids[i], new TaskCpuSource.Snapshot.TaskCpu(names[i], cpu[i]));
+                }
+            }
+            return new TaskCpuSource.Snapshot(tasks, 0);
         }
     }
 }

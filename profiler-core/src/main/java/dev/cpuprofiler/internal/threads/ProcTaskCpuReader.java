@@ -50,8 +50,8 @@ final class ProcTaskCpuReader implements TaskCpuSource {
     }
 
     @Override
-    public TaskCpuSnapshot snapshot() throws IOException {
-        Map<Long, TaskCpuSnapshot.TaskCpu> tasks = new HashMap<>();
+    public TaskCpuSource.Snapshot snapshot() throws IOException {
+        Map<Long, TaskCpuSource.Snapshot.TaskCpu> tasks = new HashMap<>();
         int malformed = 0;
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(taskDir)) {
             for (Path task : dir) {
@@ -62,7 +62,7 @@ final class ProcTaskCpuReader implements TaskCpuSource {
                     continue; // not a task
                 }
                 try {
-                    tasks.put(tid, new TaskCpuSnapshot.TaskCpu(comm(task), cpuNanos(task)));
+                    tasks.put(tid, new TaskCpuSource.Snapshot.TaskCpu(comm(task), cpuNanos(task)));
                 } catch (IOException e) {
                     // Gone since the listing (NoSuchFile, or ESRCH on read): it is simply not in this snapshot.
                 } catch (RuntimeException e) {
@@ -70,7 +70,7 @@ final class ProcTaskCpuReader implements TaskCpuSource {
                 }
             }
         }
-        return new TaskCpuSnapshot(tasks, malformed);
+        return new TaskCpuSource.Snapshot(tasks, malformed);
     }
 
     private static String comm(Path task) throws IOException {

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>The live threads are listed (to find new ones and drop ended ones) only when the JVM's thread counters, started
  * and alive, say one started or ended since the last listing, and once more on the tick after (a thread that is
  * ending is counted out a little before it leaves the list); and at least every
- * {@link ThreadTrackerSettings#listEveryTicks()} ticks, for anything the counters miss. A reader without counters has
+ * {@link #LIST_EVERY_TICKS} ticks, for anything the counters miss. A reader without counters has
  * its threads listed every tick. Listing
  * every tick was most of an idle application's tracking cost, yet two counters find a new thread on the very next
  * tick: one that starts burning CPU is in {@link #top} two ticks later, as before. An ended thread is dropped at the
@@ -53,9 +53,24 @@ import org.slf4j.LoggerFactory;
 public final class ThreadCpuTracker implements CpuSampleListener {
 
     private static final Logger log = LoggerFactory.getLogger(ThreadCpuTracker.class);
+    /** The span a thread's CPU% is averaged over (longer for an idle thread read rarely). */
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+    /** The longest wait, in ticks, between two reads of an idle thread: how late a thread that wakes is noticed. */
+    public static final int MAX_BACK_OFF_TICKS = 32;
+    /**
+     * The longest wait, in ticks, between two listings of the live threads besides those the thread counters call for:
+     * an ended thread that nothing else reveals is gone from the table within 10 s.
+     */
+    private static final int LIST_EVERY_TICKS = 10;
+    /** How often the names of active threads are read again (threads may rename themselves). */
+    private static final int NAME_REFRESH_TICKS = 60;
 
     private final ThreadCpuReader reader;
-    private final ThreadTrackerSettings settings;
+    private final int maxBackOffTicks;
+    private final long saturationWindowNanos;
+    private final double saturationPercent;
+    // The span a thread's reads are kept for: the longer of the two windows.
+    private final long keepNanos;
     private final WatchedThreads<Tracked> threads;
     private final ObjLongConsumer<Tracked> onRead = this::onRead;
     private final LongFunction<Tracked> newTracked = this::newTracked;
@@ -85,14 +100,19 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     // The time of the latest skipped tick while the latest tick was skipped, else 0: queries count up to it.
     private long quietNow;
 
-    public ThreadCpuTracker(ThreadCpuReader reader) {
-        this(reader, ThreadTrackerSettings.of(new CpuProfilerOptions()));
+    /** With the saturation trigger's window and threshold from {@code options}. */
+    public ThreadCpuTracker(ThreadCpuReader reader, CpuProfilerOptions options) {
+        this(reader, options, MAX_BACK_OFF_TICKS);
     }
 
-    public ThreadCpuTracker(ThreadCpuReader reader, ThreadTrackerSettings settings) {
+    /** @param maxBackOffTicks the longest back-off, in ticks: 1 reads every thread on every tick */
+    public ThreadCpuTracker(ThreadCpuReader reader, CpuProfilerOptions options, int maxBackOffTicks) {
         this.reader = Objects.requireNonNull(reader, "reader");
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.threads = new WatchedThreads<>(reader, settings.maxBackOffTicks(), t -> {
+        this.maxBackOffTicks = maxBackOffTicks;
+        this.saturationWindowNanos = options.effectiveSaturationWindow().toNanos();
+        this.saturationPercent = options.getSaturation().getThreshold();
+        this.keepNanos = Math.max(WINDOW.toNanos(), saturationWindowNanos);
+        this.threads = new WatchedThreads<>(reader, maxBackOffTicks, t -> {
             if (t.active) {
                 activeThreads--;
             }
@@ -134,7 +154,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         }
 
         readNanoTime = now;
-        refreshNames = tick % settings.nameRefreshTicks() == 0;
+        refreshNames = tick % NAME_REFRESH_TICKS == 0;
         lastReads = threads.readDue(tick, onRead);
         if (!needNames.isEmpty()) {
             threads.readNames(needNames);
@@ -150,7 +170,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
      * history, so a tick costs this per active thread, and nothing on a quiet tick.
      */
     private void saturation(long now) {
-        long window = settings.saturationWindow().toNanos();
+        long window = saturationWindowNanos;
         Tracked best = null;
         double bestPercent = -1;
         boolean bestPinned = false;
@@ -162,7 +182,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
             tickMax = Math.max(tickMax, t.lastPercent);
             long span = t.history.spanOf(window, 0);
             double percent = span <= 0 ? 0 : 100.0 * t.history.cpuIn(window, 0) / span;
-            boolean pinned = percent >= settings.saturationThresholdPercent() && t.history.covers(window, 0);
+            boolean pinned = percent >= saturationPercent && t.history.covers(window, 0);
             t.pinnedSince = pinned ? (t.pinnedSince == 0 ? now : t.pinnedSince) : 0;
             if (pinned && !bestPinned || pinned == bestPinned && percent > bestPercent) {
                 best = t;
@@ -208,7 +228,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
         long started = reader.startedThreadCount();
         long live = reader.liveThreadCount();
         boolean changed = started < 0 || live < 0 || started != listedStarted || live != listedLive;
-        boolean due = tick == 1 || changed || listAgain || tick - lastListTick >= settings.listEveryTicks();
+        boolean due = tick == 1 || changed || listAgain || tick - lastListTick >= LIST_EVERY_TICKS;
         if (due) {
             listAgain = tick > 1 && changed && started >= 0 && live >= 0;
             listedStarted = started;
@@ -219,7 +239,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
 
     /** A newly listed thread, due now. */
     private Tracked newTracked(long id) {
-        return new Tracked(id, new ReadBackOff(settings.maxBackOffTicks(), tick), settings.keepNanos());
+        return new Tracked(id, new ReadBackOff(maxBackOffTicks, tick), keepNanos);
     }
 
     /** One due thread's read: schedules its next one, and asks for its name if it uses CPU. */
@@ -298,7 +318,7 @@ public final class ThreadCpuTracker implements CpuSampleListener {
     }
 
     private long window() {
-        return settings.window().toNanos();
+        return WINDOW.toNanos();
     }
 
     /** One thread's read schedule and recent reads. */

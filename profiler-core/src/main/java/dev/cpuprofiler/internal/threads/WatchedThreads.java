@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.threads;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -162,5 +163,88 @@ final class WatchedThreads<T extends WatchedThreads.Entry> {
 
     int size() {
         return live.size();
+    }
+
+    /**
+     * Which threads are due for a read on which tick, as a timing wheel: one bucket per tick up to the back-off cap, so
+     * a tick touches only the threads due on it, not every thread known (with hundreds of parked threads, walking them
+     * all each tick costs more than the reads themselves, mostly in cache misses).
+     *
+     * <p>Ticks must be taken one after the other ({@link #take} for every tick), and nothing may be scheduled more than
+     * {@code horizon} ticks ahead.
+     */
+    private static final class ReadWheel<T> {
+
+        private final List<List<T>> buckets = new ArrayList<>();
+        // The list the last take returned; cleared and reused by the next take, so a tick allocates nothing.
+        private List<T> spare = new ArrayList<>();
+
+        ReadWheel(int horizon) {
+            for (int i = 0; i <= horizon; i++) {
+                buckets.add(new ArrayList<>());
+            }
+        }
+
+        void schedule(T item, long dueTick) {
+            buckets.get(bucket(dueTick)).add(item);
+        }
+
+        /** Removes and returns the items due on {@code tick}; the list is the caller's until the next take. */
+        List<T> take(long tick) {
+            int b = bucket(tick);
+            List<T> due = buckets.get(b);
+            if (due.isEmpty()) {
+                // Most ticks of an idle application: nothing to swap (an empty list: nothing is added to it).
+                return due;
+            }
+            spare.clear();
+            buckets.set(b, spare);
+            spare = due;
+            return due;
+        }
+
+        private int bucket(long tick) {
+            return (int) Math.floorMod(tick, (long) buckets.size());
+        }
+    }
+
+    /**
+     * Compares each listing of live thread ids with the previous one: which threads are new, which have ended. Works on
+     * sorted primitive arrays (a few microseconds for hundreds of threads) so that only the threads that changed are
+     * looked up anywhere else.
+     */
+    static final class ThreadListing {
+
+        private long[] previous = new long[0];
+
+        /**
+         * @param live this listing's ids (sorted in place)
+         * @return the new ids ({@code added}) and the ended ones ({@code removed}) since the previous listing
+         */
+        Diff update(long[] live) {
+            Arrays.sort(live);
+            long[] added = new long[live.length];
+            long[] removed = new long[previous.length];
+            int a = 0;
+            int r = 0;
+            int i = 0;
+            int j = 0;
+            while (i < live.length || j < previous.length) {
+                if (j == previous.length || i < live.length && live[i] < previous[j]) {
+                    added[a++] = live[i++];
+                } else if (i == live.length || previous[j] < live[i]) {
+                    removed[r++] = previous[j++];
+                } else {
+                    i++;
+                    j++;
+                }
+            }
+            previous = live;
+            return new Diff(Arrays.copyOf(added, a), Arrays.copyOf(removed, r));
+        }
+
+        /** @param added ids new since the previous listing; @param removed ids gone since then */
+        record Diff(long[] added, long[] removed) {
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.cpuprofiler.internal.trigger;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.SessionEndListener;
@@ -34,11 +36,12 @@ import org.slf4j.LoggerFactory;
  * cooldown: how it gives way to an incident, an on-demand start or a rise is {@link ReferenceGivingWay}'s.
  *
  * <p>It cannot get stuck in {@code PROFILING}: a session that fails to launch is recorded as failed at once, a
- * session's outcome always completes (the launcher guarantees it), and as a last resort the {@link SessionWatchdog}
- * cancels a session still running past its duration, counted as failed.
+ * session's outcome always completes (the launcher guarantees it), and as a last resort it cancels a session still
+ * running {@link #WATCHDOG_GRACE} past its duration, counted as failed.
  *
  * <p>A launch ({@link SessionLaunches}: the look-back hands over, an engine starts, a second or more) runs without any
- * lock, on a reserved slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a shutdown waits for it.
+ * lock, on a reserved slot: meanwhile it counts as profiling, a poll launches nothing, and an on-demand start or a
+ * shutdown waits for it.
  * Reading it ({@link #state()}, {@link #activeSession()}, the holds) never waits, so neither a status request nor a
  * metrics scrape does; a poll never waits for a launch, so {@link #poll(Executor)} can run on the CPU sampler's own
  * thread.
@@ -52,16 +55,20 @@ public final class SessionCoordinator {
      */
     public static final Duration SHUTDOWN_LAUNCH_WAIT = Duration.ofSeconds(5);
 
-    private final TriggerSettings settings;
-    private final SaturationSettings saturationSettings;
-    private final ReferenceSettings referenceSettings;
+    /** How long past its duration a session may run before the coordinator gives up on it. */
+    static final Duration WATCHDOG_GRACE = Duration.ofSeconds(30);
+
+    private final boolean enabled;
+    private final Duration duration;
+    private final Duration startupGrace;
+    private final boolean referenceOn;
+    private final Duration referenceDuration;
     private final TriggerDecision decision;
     private final Holds holds;
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Supplier<OptionalDouble> average;
     private final BooleanSupplier rising;
     private final Clock clock;
-    private final SessionWatchdog watchdog;
     private final SessionSlot slot = new SessionSlot();
     // Orders the decisions (a poll) with the records of an end (outcome, cooldown, the slot freed): a poll sees a
     // session's end whole. Readers do not take it.
@@ -72,30 +79,33 @@ public final class SessionCoordinator {
     private final SessionLaunches launches;
 
     /**
-     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}); triggers only when
-     *        {@code saturationSettings} are enabled, and a pinned thread is never calm
-     * @param referenceSettings when a reference of normal is recorded
+     * @param options the trigger's settings ({@code enabled}, {@code threshold}, {@code cooldown}, {@code duration},
+     *        {@code startup-grace}), the saturation trigger's and the reference's
+     * @param effectiveCpus the CPUs the average is a percentage of: an idle application records no reference
+     * @param saturation the hottest thread at the latest tick ({@code ThreadCpuTracker#saturation}), or null when this
+     *        JVM cannot measure per-thread CPU (no saturation trigger then); a pinned thread is never calm
      * @param rising whether the CPU is rising above its normal now (the look-back is armed): no calm moment for a
      *        reference; read only when one is due
      * @param holds the holds it keeps, shared with the look-back
      */
-    public SessionCoordinator(TriggerSettings settings, Supplier<OptionalDouble> average,
-            SaturationSettings saturationSettings, Supplier<Optional<SaturationReading>> saturation,
-            ReferenceSettings referenceSettings, BooleanSupplier rising, Holds holds, SessionLauncher launcher,
-            Clock clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.saturationSettings = Objects.requireNonNull(saturationSettings, "saturationSettings");
-        this.referenceSettings = Objects.requireNonNull(referenceSettings, "referenceSettings");
-        this.decision = new TriggerDecision(settings, saturationSettings, referenceSettings);
+    public SessionCoordinator(CpuProfilerOptions options, double effectiveCpus, Supplier<OptionalDouble> average,
+            Supplier<Optional<SaturationReading>> saturation, BooleanSupplier rising, Holds holds,
+            SessionLauncher launcher, Clock clock) {
+        this.enabled = options.isEnabled();
+        this.duration = options.getDuration();
+        this.startupGrace = options.getStartupGrace();
+        this.referenceOn = options.getReference().isEnabled();
+        this.referenceDuration = options.getReference().getDuration();
+        this.decision = new TriggerDecision(options, saturation != null, effectiveCpus);
         this.holds = Objects.requireNonNull(holds, "holds");
-        this.saturation = Objects.requireNonNull(saturation, "saturation");
+        this.saturation = saturation != null ? saturation : Optional::empty;
         this.average = Objects.requireNonNull(average, "average");
         this.rising = Objects.requireNonNull(rising, "rising");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.watchdog = new SessionWatchdog(settings.watchdogGrace());
-        this.ends = new SessionEnds(slot, holds, settings.cooldown(), referenceSettings.retryAfter(), decisions);
+        this.ends = new SessionEnds(slot, holds, options.getCooldown(), ReferenceGivingWay.RETRY_AFTER, decisions);
         this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
-        this.calm = new CalmStreak(referenceSettings.settle());
+        // A reference's baseline must be a calm one too: calm for a whole average window first.
+        this.calm = new CalmStreak(options.getAverageWindow());
         this.launches = new SessionLaunches(Objects.requireNonNull(launcher, "launcher"), slot, ends, holds, clock);
     }
 
@@ -118,8 +128,8 @@ public final class SessionCoordinator {
             Reservation reserved = reserve();
             if (reserved != null) {
                 SessionTrigger t = reserved.trigger();
-                this.launches.automatic(t, t == SessionTrigger.REFERENCE ? referenceSettings.duration()
-                        : settings.duration(), reserved.supersededEnd(), launches);
+                this.launches.automatic(t, t == SessionTrigger.REFERENCE ? referenceDuration
+                        : duration, reserved.supersededEnd(), launches);
             }
         } catch (RuntimeException e) {
             log.warn("CPU trigger check failed; next check in one polling interval", e);
@@ -154,7 +164,7 @@ public final class SessionCoordinator {
                 return null;
             }
             TriggerDecision.Activity activity = reference.isPresent() ? TriggerDecision.Activity.REFERENCE_RECORDING
-                    : referenceSettings.enabled() && rising.getAsBoolean() ? TriggerDecision.Activity.RISING
+                    : referenceOn && rising.getAsBoolean() ? TriggerDecision.Activity.RISING
                     : TriggerDecision.Activity.NONE;
             Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
             if (trigger.equals(Optional.of(SessionTrigger.REFERENCE)) && !calm.calmAndSettled(now)) {
@@ -190,7 +200,7 @@ public final class SessionCoordinator {
         Optional<RunningSession> active = slot.session();
         if (active.isPresent()) {
             RunningSession s = active.get();
-            Optional<String> overdue = watchdog.overdue(s, now);
+            Optional<String> overdue = overdue(s, now);
             if (overdue.isEmpty()) {
                 if (s.trigger() == SessionTrigger.REFERENCE) {
                     return active;
@@ -210,9 +220,23 @@ public final class SessionCoordinator {
     }
 
     /**
+     * Why this session is overdue at {@code now}, or empty: the last resort against a session that never ends is to
+     * cancel one still running {@link #WATCHDOG_GRACE} past its duration, counted as failed. A session already done is
+     * never overdue (its outcome callback is on its way).
+     */
+    private static Optional<String> overdue(RunningSession s, Instant now) {
+        if (s.isDone() || !now.isAfter(s.startedAt().plus(s.duration()).plus(WATCHDOG_GRACE))) {
+            return Optional.empty();
+        }
+        return Optional.of("session did not end within " + s.duration().plus(WATCHDOG_GRACE)
+                + "; cancelled by the trigger policy");
+    }
+
+    /**
      * Starts an on-demand profile, whatever the trigger state (also in cooldown or when the CPU trigger is
      * disabled); it does not start a cooldown. A reference of normal recording is cancelled for it.
      *
+     * @throws InvalidOptionException unless the duration is one an on-demand profile may have
      * @throws SessionAlreadyRunningException if a session other than a reference is recording
      * @throws IllegalStateException after {@link #shutDown(String)}: the profiler is shutting down
      * @throws RuntimeException if the session could not start
@@ -227,7 +251,7 @@ public final class SessionCoordinator {
      * async-profiler cannot start from a virtual thread (a request's, with {@code spring.threads.virtual.enabled}).
      */
     public RunningSession startOnDemand(Duration duration, Executor launches) {
-        Objects.requireNonNull(duration, "duration");
+        CpuProfilerOptions.checkOnDemandDuration(Objects.requireNonNull(duration, "duration"));
         CompletionStage<?> superseded = null;
         do {
             refuseAfterShutdown();
@@ -270,7 +294,7 @@ public final class SessionCoordinator {
         if (slot.taken()) {
             return CpuProfilerStatus.State.PROFILING;
         }
-        if (!settings.enabled()) {
+        if (!enabled) {
             return CpuProfilerStatus.State.DISABLED;
         }
         if (holds.cooldownUntil(clock.instant()).isPresent()) {
@@ -284,7 +308,7 @@ public final class SessionCoordinator {
      * warm-up and caches filling burn CPU that is not an incident). On-demand sessions are not held back.
      */
     public void monitoringStarted() {
-        Instant until = settings.startupGrace().isZero() ? null : clock.instant().plus(settings.startupGrace());
+        Instant until = startupGrace.isZero() ? null : clock.instant().plus(startupGrace);
         holds.startGrace(until);
         if (until != null) {
             log.debug("CPU trigger held back until {} (start-up grace)", until);
@@ -304,17 +328,9 @@ public final class SessionCoordinator {
         return slot.session();
     }
 
-    /** How the last session ended, if one did. */
-    public Optional<SessionOutcome> lastOutcome() {
-        return ends.last();
-    }
-
-    public SaturationSettings saturationSettings() {
-        return saturationSettings;
-    }
-
-    public ReferenceSettings referenceSettings() {
-        return referenceSettings;
+    /** Whether a pinned thread starts sessions: the CPU trigger and the saturation trigger on, per-thread CPU here. */
+    public boolean saturationOn() {
+        return decision.saturationOn();
     }
 
     /**
@@ -349,5 +365,49 @@ public final class SessionCoordinator {
     /** Cancels the running session, if any; later sessions may start as usual. */
     public void cancelActive(String reason) {
         slot.session().filter(s -> !s.isDone()).ifPresent(s -> s.cancel(reason));
+    }
+
+    /**
+     * Since when every poll has found the application calm enough for a reference of normal, and whether that is
+     * long enough: a reference records a steady state, never the first seconds of a change (else one started at the
+     * first calm poll after the start-up grace or an idle stretch, often the first second of a rise the look-back had
+     * not yet seen, and held the engine the look-back needed for the incident that followed). A poll that is not
+     * calm, or that does not ask, breaks the streak. Used on the polling thread only.
+     */
+    private static final class CalmStreak {
+
+        private final Duration settle;
+        private long poll;
+        private long lastCalmPoll = Long.MIN_VALUE;
+        private Instant since;
+
+        /** @param settle how long the application must have been calm, at every poll, before a reference starts */
+        CalmStreak(Duration settle) {
+            this.settle = Objects.requireNonNull(settle, "settle");
+        }
+
+        /** A new poll: unless it finds the application calm, the streak is broken. */
+        void nextPoll() {
+            poll++;
+        }
+
+        /** This poll found the application calm at {@code now}; whether it has been for the whole settle time. */
+        boolean calmAndSettled(Instant now) {
+            if (since == null || lastCalmPoll != poll - 1) {
+                since = now;
+            }
+            lastCalmPoll = poll;
+            return !now.isBefore(since.plus(settle));
+        }
+
+        /** Since when the application has been calm, as the last calm poll saw it. */
+        Instant since() {
+            return since;
+        }
+
+        /** When the streak will be long enough, as the last calm poll saw it. */
+        Instant settlesAt() {
+            return since.plus(settle);
+        }
     }
 }

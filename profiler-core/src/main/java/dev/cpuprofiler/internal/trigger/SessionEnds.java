@@ -10,15 +10,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What follows a session's end, or a launch that gave none: the outcome kept as the last, a cooldown after a session
- * the profiler started by itself (an on-demand one starts none), for a reference of normal its time or, when it failed
+ * What follows a session's end, or a launch that gave none: a cooldown after a session the profiler started by
+ * itself (an on-demand one starts none), for a reference of normal its time or, when it failed
  * or was cancelled, the wait before the next attempt, the slot freed (unless a superseded reference ends: the slot is
  * already another's), then the listeners told (the look-back among them, which reads the cooldown; one failing
  * neither stops the others nor the coordinator). Recorded under the coordinator's decision lock, so a poll sees an end
@@ -34,7 +33,6 @@ final class SessionEnds {
     private final Duration cooldown;
     private final Duration referenceRetry;
     private final ReentrantLock decisions;
-    private volatile SessionOutcome last;
     // A reference that cannot start is said at WARN once, then at DEBUG until one is recorded: it is retried.
     private boolean referenceFailing;
 
@@ -55,14 +53,9 @@ final class SessionEnds {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** How the last session ended, if one did. */
-    Optional<SessionOutcome> last() {
-        return Optional.ofNullable(last);
-    }
-
     /** The reserved launch failed at {@code now}: the slot is free again. */
     SessionOutcome launchFailed(SessionTrigger trigger, Throwable e, Instant now) {
-        // The reason is served (the status's last outcome): an unexpected exception's text, which may hold a path,
+        // The reason is served (the session's outcome): an unexpected exception's text, which may hold a path,
         // goes only to the log.
         String reason = e instanceof SessionStartException ? e.getMessage() : "session could not start ("
                 + EngineUnavailableException.unexpected(e) + ")";
@@ -79,7 +72,6 @@ final class SessionEnds {
             } else {
                 log.debug("The reference of normal could not start again: {}", reason);
             }
-            last = outcome;
             if (trigger.automatic()) {
                 holds.startCooldown(now.plus(cooldown));
             }
@@ -105,7 +97,6 @@ final class SessionEnds {
             if (!holder && !slot.endSuperseded(s)) {
                 return;
             }
-            last = outcome;
             if (s.trigger() == SessionTrigger.REFERENCE) {
                 referenceEnded(s, outcome);
             } else if (s.trigger().automatic()) {

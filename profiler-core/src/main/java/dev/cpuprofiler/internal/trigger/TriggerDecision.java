@@ -1,12 +1,12 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.cpu.DebugLevel;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.slf4j.Logger;
@@ -35,9 +35,24 @@ final class TriggerDecision {
 
     private static final Logger log = LoggerFactory.getLogger(TriggerDecision.class);
 
-    private final TriggerSettings settings;
-    private final SaturationSettings saturation;
-    private final ReferenceSettings reference;
+    /**
+     * The fewest stack samples a reference is worth recording for, at the CPU average: an idle application gets no
+     * reference (it has no normal worth comparing with, and recording one would cost it more than everything else the
+     * profiler does while it idles). The floor works with the coordinator's settle time: an application leaving its
+     * idle stretch is busy enough at once, but not yet calm for long.
+     */
+    static final int MIN_REFERENCE_SAMPLES = 20;
+
+    private final boolean enabled;
+    private final double thresholdPercent;
+    private final Duration duration;
+    private final boolean saturationOn;
+    private final double saturationPercent;
+    private final Duration saturationWindow;
+    private final boolean referenceOn;
+    private final Duration referenceDuration;
+    private final Duration referenceRefresh;
+    private final double idleBelowPercent;
     private final DebugLevel debug = new DebugLevel(log);
 
     /** What runs besides the application, as a reference of normal sees it. */
@@ -50,20 +65,46 @@ final class TriggerDecision {
         REFERENCE_RECORDING
     }
 
-    TriggerDecision(TriggerSettings settings, SaturationSettings saturation, ReferenceSettings reference) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.saturation = Objects.requireNonNull(saturation, "saturation");
-        this.reference = Objects.requireNonNull(reference, "reference");
+    /**
+     * @param threadCpu whether this JVM measures per-thread CPU: without it the saturation trigger is off
+     * @param effectiveCpus the CPUs the average is a percentage of, for the idle floor of a reference
+     */
+    TriggerDecision(CpuProfilerOptions options, boolean threadCpu, double effectiveCpus) {
+        this.enabled = options.isEnabled();
+        this.thresholdPercent = options.getThreshold();
+        this.duration = options.getDuration();
+        this.saturationOn = enabled && options.getSaturation().isEnabled() && threadCpu;
+        this.saturationPercent = options.getSaturation().getThreshold();
+        this.saturationWindow = options.effectiveSaturationWindow();
+        this.referenceOn = options.getReference().isEnabled();
+        this.referenceDuration = options.getReference().getDuration();
+        this.referenceRefresh = options.getReference().getRefresh();
+        double samplesAtFullLoad = effectiveCpus * referenceDuration.toNanos()
+                / (double) options.getStackSamplingPeriod().toNanos();
+        this.idleBelowPercent = 100.0 * MIN_REFERENCE_SAMPLES / samplesAtFullLoad;
+    }
+
+    /**
+     * The least CPU average (percent of the effective CPUs) at which a reference is recorded: below it the application
+     * is idle, and a reference would hold fewer than {@link #MIN_REFERENCE_SAMPLES} samples.
+     */
+    double idleBelowPercent() {
+        return idleBelowPercent;
+    }
+
+    /** Whether a pinned thread starts sessions: the CPU trigger and the saturation trigger on, per-thread CPU here. */
+    boolean saturationOn() {
+        return saturationOn;
     }
 
     /**
      * Whether neither trigger could fire, seen without the holds, the clock or a log call: the average is not above
      * the threshold and no thread is pinned. The common poll of a monitored application, and on a calm one most of an
-     * idle tick's cost when it took the whole way interpreted (about 100 µs). Never at DEBUG, so that every poll says
+     * idle tick's cost when it took the whole way interpreted. Never at DEBUG, so that every poll says
      * what it saw. Called on one thread, the poller's. A reference may still be due: {@link #referenceMayBeDue}.
      */
     boolean nothingToDecide(OptionalDouble average, Optional<SaturationReading> hottest) {
-        return !debug.on() && !(average.isPresent() && average.getAsDouble() > settings.thresholdPercent())
+        return !debug.on() && !(average.isPresent() && average.getAsDouble() > thresholdPercent)
                 && !pinned(hottest);
     }
 
@@ -74,7 +115,7 @@ final class TriggerDecision {
      * {@link #decide}'s.
      */
     boolean referenceMayBeDue(Holds holds, Clock clock, OptionalDouble average) {
-        if (!reference.enabled() || average.isEmpty() || idle(average)) {
+        if (!referenceOn || average.isEmpty() || idle(average)) {
             return false;
         }
         Instant now = clock.instant();
@@ -99,18 +140,18 @@ final class TriggerDecision {
 
     /** Whether the average is under the least at which a reference would hold enough samples. */
     private boolean idle(OptionalDouble average) {
-        return average.getAsDouble() < reference.minAveragePercent();
+        return average.getAsDouble() < idleBelowPercent;
     }
 
     /** When the next reference is due: now when none was recorded, else once the last is as old as the refresh. */
     private Instant referenceDueAt(Holds holds) {
-        return holds.lastReference().map(at -> at.plus(reference.refresh())).orElse(Instant.MIN);
+        return holds.lastReference().map(at -> at.plus(referenceRefresh)).orElse(Instant.MIN);
     }
 
     /** Whether a reference of normal is due and the application calm enough to record it. Formats only to log. */
     private boolean referenceDue(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity,
             Holds holds, Instant now) {
-        if (!reference.enabled() || activity == Activity.REFERENCE_RECORDING) {
+        if (!referenceOn || activity == Activity.REFERENCE_RECORDING) {
             return false;
         }
         Instant due = referenceDueAt(holds);
@@ -124,7 +165,7 @@ final class TriggerDecision {
             notNow = unrest(average, hottest, activity == Activity.RISING);
         }
         if (notNow == null && idle(average)) {
-            notNow = "the application is idle: a reference would hold fewer than " + ReferenceSettings.MIN_SAMPLES
+            notNow = "the application is idle: a reference would hold fewer than " + MIN_REFERENCE_SAMPLES
                     + " samples";
         }
         if (notNow != null) {
@@ -132,7 +173,7 @@ final class TriggerDecision {
             return false;
         }
         log.debug("Calm and a reference of normal is due: recording one for {} once calm long enough",
-                reference.duration());
+                referenceDuration);
         return true;
     }
 
@@ -158,7 +199,7 @@ final class TriggerDecision {
         if (average.isEmpty()) {
             return "no baseline yet";
         }
-        if (average.getAsDouble() > settings.thresholdPercent()) {
+        if (average.getAsDouble() > thresholdPercent) {
             return "the CPU average " + String.format("%.1f", average.getAsDouble()) + "% is above the threshold";
         }
         if (hottest.isPresent() && hottest.get().saturated()) {
@@ -172,7 +213,7 @@ final class TriggerDecision {
 
     /** Whether the CPU may trigger at {@code now}: enabled, past the start-up grace and any cooldown. */
     private boolean triggerOn(Holds holds, Instant now) {
-        if (!settings.enabled()) {
+        if (!enabled) {
             log.debug("CPU trigger disabled (profiler.cpu.enabled=false); not checking CPU");
             return false;
         }
@@ -202,22 +243,22 @@ final class TriggerDecision {
         if (debug) {
             log.debug("Getting current CPU usage: {}", String.format("%.1f", value));
         }
-        if (value > settings.thresholdPercent()) {
+        if (value > thresholdPercent) {
             log.info("CPU average {}% is above the threshold {}%: starting a CPU-triggered profiling session for {}",
-                    String.format("%.1f", value), String.format("%.1f", settings.thresholdPercent()),
-                    settings.duration());
+                    String.format("%.1f", value), String.format("%.1f", thresholdPercent),
+                    duration);
             return true;
         }
         if (debug) {
             log.debug("CPU average {}% is not above the threshold {}%: not profiling", String.format("%.1f", value),
-                    String.format("%.1f", settings.thresholdPercent()));
+                    String.format("%.1f", thresholdPercent));
         }
         return false;
     }
 
     /** Whether one thread has been pinned for a whole window. Formats nothing unless it logs. */
     private boolean threadSaturated(Optional<SaturationReading> hottest) {
-        if (!saturation.enabled()) {
+        if (!saturationOn) {
             return false;
         }
         if (hottest.isEmpty()) {
@@ -228,19 +269,19 @@ final class TriggerDecision {
         if (r.saturated()) {
             log.info("Thread '{}' used {}% of one core over {} (threshold {}%, for {}): starting a "
                     + "SATURATION-triggered profiling session for {}", r.thread(), String.format("%.1f",
-                    r.percentOfCore()), saturation.window(), String.format("%.1f", saturation.thresholdPercent()),
-                    r.aboveFor(), settings.duration());
+                    r.percentOfCore()), saturationWindow, String.format("%.1f", saturationPercent),
+                    r.aboveFor(), duration);
             return true;
         }
         if (log.isDebugEnabled()) {
             log.debug("Saturation: hottest thread '{}' at {}% of one core over {} is not at the threshold {}% for a "
                     + "whole window: not profiling", r.thread(), String.format("%.1f", r.percentOfCore()),
-                    saturation.window(), String.format("%.1f", saturation.thresholdPercent()));
+                    saturationWindow, String.format("%.1f", saturationPercent));
         }
         return false;
     }
 
     private boolean pinned(Optional<SaturationReading> hottest) {
-        return saturation.enabled() && hottest.isPresent() && hottest.get().saturated();
+        return saturationOn && hottest.isPresent() && hottest.get().saturated();
     }
 }

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.trigger;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.cpu.CpuSampleListener;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,13 @@ public final class TriggerPoller implements CpuSampleListener {
     private final Executor launches;
     private boolean started;
     private long lastPoll;
+
+    /** Checks every {@code polling-interval}, on the samples of {@code sampling-interval}. */
+    public static TriggerPoller of(SessionCoordinator coordinator, CpuProfilerOptions options,
+            ThreadFactory launchThreads) {
+        return new TriggerPoller(coordinator, options.getPollingInterval(), options.getSamplingInterval(),
+                launchThreads);
+    }
 
     /**
      * @param pollingInterval how often the trigger is checked

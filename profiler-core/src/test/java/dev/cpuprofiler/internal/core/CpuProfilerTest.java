@@ -16,7 +16,6 @@ import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.testing.FakeCgroupV2Container;
 import dev.cpuprofiler.internal.testing.FakeTime;
@@ -108,7 +107,7 @@ class CpuProfilerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> profiler.status().state() == CpuProfilerStatus.State.COOLDOWN);
             assertThat(profiler.status().trigger().cooldownUntil()).isNotNull();
             assertThat(HotMethods.of(ProfileView.FULL.fullTree(profiler.store().latest().orElseThrow()), 1))
-                    .extracting(HotMethod::method).containsExactly(ScriptedEngine.FRAME);
+                    .extracting(HotMethods.Method::method).containsExactly(ScriptedEngine.FRAME);
         } finally {
             profiler.close();
         }

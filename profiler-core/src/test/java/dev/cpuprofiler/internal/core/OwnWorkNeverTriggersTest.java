@@ -13,7 +13,6 @@ import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.testing.FakeCgroupV2Container;
@@ -92,12 +91,13 @@ class OwnWorkNeverTriggersTest {
                 }
 
                 @Override
-                public synchronized RecordingResult stop() {
+                public synchronized EngineRecording.Result stop() {
                     if (burns) {
                         burn.accept(() -> burnWallNanos.set(spin(burning, seen)));
                     }
                     sink.accept(List.of(Frame.java("Parser.parse")), "scripted", 1);
-                    return new RecordingResult(JfrExecutionEngine.ID, "scripted", 1, 0, null, List.of(), List.of());
+                    return new EngineRecording.Result(JfrExecutionEngine.ID, "scripted", 1, 0, null, List.of(),
+                            List.of());
                 }
 
                 @Override

@@ -74,9 +74,9 @@ public final class ReferenceCostMeasure {
             t.setDaemon(true);
             t.start();
         }
-        // An idle JVM gets no reference (under ReferenceSettings.MIN_SAMPLES expected samples): a steady light load, 1 ms
-        // of CPU every 20 ms (2.5% of 2 CPUs), makes it busy enough. It is in the rate before each reference too, and
-        // is subtracted with it.
+        // An idle JVM gets no reference (under TriggerDecision.MIN_REFERENCE_SAMPLES expected samples): a steady light
+        // load, 1 ms of CPU every 20 ms (2.5% of 2 CPUs), makes it busy enough. It is in the rate before each
+        // reference too, and is subtracted with it.
         Thread light = new Thread(() -> {
             while (true) {
                 long end = System.nanoTime() + 1_000_000;

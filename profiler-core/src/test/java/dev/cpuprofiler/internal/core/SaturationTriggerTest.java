@@ -11,7 +11,6 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
-import dev.cpuprofiler.internal.stack.HotMethod;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.testing.LogCapture;
 import java.nio.charset.StandardCharsets;
@@ -86,7 +85,7 @@ class SaturationTriggerTest {
             assertThat(p.saturation().window()).isEqualTo(WINDOW);
             assertThat(p.cpuPercent()).as("the process's CPU stayed under the 80% trigger").isLessThan(80.0);
             // The thread's own stacks: its hot method, nothing of other threads.
-            assertThat(HotMethods.of(p.saturation().tree(), 1)).extracting(HotMethod::method)
+            assertThat(HotMethods.of(p.saturation().tree(), 1)).extracting(HotMethods.Method::method)
                     .singleElement().asString().endsWith("Burners.burn");
             assertThat(p.lookback()).as("a pinned thread arms the look-back below the CPU arming level").isNotNull();
             assertThat(logs.messages()).anyMatch(m -> m.startsWith("Thread 'pinned-worker-0' used")

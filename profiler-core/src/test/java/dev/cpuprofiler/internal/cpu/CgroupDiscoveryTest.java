@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.cpu;
 
+import dev.cpuprofiler.internal.cpu.CgroupDirectory.Version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -19,12 +20,12 @@ class CgroupDiscoveryTest {
     void hybridHostWithControllersMountedApartPrefersV1() throws IOException {
         FakeFs.hybridHostRoot(root);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v1Cpu()).isEqualTo(
-                new CgroupDirectory(CgroupVersion.V1, "/", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu"));
+                new CgroupDirectory(Version.V1, "/", "/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu"));
         assertThat(layout.v1Cpuacct()).isEqualTo(
-                new CgroupDirectory(CgroupVersion.V1, "/", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/cpuacct"));
+                new CgroupDirectory(Version.V1, "/", "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/cpuacct"));
         assertThat(layout.v2().path()).isEqualTo("/sys/fs/cgroup/unified");
         assertThat(layout.usageDirectory()).contains(layout.v1Cpuacct());
         assertThat(layout.quotaDirectory()).contains(layout.v1Cpu());
@@ -36,7 +37,7 @@ class CgroupDiscoveryTest {
                 .procCgroup("2:cpuacct:/kubepods/burstable/pod1/abc\n1:cpu:/kubepods/burstable/pod1/abc\n0::/\n")
                 .mountinfo(FakeFs.HYBRID_APART_MOUNTINFO);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v1Cpu().path()).isEqualTo("/sys/fs/cgroup/cpu/kubepods/burstable/pod1/abc");
         assertThat(layout.v1Cpuacct().path()).isEqualTo("/sys/fs/cgroup/cpuacct/kubepods/burstable/pod1/abc");
@@ -50,24 +51,24 @@ class CgroupDiscoveryTest {
                         + "0::/user.slice\n")
                 .mountinfo(FakeFs.V1_TOGETHER_MOUNTINFO);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         String dir = "/sys/fs/cgroup/cpu,cpuacct/kubepods/burstable/pod1/abc";
         assertThat(layout.v1Cpu().path()).isEqualTo(dir);
         assertThat(layout.v1Cpuacct().path()).isEqualTo(dir);
         assertThat(layout.v2().path()).isEqualTo("/sys/fs/cgroup/unified/user.slice");
-        assertThat(layout.usageDirectory().orElseThrow().version()).isEqualTo(CgroupVersion.V1);
+        assertThat(layout.usageDirectory().orElseThrow().version()).isEqualTo(Version.V1);
     }
 
     @Test
     void pureV2() throws IOException {
         new FakeFs(root).procCgroup("0::/system.slice/app.service\n").mountinfo(FakeFs.V2_MOUNTINFO);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v1Cpu()).isNull();
         assertThat(layout.v1Cpuacct()).isNull();
-        assertThat(layout.v2()).isEqualTo(new CgroupDirectory(CgroupVersion.V2, "/system.slice/app.service",
+        assertThat(layout.v2()).isEqualTo(new CgroupDirectory(Version.V2, "/system.slice/app.service",
                 "/sys/fs/cgroup", "/sys/fs/cgroup/system.slice/app.service"));
         assertThat(layout.usageDirectory()).contains(layout.v2());
     }
@@ -78,7 +79,7 @@ class CgroupDiscoveryTest {
         new FakeFs(root).procCgroup("0::/\n")
                 .mountinfo("600 500 0:40 / /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup rw\n");
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v2().path()).isEqualTo("/sys/fs/cgroup");
         assertThat(layout.v2().isNamespaceRoot()).isTrue();
@@ -122,10 +123,10 @@ class CgroupDiscoveryTest {
                         + "33 31 0:30 / /cg\\040v1/cpuacct rw - cgroup cgroup rw,cpuacct\n")
                 .v1Cpuacct("/cg v1/cpuacct/job", 777);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v1Cpuacct().path()).isEqualTo("/cg v1/cpuacct/job");
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(
+        try (CgroupCpuSource source = CgroupCpuSource.v1(
                 CgroupDirectory.resolve(root, layout.v1Cpuacct().path()))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(777);
         }
@@ -135,7 +136,7 @@ class CgroupDiscoveryTest {
     void controllerListedButNotMountedIsAbsent() throws IOException {
         new FakeFs(root).procCgroup("2:cpuacct:/a\n1:cpu:/a\n").mountinfo(FakeFs.V2_MOUNTINFO);
 
-        CgroupLayout layout = new CgroupDiscovery(root).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(root).discover();
 
         assertThat(layout.v1Cpuacct()).isNull();
         assertThat(layout.usageDirectory()).isEmpty();
@@ -161,7 +162,7 @@ class CgroupDiscoveryTest {
 
     @Test
     void ancestorsStopAtTheMountPoint() {
-        CgroupDirectory dir = new CgroupDirectory(CgroupVersion.V2, "/a/b", "/sys/fs/cgroup", "/sys/fs/cgroup/a/b");
+        CgroupDirectory dir = new CgroupDirectory(Version.V2, "/a/b", "/sys/fs/cgroup", "/sys/fs/cgroup/a/b");
 
         assertThat(dir.selfAndAncestors()).containsExactly("/sys/fs/cgroup/a/b", "/sys/fs/cgroup/a", "/sys/fs/cgroup");
     }
@@ -172,10 +173,10 @@ class CgroupDiscoveryTest {
         assumeTrue(procCgroup.contains(":cpuacct:") || procCgroup.contains(",cpuacct:"),
                 "this machine has no cgroup v1 cpuacct hierarchy; /proc/self/cgroup is: " + procCgroup);
 
-        CgroupLayout layout = new CgroupDiscovery(Path.of("/")).discover();
+        CgroupDiscovery.Layout layout = new CgroupDiscovery(Path.of("/")).discover();
 
         CgroupDirectory usage = layout.usageDirectory().orElseThrow();
-        assertThat(usage.version()).isEqualTo(CgroupVersion.V1);
+        assertThat(usage.version()).isEqualTo(Version.V1);
         assertThat(usage).isSameAs(layout.v1Cpuacct());
         assertThat(Path.of(usage.path(), "cpuacct.usage")).isRegularFile();
         assertThat(layout.v1Cpu()).isNotNull();

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.cpu;
 
+import static dev.cpuprofiler.internal.cpu.EffectiveCpuCountResolver.cpusInList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,12 +78,12 @@ class CgroupFileParsingTest {
 
     @Test
     void cpusAllowedLists() {
-        assertThat(CpusAllowedList.count("0-1")).isEqualTo(2);
-        assertThat(CpusAllowedList.count("0,2-5")).isEqualTo(5);
-        assertThat(CpusAllowedList.count("3")).isEqualTo(1);
-        assertThat(CpusAllowedList.count(" 0-3,8-11\n")).isEqualTo(8);
-        assertThatThrownBy(() -> CpusAllowedList.count("")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> CpusAllowedList.count("0-x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> CpusAllowedList.count("5-2")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(cpusInList("0-1")).isEqualTo(2);
+        assertThat(cpusInList("0,2-5")).isEqualTo(5);
+        assertThat(cpusInList("3")).isEqualTo(1);
+        assertThat(cpusInList(" 0-3,8-11\n")).isEqualTo(8);
+        assertThatThrownBy(() -> cpusInList("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> cpusInList("0-x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> cpusInList("5-2")).isInstanceOf(IllegalArgumentException.class);
     }
 }

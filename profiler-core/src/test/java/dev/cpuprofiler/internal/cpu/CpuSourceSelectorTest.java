@@ -42,11 +42,11 @@ class CpuSourceSelectorTest {
         cpuLogger.setLevel(previousLevel);
     }
 
-    private SelectedCpuSource select(CpuSourceMode mode) {
+    private CpuSourceSelector.Selected select(CpuSourceMode mode) {
         return select(root, mode);
     }
 
-    private SelectedCpuSource select(Path fsRoot, CpuSourceMode mode) {
+    private CpuSourceSelector.Selected select(Path fsRoot, CpuSourceMode mode) {
         return new CpuSourceSelector(fsRoot, processCpu::get, () -> 2).select(mode);
     }
 
@@ -71,7 +71,7 @@ class CpuSourceSelectorTest {
     void autoUsesTheProcessesOwnV1CgroupEvenOnAHybridHost() throws IOException {
         v1Pod();
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V1);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(3_000_000_000L);
@@ -92,7 +92,7 @@ class CpuSourceSelectorTest {
         new FakeFs(root).procCgroup("4:cpu,cpuacct:/docker/abc\n").mountinfo(FakeFs.V1_TOGETHER_MOUNTINFO)
                 .cpusAllowed("0-3").v1Cpu(dir, 200000, 100000).v1Cpuacct(dir, 1234);
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V1);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(1234);
@@ -107,7 +107,7 @@ class CpuSourceSelectorTest {
                 .v2Group("/sys/fs/cgroup/system.slice", 2, "max 100000")
                 .v2Group("/sys/fs/cgroup/system.slice/app.service", 4321, "150000 100000");
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V2);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(4_321_000L);
@@ -122,7 +122,7 @@ class CpuSourceSelectorTest {
                 .mountinfo("600 500 0:40 / /sys/fs/cgroup ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup rw\n")
                 .cpusAllowed("0-7").v2Group("/sys/fs/cgroup", 777, "150000 100000");
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V2);
         assertThat(selected.cgroupPath()).isEqualTo("/sys/fs/cgroup");
@@ -136,7 +136,7 @@ class CpuSourceSelectorTest {
                 .cpusAllowed("0-7").v1Cpu("/sys/fs/cgroup/cpu,cpuacct", 100000, 100000)
                 .v1Cpuacct("/sys/fs/cgroup/cpu,cpuacct", 55);
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V1);
         assertThat(selected.effectiveCpus().count()).isEqualTo(1.0);
@@ -146,7 +146,7 @@ class CpuSourceSelectorTest {
     void autoMeasuresTheProcessWhenItSitsInTheHostsRootCgroup() throws IOException {
         FakeFs.hybridHostRoot(root);
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(5_000_000);
@@ -163,7 +163,7 @@ class CpuSourceSelectorTest {
         new FakeFs(root).procCgroup("0::/\n").mountinfo(FakeFs.V2_MOUNTINFO).cpusAllowed("0-3")
                 .v2Root("/sys/fs/cgroup", 1);
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).contains("root of the cgroup v2 hierarchy (/)");
@@ -173,7 +173,7 @@ class CpuSourceSelectorTest {
     void cgroupModeUsesEvenTheRootCgroup() throws IOException {
         FakeFs.hybridHostRoot(root);
 
-        SelectedCpuSource selected = select(CpuSourceMode.CGROUP);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.CGROUP);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.CGROUP_V1);
         assertThat(selected.source().cpuTimeNanos()).isEqualTo(213648183245L);
@@ -186,7 +186,7 @@ class CpuSourceSelectorTest {
         new FakeFs(root).procCgroup("0::/app\n").mountinfo(FakeFs.V2_MOUNTINFO).cpusAllowed("0-3")
                 .write("/sys/fs/cgroup/app/cpu.max", "150000 100000\n");
 
-        SelectedCpuSource selected = select(CpuSourceMode.CGROUP);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.CGROUP);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).contains("does not exist").contains("/sys/fs/cgroup/app/cpu.stat");
@@ -200,7 +200,7 @@ class CpuSourceSelectorTest {
     void autoFallsBackWhenTheCounterHoldsGarbage() {
         v1Pod().write("/sys/fs/cgroup/cpuacct/kubepods/burstable/pod1/abc/cpuacct.usage", "not a number\n");
 
-        SelectedCpuSource selected = select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.AUTO);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).contains("unexpected content").contains("not a number");
@@ -209,7 +209,7 @@ class CpuSourceSelectorTest {
     @Test
     void cgroupModeFallsBackWhenThereIsNoCgroupInformation() {
         // e.g. not Linux: no /proc at all.
-        SelectedCpuSource selected = select(CpuSourceMode.CGROUP);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.CGROUP);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).contains("/proc/self/cgroup");
@@ -220,7 +220,7 @@ class CpuSourceSelectorTest {
     void cgroupModeFallsBackWhenNoCpuHierarchyIsMounted() {
         new FakeFs(root).procCgroup("2:cpuacct:/a\n1:cpu:/a\n").mountinfo(FakeFs.V2_MOUNTINFO).cpusAllowed("0");
 
-        SelectedCpuSource selected = select(CpuSourceMode.CGROUP);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.CGROUP);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).contains("no cgroup v1 cpuacct or cgroup v2 hierarchy is mounted");
@@ -230,7 +230,7 @@ class CpuSourceSelectorTest {
     void processModeMeasuresTheProcessButKeepsTheCgroupQuota() throws IOException {
         v1Pod();
 
-        SelectedCpuSource selected = select(CpuSourceMode.PROCESS);
+        CpuSourceSelector.Selected selected = select(CpuSourceMode.PROCESS);
 
         assertThat(selected.source().kind()).isEqualTo(CpuSourceKind.PROCESS);
         assertThat(selected.fallbackReason()).isNull();
@@ -242,8 +242,8 @@ class CpuSourceSelectorTest {
 
     @Test
     void onThisMachineAutoMeasuresTheProcessAndCgroupModeReadsTheRealV1Root() throws IOException {
-        SelectedCpuSource auto = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.AUTO);
-        SelectedCpuSource cgroup = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.CGROUP);
+        CpuSourceSelector.Selected auto = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected cgroup = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.CGROUP);
         try {
             if (auto.source().kind() == CpuSourceKind.PROCESS) {
                 // A plain process here is in the root cgroup, whose counters are the whole machine's.

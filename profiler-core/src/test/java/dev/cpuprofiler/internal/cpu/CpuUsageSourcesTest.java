@@ -22,7 +22,7 @@ class CpuUsageSourcesTest {
     void v1ReadsCpuacctUsageInNanoseconds() throws IOException {
         FakeFs fs = new FakeFs(root).v1Cpuacct("/cg", 213648183245L);
 
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v1(fs.path("/cg"))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(213648183245L);
             assertThat(source.kind()).isEqualTo(CpuSourceKind.CGROUP_V1);
             assertThat(source.description()).endsWith("/cg/cpuacct.usage");
@@ -33,7 +33,7 @@ class CpuUsageSourcesTest {
     void v2ReadsUsageUsecFromAFullCpuStatTimesAThousand() throws IOException {
         FakeFs fs = new FakeFs(root).v2Group("/cg", 98765432L, "max 100000");
 
-        try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v2(fs.path("/cg"))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(98765432L * 1000);
             assertThat(source.kind()).isEqualTo(CpuSourceKind.CGROUP_V2);
             assertThat(source.description()).endsWith("/cg/cpu.stat");
@@ -44,7 +44,7 @@ class CpuUsageSourcesTest {
     void v2FindsUsageUsecWhereverItsLineIs() throws IOException {
         FakeFs fs = new FakeFs(root).write("/cg/cpu.stat", "nr_periods 5\nuser_usec 7\nusage_usec 1234\n");
 
-        try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v2(fs.path("/cg"))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(1_234_000L);
         }
     }
@@ -53,8 +53,8 @@ class CpuUsageSourcesTest {
     void eachReadSeesTheCurrentValueThroughTheOpenFile() throws IOException {
         FakeFs fs = new FakeFs(root).v1Cpuacct("/v1", 1_000).v2Group("/v2", 5, null);
 
-        try (CgroupV1CpuSource v1 = new CgroupV1CpuSource(fs.path("/v1"));
-                CgroupV2CpuSource v2 = new CgroupV2CpuSource(fs.path("/v2"))) {
+        try (CgroupCpuSource v1 = CgroupCpuSource.v1(fs.path("/v1"));
+                CgroupCpuSource v2 = CgroupCpuSource.v2(fs.path("/v2"))) {
             assertThat(v1.cpuTimeNanos()).isEqualTo(1_000);
             assertThat(v2.cpuTimeNanos()).isEqualTo(5_000);
             fs.write("/v1/cpuacct.usage", "123456789012\n").write("/v2/cpu.stat", FakeFs.cpuStatV2(1_000_000));
@@ -68,7 +68,7 @@ class CpuUsageSourcesTest {
         // A recreated cgroup restarts from zero; the source reports it and the sampler copes.
         FakeFs fs = new FakeFs(root).v1Cpuacct("/cg", 9_000_000_000L);
 
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v1(fs.path("/cg"))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(9_000_000_000L);
             fs.write("/cg/cpuacct.usage", "42\n");
             assertThat(source.cpuTimeNanos()).isEqualTo(42);
@@ -77,7 +77,7 @@ class CpuUsageSourcesTest {
 
     @Test
     void aMissingFileFailsClearlyAndIsPickedUpOnceItAppears() throws IOException {
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(root.resolve("gone"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v1(root.resolve("gone"))) {
             assertThatThrownBy(source::cpuTimeNanos)
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining("does not exist")
@@ -93,7 +93,7 @@ class CpuUsageSourcesTest {
         FakeFs fs = new FakeFs(root);
         for (String garbage : new String[] {"abc\n", "", "12x4\n", "-5\n", "99999999999999999999\n"}) {
             fs.write("/v1/cpuacct.usage", garbage);
-            try (CgroupV1CpuSource source = new CgroupV1CpuSource(fs.path("/v1"))) {
+            try (CgroupCpuSource source = CgroupCpuSource.v1(fs.path("/v1"))) {
                 assertThatThrownBy(source::cpuTimeNanos)
                         .as("content '%s'", garbage)
                         .isInstanceOf(IOException.class)
@@ -102,12 +102,12 @@ class CpuUsageSourcesTest {
             }
         }
         fs.write("/v2/cpu.stat", "user_usec 5\nsystem_usec 6\n");
-        try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/v2"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v2(fs.path("/v2"))) {
             assertThatThrownBy(source::cpuTimeNanos).isInstanceOf(IOException.class)
                     .hasMessageContaining("no usage_usec line").hasMessageContaining("user_usec 5");
         }
         fs.write("/v2/cpu.stat", "usage_usec lots\n");
-        try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/v2"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v2(fs.path("/v2"))) {
             assertThatThrownBy(source::cpuTimeNanos).isInstanceOf(IOException.class)
                     .hasMessageContaining("unexpected content");
         }
@@ -117,7 +117,7 @@ class CpuUsageSourcesTest {
     void aReadBrokenByAnInterruptReopensTheFileNextTime() throws IOException {
         // An interrupt closes a FileChannel for good; the source must not stay broken afterwards.
         FakeFs fs = new FakeFs(root).v1Cpuacct("/cg", 10);
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v1(fs.path("/cg"))) {
             assertThat(source.cpuTimeNanos()).isEqualTo(10);
 
             Thread.currentThread().interrupt();
@@ -137,7 +137,7 @@ class CpuUsageSourcesTest {
         // The source reuses its buffer on every read: nothing of one read may leak into the next. (What a read costs,
         // in time and allocation, is measured by the benchmarks: CpuSourceReadBenchmark, not here.)
         FakeFs fs = new FakeFs(root).v2Group("/cg", 123456, "max 100000");
-        try (CgroupV2CpuSource source = new CgroupV2CpuSource(fs.path("/cg"))) {
+        try (CgroupCpuSource source = CgroupCpuSource.v2(fs.path("/cg"))) {
             for (int i = 0; i < 1000; i++) {
                 assertThat(source.cpuTimeNanos()).isEqualTo(123_456_000L);
             }
@@ -150,7 +150,7 @@ class CpuUsageSourcesTest {
     void realCpuacctUsageIsFreshOnEveryPositionalReRead() throws IOException {
         assumeTrue(Files.isReadable(REAL_CPUACCT_USAGE), "no cgroup v1 " + REAL_CPUACCT_USAGE + " on this machine");
 
-        try (CgroupV1CpuSource source = new CgroupV1CpuSource(REAL_CPUACCT_USAGE.getParent())) {
+        try (CgroupCpuSource source = CgroupCpuSource.v1(REAL_CPUACCT_USAGE.getParent())) {
             long before = source.cpuTimeNanos();
             burnCpu(50);
             long after = source.cpuTimeNanos();
@@ -162,7 +162,8 @@ class CpuUsageSourcesTest {
 
     @Test
     void processSourceCountsThisJvmsCpuTime() throws IOException {
-        try (ProcessCpuSource source = ProcessCpuSource.fromPlatformMXBean()) {
+        try (ProcessCpuSource source = new ProcessCpuSource(ProcessCpuSource.platformProcessCpuTime(),
+                ProcessCpuSource.MXBEAN_DESCRIPTION)) {
             long before = source.cpuTimeNanos();
             burnCpu(100);
             long after = source.cpuTimeNanos();

@@ -128,8 +128,9 @@ class EffectiveCpuCountResolverTest {
     @Test
     void thisMachinesCountComesFromItsQuotaOrItsAffinity() throws IOException {
         String status = Files.readString(Path.of("/proc/self/status"));
-        int allowed = CpusAllowedList.count(status.lines().filter(l -> l.startsWith("Cpus_allowed_list:"))
-                .findFirst().orElseThrow().substring("Cpus_allowed_list:".length()));
+        int allowed = EffectiveCpuCountResolver.cpusInList(status.lines()
+                .filter(l -> l.startsWith("Cpus_allowed_list:")).findFirst().orElseThrow()
+                .substring("Cpus_allowed_list:".length()));
 
         EffectiveCpuCount count = new EffectiveCpuCountResolver(Path.of("/"), () -> 1)
                 .resolve(new CgroupDiscovery(Path.of("/")).discover());

@@ -34,7 +34,7 @@ public final class RealCgroupQuotaChild {
         burner.setDaemon(true);
         burner.start();
 
-        SelectedCpuSource selected = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.AUTO);
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(Path.of("/")).select(CpuSourceMode.AUTO);
         // Let class loading and the JIT calm down so that only the burner's core remains.
         Thread.sleep(2000);
 

@@ -35,7 +35,7 @@ class RealCgroupQuotaTest {
 
     @Test
     void oneBusyCoreInAOneAndAHalfCpuCgroupReadsTwoThirds() throws Exception {
-        CgroupLayout layout;
+        CgroupDiscovery.Layout layout;
         try {
             layout = new CgroupDiscovery(Path.of("/")).discover();
         } catch (IOException e) {
@@ -84,7 +84,8 @@ class RealCgroupQuotaTest {
     }
 
     /** Creates the cgroup next to where this JVM sits, with the quota; returns the directories to join. */
-    private List<Path> createQuotaCgroup(CgroupLayout layout, String name, List<Path> created) throws IOException {
+    private List<Path> createQuotaCgroup(CgroupDiscovery.Layout layout, String name, List<Path> created)
+            throws IOException {
         if (layout.v1Cpu() != null && layout.v1Cpuacct() != null) {
             Set<Path> dirs = new LinkedHashSet<>();
             dirs.add(Path.of(layout.v1Cpu().path(), name));

@@ -33,7 +33,7 @@ class RealCgroupVanishTest {
         Path dir = createCgroup(version);
         try (LogCapture logs = new LogCapture()) {
             burnInside(dir);
-            CpuUsageSource source = version.equals("v1") ? new CgroupV1CpuSource(dir) : new CgroupV2CpuSource(dir);
+            CpuUsageSource source = version.equals("v1") ? CgroupCpuSource.v1(dir) : CgroupCpuSource.v2(dir);
             assertThat(source.cpuTimeNanos()).as("CPU the cgroup used before it vanishes").isPositive();
             AtomicReference<Thread> thread = new AtomicReference<>();
             CpuSampler sampler = new CpuSampler(source, new EffectiveCpuCount(2, "test"), Duration.ofMillis(20),
@@ -82,7 +82,7 @@ class RealCgroupVanishTest {
 
     /** A new, empty cgroup next to where this JVM sits in the hierarchy that counts CPU. */
     private static Path createCgroup(String version) throws Exception {
-        CgroupLayout layout;
+        CgroupDiscovery.Layout layout;
         try {
             layout = new CgroupDiscovery(Path.of("/")).discover();
         } catch (IOException e) {

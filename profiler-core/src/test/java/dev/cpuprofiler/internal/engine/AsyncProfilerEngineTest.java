@@ -29,7 +29,7 @@ class AsyncProfilerEngineTest {
     void reportsWhetherItRanOnPerfEventsOrCtimer() throws Exception {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
 
-        RecordingResult result = record(new AsyncProfilerEngine());
+        EngineRecording.Result result = record(new AsyncProfilerEngine());
 
         System.out.println("[async-profiler] engine " + result.engineDetail() + ", notes " + result.notes());
         assertThat(result.engineDetail()).isIn("perf_events", "ctimer");
@@ -41,7 +41,7 @@ class AsyncProfilerEngineTest {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
 
         // Asking for ctimer outright must come back as ctimer: the detail is read from the recording, not assumed.
-        RecordingResult result = record(new AsyncProfilerEngine("ctimer", () -> AsyncProfilerBridge.load(null)));
+        EngineRecording.Result result = record(new AsyncProfilerEngine("ctimer", () -> AsyncProfilerBridge.load(null)));
 
         assertThat(result.engineDetail()).isEqualTo("ctimer");
         assertThat(result.notes()).anyMatch(n -> n.contains("ctimer") && n.contains("no kernel frames"));
@@ -166,7 +166,7 @@ class AsyncProfilerEngineTest {
         return type.getProtectionDomain().getCodeSource().getLocation();
     }
 
-    private RecordingResult record(AsyncProfilerEngine engine) throws Exception {
+    private EngineRecording.Result record(AsyncProfilerEngine engine) throws Exception {
         EngineRecording recording = engine.start(settings(), new CollectingSink());
         Thread.sleep(1_000);
         return recording.stop();

@@ -18,8 +18,8 @@ public final class AsyncProfilerFirstRecordingChild {
         AsyncProfilerEngine engine = new AsyncProfilerEngine(null, check);
         System.out.println("FLAG built " + realFlag() + " " + check.warning().isEmpty());
         Path dir = Files.createTempDirectory("first-recording");
-        RecordingResult result = engine.start(EngineSettings.of(Duration.ofMillis(10), 64, dir), new CollectingSink())
-                .stop();
+        EngineRecording.Result result = engine.start(EngineSettings.of(Duration.ofMillis(10), 64, dir),
+                new CollectingSink()).stop();
         Files.deleteIfExists(result.jfrFile());
         Files.deleteIfExists(dir);
         System.out.println("FLAG after " + realFlag() + " " + check.warning().isEmpty());

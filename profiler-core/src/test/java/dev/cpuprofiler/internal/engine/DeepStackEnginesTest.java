@@ -9,7 +9,6 @@ import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.fixtures.DeepBurner;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.RunningSession;
-import dev.cpuprofiler.internal.stack.RootCut;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.StackTreeSnapshot;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ class DeepStackEnginesTest {
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 4000] deepest path " + path.size() + " frames, "
                 + DeepSpinPath.count(path, DeepBurner.RECURSE) + " recurse; tree depth " + profile.tree().maxDepth()
-                + ", cut " + RootCut.of(profile.tree()) + ", notes " + profile.notes());
+                + ", cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.notes());
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE)).isEqualTo(4000);
         assertThat(path.get(0)).isEqualTo("java.lang.Thread.run");
         assertThat(path.size()).isGreaterThan(4000);
@@ -61,7 +60,7 @@ class DeepStackEnginesTest {
 
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 9000] deepest path " + path.size() + " frames, "
-                + DeepSpinPath.count(path, DeepBurner.RECURSE) + " recurse; cut " + RootCut.of(profile.tree())
+                + DeepSpinPath.count(path, DeepBurner.RECURSE) + " recurse; cut " + StackTree.RootCut.of(profile.tree())
                 + ", notes " + profile.notes());
         // max-stack-depth entries: [truncated] and the 8191 leaf-most frames: burn, spin and 8189 levels, or, for a
         // sample taken in spin itself (between two calls of burn), spin and 8190 levels.
@@ -70,7 +69,7 @@ class DeepStackEnginesTest {
         assertThat(path.size()).isBetween(8191, 8192);
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE)).as("all but [truncated] and spin recurse")
                 .isEqualTo(path.size() - 2);
-        assertThat(RootCut.of(profile.tree()).samples()).isPositive();
+        assertThat(StackTree.RootCut.of(profile.tree()).samples()).isPositive();
         assertThat(profile.notes()).anyMatch(n -> n.contains("max-stack-depth 8192") && n.contains("[truncated]"));
     }
 
@@ -83,11 +82,11 @@ class DeepStackEnginesTest {
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 4000 fat frames] deepest path " + path.size() + " frames, "
                 + DeepSpinPath.count(path, DeepBurner.RECURSE_FAT) + " recurseFat; first " + path.subList(0, 2)
-                + "; cut " + RootCut.of(profile.tree()) + ", notes " + profile.notes());
+                + "; cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.notes());
         assertThat(path).isNotEmpty();
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE_FAT)).isLessThan(4000);
         assertThat(path.get(0)).isEqualTo(StackTree.TRUNCATED);
-        assertThat(RootCut.of(profile.tree()).samples()).isPositive();
+        assertThat(StackTree.RootCut.of(profile.tree()).samples()).isPositive();
         assertThat(profile.notes()).anyMatch(n -> n.contains("stack walk stopped"));
     }
 

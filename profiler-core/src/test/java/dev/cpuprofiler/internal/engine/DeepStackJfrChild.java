@@ -6,7 +6,7 @@ import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.fixtures.DeepBurner;
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.internal.stack.RootCut;
+import dev.cpuprofiler.internal.stack.StackTree;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +33,7 @@ public final class DeepStackJfrChild {
                             .get(60, TimeUnit.SECONDS);
                     Profile p = profiler.store().latest().orElseThrow();
                     List<String> path = DeepSpinPath.deepest(p.tree());
-                    RootCut cut = RootCut.of(p.tree());
+                    StackTree.RootCut cut = StackTree.RootCut.of(p.tree());
                     System.out.println("PROFILE " + p.engine() + " depth=" + p.tree().maxDepth() + " spinPath="
                             + path.size() + " recurse=" + DeepSpinPath.count(path, DeepBurner.RECURSE) + " first="
                             + (path.isEmpty() ? "-" : path.get(0)) + " cut=" + cut.samples() + " samples="

@@ -41,7 +41,7 @@ class EngineAccuracyTest {
         SplitWorkload.CpuSplit before = WORKLOAD.workload().snapshot();
         Thread.sleep(RECORDING.toMillis());
         SplitWorkload.CpuSplit truth = WORKLOAD.workload().snapshot().minus(before);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
 
         double hot = sink.inclusivePercent(SplitWorkload.WORKER, ".hotSixty");
         double warm = sink.inclusivePercent(SplitWorkload.WORKER, ".warmThirty");

@@ -34,9 +34,9 @@ class EngineLifecycleTest {
 
         Thread.sleep(2_500); // JFR writes its buffers out about once a second
         long soFar = recording.samplesSoFar();
-        RecordingResult first = recording.stop();
+        EngineRecording.Result first = recording.stop();
         long delivered = sink.totalWeight();
-        RecordingResult second = recording.stop();
+        EngineRecording.Result second = recording.stop();
 
         assertThat(soFar).as("samples so far after 2.5 s").isGreaterThan(0);
         assertThat(first.samples()).isGreaterThanOrEqualTo(soFar / 2).isEqualTo(delivered);
@@ -62,7 +62,7 @@ class EngineLifecycleTest {
         try (Stream<Path> files = Files.list(workDirectory)) {
             assertThat(files.filter(f -> f.toString().endsWith(".jfr"))).isEmpty();
         }
-        RecordingResult afterCancel = recording.stop();
+        EngineRecording.Result afterCancel = recording.stop();
         assertThat(afterCancel.samples()).isZero();
         assertThat(afterCancel.jfrFile()).isNull();
         assertThat(sink.samples()).isEmpty();
@@ -76,7 +76,7 @@ class EngineLifecycleTest {
         EngineRecording recording = EnginesHere.create(engineId).start(settings(3), sink);
 
         Thread.sleep(1_500);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
 
         List<CollectingSink.Sample> worker = sink.samples().stream()
                 .filter(s -> SplitWorkload.WORKER.equals(s.thread())).toList();

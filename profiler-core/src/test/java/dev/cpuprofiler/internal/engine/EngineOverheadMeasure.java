@@ -70,7 +70,7 @@ public final class EngineOverheadMeasure {
                 Thread.sleep(300); // past the start-up transient
                 double on = measure(window);
                 long t0 = System.nanoTime();
-                RecordingResult result = recording.stop();
+                EngineRecording.Result result = recording.stop();
                 double stopMs = (System.nanoTime() - t0) / 1e6;
                 if (result.jfrFile() != null) {
                     Files.deleteIfExists(result.jfrFile());
@@ -106,7 +106,7 @@ public final class EngineOverheadMeasure {
         List<ProfilingEngine> usable = new ArrayList<>();
         for (ProfilingEngine engine : EngineSelector.standardEngines()) {
             try {
-                RecordingResult r = engine.start(EngineSettings.of(PERIOD, 512, dir), (f, t, w) -> { }).stop();
+                EngineRecording.Result r = engine.start(EngineSettings.of(PERIOD, 512, dir), (f, t, w) -> { }).stop();
                 if (r.jfrFile() != null) {
                     Files.deleteIfExists(r.jfrFile());
                 }
@@ -140,8 +140,8 @@ public final class EngineOverheadMeasure {
                 }
 
                 @Override
-                public RecordingResult stop() {
-                    return new RecordingResult(id(), "none", 0, 0, null, List.of(), List.of());
+                public EngineRecording.Result stop() {
+                    return new EngineRecording.Result(id(), "none", 0, 0, null, List.of(), List.of());
                 }
 
                 @Override

@@ -61,7 +61,7 @@ class EngineSelectorTest {
                 ScriptedEngine.working("jfr-execution")), lock);
 
         SelectedRecording recording = selector.start(EngineChoice.AUTO, settings(), sink);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
 
         assertThat(recording.engineId()).isEqualTo("jfr-execution");
         assertThat(result.engineId()).isEqualTo("jfr-execution");
@@ -81,7 +81,7 @@ class EngineSelectorTest {
                 ScriptedEngine.working("jfr-execution")), lock);
 
         SelectedRecording onVirtual = selector.start(EngineChoice.AUTO, settings(), sink, true);
-        RecordingResult result = onVirtual.stop();
+        EngineRecording.Result result = onVirtual.stop();
         assertThat(result.engineId()).isEqualTo("jfr-execution");
         assertThat(onVirtual.seesVirtualThreads()).isTrue();
         assertThat(result.fallbacks()).containsExactly(
@@ -108,7 +108,7 @@ class EngineSelectorTest {
         ScriptedEngine second = ScriptedEngine.working("async-profiler");
         EngineSelector selector = new EngineSelector(List.of(first, second), lock);
 
-        RecordingResult result = selector.start(EngineChoice.AUTO, settings(), sink).stop();
+        EngineRecording.Result result = selector.start(EngineChoice.AUTO, settings(), sink).stop();
 
         assertThat(result.engineId()).isEqualTo("jfr-cpu-time");
         assertThat(result.fallbacks()).isEmpty();
@@ -151,10 +151,10 @@ class EngineSelectorTest {
         SelectedRecording running = selector.start(EngineChoice.AUTO, settings(), sink);
 
         assertThatThrownBy(() -> selector.start(EngineChoice.AUTO, settings(), sink))
-                .isInstanceOf(EngineBusyException.class)
+                .isInstanceOf(EngineLock.BusyException.class)
                 .hasMessageContaining("only one engine records at a time");
         assertThatThrownBy(() -> other.start(EngineChoice.ASYNC_PROFILER, settings(), sink))
-                .as("another selector sharing the lock").isInstanceOf(EngineBusyException.class);
+                .as("another selector sharing the lock").isInstanceOf(EngineLock.BusyException.class);
 
         running.stop();
         selector.start(EngineChoice.AUTO, settings(), sink).cancel();
@@ -170,7 +170,7 @@ class EngineSelectorTest {
             go.await();
             try {
                 return selector.start(EngineChoice.AUTO, settings(), sink);
-            } catch (EngineBusyException e) {
+            } catch (EngineLock.BusyException e) {
                 return e;
             }
         };
@@ -181,7 +181,7 @@ class EngineSelectorTest {
             go.countDown();
             List<Object> outcomes = List.of(a.get(), b.get());
             assertThat(outcomes).filteredOn(o -> o instanceof SelectedRecording).hasSize(1);
-            assertThat(outcomes).filteredOn(o -> o instanceof EngineBusyException).hasSize(1);
+            assertThat(outcomes).filteredOn(o -> o instanceof EngineLock.BusyException).hasSize(1);
         } finally {
             pool.shutdownNow();
         }
@@ -193,7 +193,7 @@ class EngineSelectorTest {
                 ScriptedEngine.refusing("jfr-cpu-time", "needs JDK 25"),
                 ScriptedEngine.working("jfr-execution")), lock);
 
-        List<RecordingResult> results = new ArrayList<>();
+        List<EngineRecording.Result> results = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             results.add(selector.start(EngineChoice.AUTO, settings(), sink).stop());
         }
@@ -214,7 +214,7 @@ class EngineSelectorTest {
 
         SelectedRecording recording = selector.start(EngineChoice.AUTO, settings(), sink);
         Thread.sleep(300);
-        RecordingResult result = recording.stop();
+        EngineRecording.Result result = recording.stop();
 
         assertThat(result.engineId()).isEqualTo(EnginesHere.autoExpected());
         assertThat(result.fallbacks()).first().satisfies(f -> {
@@ -231,7 +231,7 @@ class EngineSelectorTest {
         SelectedRecording running = selector.start(EngineChoice.AUTO, settings(), sink);
         try {
             assertThatThrownBy(() -> selector.start(EngineChoice.JFR_EXECUTION, settings(), new CollectingSink()))
-                    .isInstanceOf(EngineBusyException.class)
+                    .isInstanceOf(EngineLock.BusyException.class)
                     .hasMessageContaining("only one engine records at a time");
         } finally {
             running.stop();

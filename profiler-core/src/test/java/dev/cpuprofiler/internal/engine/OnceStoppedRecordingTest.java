@@ -32,8 +32,8 @@ class OnceStoppedRecordingTest {
         recording.live = 7;
 
         assertThat(recording.samplesSoFar()).isEqualTo(7);
-        RecordingResult first = recording.stop();
-        RecordingResult second = recording.stop();
+        EngineRecording.Result first = recording.stop();
+        EngineRecording.Result second = recording.stop();
         recording.cancel();
 
         assertThat(second).isSameAs(first);
@@ -52,12 +52,12 @@ class OnceStoppedRecordingTest {
         recording.cancel();
         recording.live = 9;
         long afterCancelCount = recording.samplesSoFar();
-        RecordingResult afterCancel = recording.stop();
+        EngineRecording.Result afterCancel = recording.stop();
 
         assertThat(file).doesNotExist();
         assertThat(afterCancelCount).as("the last count seen: the engine is not asked once cancelled").isEqualTo(5);
         assertThat(recording.calls).containsExactly("count", "discard");
-        assertThat(afterCancel).isEqualTo(new RecordingResult("scripted", "not read", 0, 0, null,
+        assertThat(afterCancel).isEqualTo(new EngineRecording.Result("scripted", "not read", 0, 0, null,
                 List.of(OnceStoppedRecording.CANCELLED_NOTE), List.of()));
         assertThat(recording.stop()).isSameAs(afterCancel);
     }
@@ -79,7 +79,7 @@ class OnceStoppedRecordingTest {
         recording.samplesSoFar();
         recording.haltFailure = new IOException("disk full");
 
-        EngineFailureException failure = catchFailure(recording);
+        EngineRecording.FailureException failure = catchFailure(recording);
         recording.cancel();
 
         assertThat(failure).hasMessage("scripted could not halt").hasCause(recording.haltFailure);
@@ -93,7 +93,7 @@ class OnceStoppedRecordingTest {
     void aFailureToReadBackKeepsTheFileAndIsThrownAgainByEveryStop() {
         recording.readFailure = new IllegalArgumentException("bad chunk");
 
-        EngineFailureException failure = catchFailure(recording);
+        EngineRecording.FailureException failure = catchFailure(recording);
         recording.cancel();
 
         assertThat(failure).hasMessage("scripted could not read " + file).hasCause(recording.readFailure);
@@ -102,10 +102,10 @@ class OnceStoppedRecordingTest {
         assertThat(recording.calls).containsExactly("halt", "read");
     }
 
-    private static EngineFailureException catchFailure(EngineRecording recording) {
+    private static EngineRecording.FailureException catchFailure(EngineRecording recording) {
         try {
             recording.stop();
-        } catch (EngineFailureException e) {
+        } catch (EngineRecording.FailureException e) {
             return e;
         }
         throw new AssertionError("stop did not fail");
@@ -144,12 +144,12 @@ class OnceStoppedRecordingTest {
         }
 
         @Override
-        RecordingResult readBack() {
+        EngineRecording.Result readBack() {
             calls.add("read");
             if (readFailure != null) {
                 throw readFailure;
             }
-            return new RecordingResult("scripted", "read", 42, 1, file(), List.of(), List.of());
+            return new EngineRecording.Result("scripted", "read", 42, 1, file(), List.of(), List.of());
         }
 
         @Override

@@ -33,7 +33,7 @@ public final class SigprofConflictChild {
             System.out.println("REFUSED " + e.reason());
         }
         EngineSelector selector = new EngineSelector(EngineSelector.standardEngines(), new EngineLock());
-        RecordingResult auto = selector.start(EngineChoice.AUTO, settings, new CollectingSink()).stop();
+        EngineRecording.Result auto = selector.start(EngineChoice.AUTO, settings, new CollectingSink()).stop();
         System.out.println("AUTO " + auto.engineId() + " " + auto.fallbacks().stream()
                 .map(Profile.EngineFallback::engineId).toList());
         for (Path p : List.of(first.stop().jfrFile(), auto.jfrFile())) {

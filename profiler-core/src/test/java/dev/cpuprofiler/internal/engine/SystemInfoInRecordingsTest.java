@@ -41,7 +41,7 @@ class SystemInfoInRecordingsTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void recordingsCarryNoSystemInformationByDefault(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
-        RecordingResult result = record(engineId, false);
+        EngineRecording.Result result = record(engineId, false);
 
         assertThat(result.jfrFile()).isRegularFile();
         Set<String> types = eventTypes(result.jfrFile());
@@ -53,7 +53,7 @@ class SystemInfoInRecordingsTest {
     @ValueSource(strings = {JfrCpuTimeEngine.ID, AsyncProfilerEngine.ID, JfrExecutionEngine.ID})
     void theOptInBringsTheArgumentsAndPropertiesBack(String engineId) throws Exception {
         EnginesHere.assumeRunnable(engineId);
-        RecordingResult result = record(engineId, true);
+        EngineRecording.Result result = record(engineId, true);
 
         assertThat(result.jfrFile()).isRegularFile();
         assertThat(eventTypes(result.jfrFile())).as("event types in %s's recording", engineId)
@@ -65,7 +65,7 @@ class SystemInfoInRecordingsTest {
 
     @Test
     void aJfrEnginesFileHoldsOnlyItsOwnEventsNextToAnotherRecording() throws Exception {
-        RecordingResult result;
+        EngineRecording.Result result;
         try (Recording other = new Recording()) {
             other.enable("jdk.InitialSystemProperty").with("period", "beginChunk");
             other.enable("jdk.JVMInformation").with("period", "beginChunk");
@@ -88,7 +88,7 @@ class SystemInfoInRecordingsTest {
         }
     }
 
-    private RecordingResult record(String engineId, boolean includeSystemInfo) throws Exception {
+    private EngineRecording.Result record(String engineId, boolean includeSystemInfo) throws Exception {
         EngineSettings settings = new EngineSettings(Duration.ofMillis(10), 256, workDirectory, "sysinfo",
                 DiskSpaceGuard.auto(), includeSystemInfo);
         EngineRecording recording = EnginesHere.create(engineId).start(settings, new CollectingSink());

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import static dev.cpuprofiler.internal.lookback.LookbackWithRealEnginesTest.weightOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +11,7 @@ import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.internal.engine.JfrCpuTimeEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -146,7 +147,7 @@ class CpuTimeLookbackTest {
         SelectedRecording s = engines.start(EngineChoice.JFR_CPU_TIME,
                 EngineSettings.of(UNIT, DEPTH, workDirectory, "session"), session);
         sessionBurner.runAndJoin();
-        RecordingResult result = s.stop();
+        EngineRecording.Result result = s.stop();
         if (result.jfrFile() != null) {
             Files.deleteIfExists(result.jfrFile());
         }
@@ -168,7 +169,7 @@ class CpuTimeLookbackTest {
     }
 
     /** Hands the stream's samples to the ring, counting those delivered twice and the burner's by their period. */
-    private static final class Delivered implements TimedStackSink {
+    private static final class Delivered implements LookbackSource.Sink {
 
         final Set<String> seen = ConcurrentHashMap.newKeySet();
         final AtomicLong twice = new AtomicLong();
@@ -192,8 +193,7 @@ class CpuTimeLookbackTest {
     }
 
     private static LookbackRing newRing() {
-        return new LookbackRing(new LookbackSettings(Duration.ofSeconds(30), PERIOD, UNIT, DEPTH,
-                LookbackSettings.DEFAULT_MAX_TREE_NODES, false));
+        return new LookbackRing(TestRecorders.options(Duration.ofSeconds(30), PERIOD, UNIT, DEPTH));
     }
 
     private JfrCpuTimeSampleSource source() {

@@ -36,9 +36,10 @@ final class FakeLookbackSource implements LookbackSource {
     }
 
     @Override
-    public synchronized Recording start(Duration period, TimedStackSink sink) throws LookbackUnavailableException {
+    public synchronized Recording start(Duration period, LookbackSource.Sink sink)
+            throws LookbackSource.UnavailableException {
         if (refusal != null) {
-            throw new LookbackUnavailableException(refusal);
+            throw new LookbackSource.UnavailableException(refusal);
         }
         starts.incrementAndGet();
         failure = null;
@@ -78,10 +79,10 @@ final class FakeLookbackSource implements LookbackSource {
     private final class FakeRecording implements Recording {
 
         private final Duration period;
-        private final TimedStackSink sink;
+        private final LookbackSource.Sink sink;
         private boolean stopped;
 
-        FakeRecording(Duration period, TimedStackSink sink) {
+        FakeRecording(Duration period, LookbackSource.Sink sink) {
             this.period = period;
             this.sink = sink;
         }

@@ -3,7 +3,6 @@ package dev.cpuprofiler.internal.lookback;
 import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.stack.StackSink;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -40,9 +39,9 @@ final class FakeSessionEngine implements ProfilingEngine {
             }
 
             @Override
-            public RecordingResult stop() {
+            public EngineRecording.Result stop() {
                 end();
-                return new RecordingResult(ID, "fake", 0, 0, null, List.of(), List.of());
+                return new EngineRecording.Result(ID, "fake", 0, 0, null, List.of(), List.of());
             }
 
             @Override

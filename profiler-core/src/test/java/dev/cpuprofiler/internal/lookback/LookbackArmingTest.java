@@ -44,14 +44,13 @@ class LookbackArmingTest {
 
     /** A recorder whose start-up grace, the trigger's, lasts {@code grace} from now. */
     private LookbackRecorder recorder(Duration grace) {
-        LookbackSettings settings = new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512,
-                44_000, false);
-        CpuProfilerOptions options = new CpuProfilerOptions(); // threshold 80, arming ratio 0.6, CPU read each second
+        // Threshold 80, arming ratio 0.6, CPU read each second.
+        CpuProfilerOptions options = TestRecorders.options(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512);
         options.setAverageWindow(WINDOW);
         options.setLookback(WINDOW);
         options.getSaturation().setEnabled(false);
         holds.startGrace(grace.isZero() ? null : time.instant().plus(grace));
-        return new LookbackRecorder(settings, ArmingSettings.of(options), holds, source, lock, time);
+        return new LookbackRecorder(options, holds, source, lock, time, () -> Double.NaN);
     }
 
     /** One CPU sample a second. */

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.CpuProfilerStatus;
 
@@ -15,10 +16,10 @@ import java.time.Duration;
 public final class LookbackBatchChild {
 
     public static void main(String[] args) throws Exception {
-        LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), LookbackSettings.DEFAULT_PERIOD,
-                Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
+        CpuProfilerOptions settings = TestRecorders.options(Duration.ofSeconds(30),
+                new CpuProfilerOptions().getLookbackSamplingPeriod(), Duration.ofMillis(10), 512);
         // Threads as the profiler's factory makes them (named daemons); the JFR stream must not add a non-daemon.
-        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, new Holds(),
+        LookbackRecorder recorder = TestRecorders.alwaysArmed(settings, new Holds(),
                 new JfrExecutionSampleSource(512, r -> new Thread(r, "cpuprofiler-lookback-stream")),
                 new EngineLock(), Clock.systemUTC());
         LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {

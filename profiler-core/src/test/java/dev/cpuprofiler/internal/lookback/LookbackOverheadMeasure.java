@@ -1,5 +1,7 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
+import static dev.cpuprofiler.internal.lookback.TestRecorders.stepAside;
 import dev.cpuprofiler.internal.trigger.Holds;
 import com.sun.management.OperatingSystemMXBean;
 import dev.cpuprofiler.EngineChoice;
@@ -91,14 +93,14 @@ public final class LookbackOverheadMeasure {
             t.start();
             workers.add(t);
         }
-        Duration period = Duration.parse(System.getProperty("lookback.period", LookbackSettings.DEFAULT_PERIOD.toString()));
-        LookbackSettings settings = new LookbackSettings(Duration.ofSeconds(30), period,
-                Duration.ofMillis(10), 512, LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
+        Duration period = Duration.parse(System.getProperty("lookback.period",
+                new CpuProfilerOptions().getLookbackSamplingPeriod().toString()));
+        CpuProfilerOptions settings = TestRecorders.options(Duration.ofSeconds(30), period, Duration.ofMillis(10), 512);
         // The source a default install picks here (engine auto): CPU time on JDK 25, jdk.ExecutionSample on 17.
         LookbackSourceChoice choice = LookbackSourceChoice.choose(EngineChoice.AUTO, 512,
                 r -> new Thread(r, STREAM_THREAD), DiskSpaceGuard.auto(), JfrPeriodicTaskKeeper.none());
         System.out.println("look-back source: " + choice.reason());
-        LookbackRecorder recorder = new LookbackRecorder(settings, ArmingSettings.ALWAYS, new Holds(), choice.source(),
+        LookbackRecorder recorder = TestRecorders.alwaysArmed(settings, new Holds(), choice.source(),
                 new EngineLock(), Clock.systemUTC());
         LookbackTicks ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, r -> {
             Thread t = new Thread(r, TICKER_THREAD);
@@ -107,7 +109,7 @@ public final class LookbackOverheadMeasure {
         });
         System.out.printf("Java %s, %d CPUs, %d worker threads + %d parked; look-back %s every %s; %d rounds of %s,"
                         + " idle %d rounds of %s%n", Runtime.version(), threads, threads, PARKED_THREADS,
-                settings.window(), settings.samplingPeriod(), rounds, window, idleRounds, idleWindow);
+                settings.getLookback(), settings.getLookbackSamplingPeriod(), rounds, window, idleRounds, idleWindow);
         measure(Duration.ofSeconds(3)); // JIT warm-up, JFR not started yet
         long rssBefore = rssKb();
 
@@ -150,7 +152,7 @@ public final class LookbackOverheadMeasure {
             long t0 = System.nanoTime();
             idleOn.add(cpuMsPerMinute(idleWindow));
             idleThreadCpu.add(perSecond(cpu0, lookbackThreadsCpu(), System.nanoTime() - t0));
-            recorder.stepAside();
+            stepAside(recorder);
             Thread.sleep(SETTLE_AFTER_STEP_ASIDE.toMillis());
             idleOff.add(cpuMsPerMinute(idleWindow));
             System.out.printf("idle round %d: on %.0f ms CPU/min, off %.0f ms CPU/min%n", round + 1,
@@ -244,7 +246,7 @@ public final class LookbackOverheadMeasure {
 
     private static double stepAside(LookbackRecorder recorder) {
         long t0 = System.nanoTime();
-        recorder.stepAside();
+        stepAside(recorder);
         return (System.nanoTime() - t0) / 1e6;
     }
 

@@ -1,18 +1,20 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.CpuProfilerStatus;
 
+import static dev.cpuprofiler.internal.lookback.TestRecorders.stepAside;
+import static dev.cpuprofiler.internal.lookback.TestRecorders.alwaysArmed;
 import static dev.cpuprofiler.internal.lookback.LookbackRingTest.stack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
-import dev.cpuprofiler.internal.engine.EngineBusyException;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
@@ -83,7 +85,7 @@ class LookbackRecorderTest {
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.ARMED);
         assertThat(lock.holder()).hasValueSatisfying(h -> assertThat(h).startsWith("look-back"));
-        assertThatThrownBy(this::startSession).isInstanceOf(EngineBusyException.class)
+        assertThatThrownBy(this::startSession).isInstanceOf(EngineLock.BusyException.class)
                 .hasMessageContaining("look-back");
         assertThat(detector.mostAtOnce()).isEqualTo(1);
     }
@@ -98,7 +100,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run", "app.Main.burst"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         SelectedRecording session = startSession();
 
         assertThat(snapshot.samples()).isEqualTo(100);
@@ -119,7 +121,7 @@ class LookbackRecorderTest {
     void resumingWhileTheSessionRecordsWaitsForItThenRecordsAgain() throws Exception {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         SelectedRecording session = startSession();
 
         recorder.resume();
@@ -148,7 +150,7 @@ class LookbackRecorderTest {
     void itsOwnTickerResumesOnceTheSessionHasEnded() throws Exception {
         recorder = recorder(Duration.ofMillis(10));
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         SelectedRecording session = startSession();
         recorder.resume();
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.WAITING);
@@ -164,7 +166,7 @@ class LookbackRecorderTest {
 
     @Test
     void lookbackAndSessionsNeverSampleAtTheSameTime() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, java.time.Clock.systemUTC());
+        recorder = alwaysArmed(settings(), holds, source, lock, java.time.Clock.systemUTC());
         ticks = LookbackTicks.every(recorder, Duration.ofMillis(1), threadFactory);
         recorder.start();
         AtomicBoolean running = new AtomicBoolean(true);
@@ -184,12 +186,12 @@ class LookbackRecorderTest {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         try {
             for (int round = 0; sessions < 100 && round < 100_000 && System.nanoTime() < deadline; round++) {
-                Optional<LookbackSnapshot> snapshot = recorder.stepAside();
+                Optional<LookbackSnapshot> snapshot = stepAside(recorder);
                 assertThat(snapshot).isPresent();
                 SelectedRecording session;
                 try {
                     session = startSession();
-                } catch (EngineBusyException busy) {
+                } catch (EngineLock.BusyException busy) {
                     continue;  // the poker's resume() got the lock first: the session must not start then
                 }
                 sessions++;
@@ -213,7 +215,7 @@ class LookbackRecorderTest {
     void afterACpuTriggeredSessionItResumesOneWindowBeforeTheCooldownEnds() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         Instant cooldownEnd = time.instant().plus(Duration.ofHours(4));
         holds.startCooldown(cooldownEnd);  // the session ended: the trigger's cooldown, which the look-back reads
 
@@ -240,7 +242,7 @@ class LookbackRecorderTest {
     void aSessionWithNoCooldownAfterItResumesItAtOnce() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
 
         recorder.resume();  // an on-demand session, or a cooldown of zero
 
@@ -252,11 +254,11 @@ class LookbackRecorderTest {
     void aSessionStartingBeforeTheResumeTimeKeepsItAside() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
         holds.startCooldown(time.instant().plus(WINDOW).plus(Duration.ofMinutes(5)));
         recorder.resume();
 
-        recorder.stepAside();  // an on-demand session during the cooldown
+        stepAside(recorder);  // an on-demand session during the cooldown
         time.advance(Duration.ofMinutes(10));
         recorder.tick();  // past the time it could have armed from: the session holds it aside until it resumes it
 
@@ -274,7 +276,7 @@ class LookbackRecorderTest {
     void aSessionStoppedByTheShutdownDoesNotRestartIt() {
         recorder = recorder(NEVER);
         recorder.start();
-        recorder.stepAside();
+        stepAside(recorder);
 
         holds.shutDown("the profiler is shutting down");
         recorder.resume();
@@ -293,7 +295,7 @@ class LookbackRecorderTest {
         Instant start = time.instant();
         time.advance(Duration.ofSeconds(10));
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.startedAt()).isEqualTo(start);
         assertThat(snapshot.duration()).isEqualTo(Duration.ofSeconds(10));
@@ -309,7 +311,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.duration()).isLessThanOrEqualTo(WINDOW).isGreaterThan(WINDOW.minusSeconds(3));
         assertThat(snapshot.samples()).isLessThanOrEqualTo(WINDOW.toMillis() / 20 + 1);
@@ -329,7 +331,7 @@ class LookbackRecorderTest {
             source.sample(time.instant(), stack("app.Main.run"), "main");
         }
 
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
 
         assertThat(snapshot.weight()).as("10 ms samples in 10 ms units").isEqualTo(100);
         assertThat(snapshot.samplingPeriod()).isEqualTo(Duration.ofMillis(10));
@@ -338,14 +340,14 @@ class LookbackRecorderTest {
 
     @Test
     void aSamplerThatCannotRunLeavesTheEngineFreeAndSaysWhy() throws Exception {
-        recorder = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds,
+        recorder = alwaysArmed(settings(), holds,
                 FakeLookbackSource.refusing("JFR is not available here"), lock, time);
         recorder.start();
 
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.UNAVAILABLE);
         assertThat(recorder.status().reason()).isEqualTo("JFR is not available here");
         assertThat(lock.holder()).isEmpty();
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         assertThat(snapshot.samples()).isZero();
         assertThat(snapshot.notes()).containsExactly("look-back was not recording: JFR is not available here");
         startSession().stop();
@@ -396,7 +398,7 @@ class LookbackRecorderTest {
         assertThat(source.isRecording()).isFalse();
         assertThat(source.starts.get()).isEqualTo(1);
         assertThat(lock.holder()).isEmpty();
-        assertThat(recorder.stepAside()).isEmpty();
+        assertThat(stepAside(recorder)).isEmpty();
         assertThat(recorder.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.STOPPED);
     }
 
@@ -405,7 +407,7 @@ class LookbackRecorderTest {
         Lookback off = Lookback.off();
         off.start();
 
-        assertThat(off.stepAside()).isEmpty();
+        assertThat(stepAside(off)).isEmpty();
         assertThat(off.status().state()).isEqualTo(CpuProfilerStatus.LookbackState.OFF);
         assertThat(lock.holder()).isEmpty();
         startSession().stop();
@@ -419,7 +421,7 @@ class LookbackRecorderTest {
             time.advance(Duration.ofMillis(20));
             source.sample(time.instant(), stack("app.Main.run", "app.Main.burstBefore"), "main");
         }
-        LookbackSnapshot snapshot = recorder.stepAside().orElseThrow();
+        LookbackSnapshot snapshot = stepAside(recorder).orElseThrow();
         StackTree session = new StackTree(512, 10_000, false);
         for (int i = 0; i < 100; i++) {  // one second of session at 10 ms
             session.accept(stack("app.Main.run", "app.Main.workAfter"), "main", 1);
@@ -434,15 +436,15 @@ class LookbackRecorderTest {
     }
 
     private LookbackRecorder recorder(Duration tick) {
-        LookbackRecorder r = new LookbackRecorder(settings(), ArmingSettings.ALWAYS, holds, source, lock, time);
+        LookbackRecorder r = alwaysArmed(settings(), holds, source, lock, time);
         if (!tick.isZero()) {
             ticks = LookbackTicks.every(r, tick, threadFactory);
         }
         return r;
     }
 
-    private static LookbackSettings settings() {
-        return new LookbackSettings(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512, 44_000, false);
+    private static CpuProfilerOptions settings() {
+        return TestRecorders.options(WINDOW, Duration.ofMillis(20), Duration.ofMillis(10), 512);
     }
 
     private SelectedRecording startSession() throws Exception {

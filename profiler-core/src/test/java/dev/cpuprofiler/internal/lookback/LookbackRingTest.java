@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.internal.stack.Frame;
@@ -157,8 +158,10 @@ class LookbackRingTest {
         assertThat(ring.bucketSlots()).isEqualTo(11);
     }
 
-    static LookbackSettings settings(Duration window, int maxNodes) {
-        return new LookbackSettings(window, PERIOD, UNIT, 512, maxNodes, false);
+    static CpuProfilerOptions settings(Duration window, int maxNodes) {
+        CpuProfilerOptions options = TestRecorders.options(window, PERIOD, UNIT, 512);
+        options.setMaxTreeNodes(maxNodes);
+        return options;
     }
 
     static List<Frame> stack(String... names) {

@@ -1,11 +1,13 @@
 package dev.cpuprofiler.internal.lookback;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.stack.LookbackTrees;
 
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.CpuProfilerStatus;
 
+import static dev.cpuprofiler.internal.lookback.TestRecorders.stepAside;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +15,7 @@ import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
-import dev.cpuprofiler.internal.engine.RecordingResult;
+import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -105,7 +107,7 @@ class LookbackWithRealEnginesTest {
         // One thread runs the same method through the look-back and the session.
         Thread both = Workloads.startOn("both-parts", () -> Workloads.workInBothParts(Duration.ofSeconds(5)));
         Thread.sleep(2_000);
-        LookbackSnapshot part = lookback.stepAside().orElseThrow();
+        LookbackSnapshot part = stepAside(lookback).orElseThrow();
         StackTree tree = new StackTree(DEPTH, NODES, false);
         SelectedRecording session = selector.start(EngineChoice.JFR_EXECUTION, settings("both"), tree);
         both.join();
@@ -132,7 +134,7 @@ class LookbackWithRealEnginesTest {
         Thread busy = Workloads.startOn("busy", () -> Workloads.workInBothParts(Duration.ofSeconds(6)));
         await().atMost(Duration.ofSeconds(10)).until(() -> lookback.status().samples() > 0);
 
-        LookbackSnapshot part = lookback.stepAside().orElseThrow();
+        LookbackSnapshot part = stepAside(lookback).orElseThrow();
         // A session coarser than the look-back: had both JFR recordings run, JFR would sample both every 20 ms.
         LongAdder busySamples = new LongAdder();
         StackSink sink = (frames, thread, weight) -> {
@@ -171,7 +173,7 @@ class LookbackWithRealEnginesTest {
 
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> lookback.status().samplingPeriod().equals(Duration.ofMillis(10)));
-            LookbackSnapshot part = lookback.stepAside().orElseThrow();
+            LookbackSnapshot part = stepAside(lookback).orElseThrow();
 
             assertThat(part.samplingPeriod()).isEqualTo(Duration.ofMillis(10));
             assertThat(part.notes()).anySatisfy(n -> assertThat(n).contains("another JFR recording"));
@@ -189,7 +191,7 @@ class LookbackWithRealEnginesTest {
         Thread.sleep(300);  // the burst is over when the trigger fires
 
         // The trigger fires: what ProfilingSessions.launch does for a CPU-triggered session.
-        Optional<LookbackSnapshot> part = lb.stepAside();
+        Optional<LookbackSnapshot> part = stepAside(lb);
         StackTree tree = new StackTree(DEPTH, NODES, false);
         SelectedRecording session = selector.start(EngineChoice.AUTO, settings("cpu"), tree);
         Instant sessionStart = Instant.now();
@@ -207,9 +209,9 @@ class LookbackWithRealEnginesTest {
     }
 
     private LookbackRecorder recorder() {
-        LookbackSettings s = new LookbackSettings(WINDOW, LookbackSettings.DEFAULT_PERIOD, SESSION_PERIOD, DEPTH,
-                LookbackSettings.DEFAULT_MAX_TREE_NODES, false);
-        LookbackRecorder recorder = new LookbackRecorder(s, ArmingSettings.ALWAYS, new Holds(),
+        CpuProfilerOptions s = TestRecorders.options(WINDOW, new CpuProfilerOptions().getLookbackSamplingPeriod(),
+                SESSION_PERIOD, DEPTH);
+        LookbackRecorder recorder = TestRecorders.alwaysArmed(s, new Holds(),
                 new JfrExecutionSampleSource(DEPTH, daemon("cpuprofiler-lookback-stream")), lock, Clock.systemUTC());
         ticks = LookbackTicks.every(recorder, LookbackRecorder.TICK, daemon("cpuprofiler-lookback"));
         return recorder;
@@ -231,7 +233,7 @@ class LookbackWithRealEnginesTest {
         return EngineSettings.of(SESSION_PERIOD, DEPTH, workDirectory, name);
     }
 
-    private static void deleteFile(RecordingResult result) throws Exception {
+    private static void deleteFile(EngineRecording.Result result) throws Exception {
         if (result.jfrFile() != null) {
             Files.deleteIfExists(result.jfrFile());
         }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** A look-back sink that keeps when each sample was taken and of which thread, to see what arrived around an instant. */
-final class SampleLog implements TimedStackSink {
+final class SampleLog implements LookbackSource.Sink {
 
     /**
      * One thread's samples around an instant.

@@ -13,8 +13,8 @@ class ProfileIdsTest {
 
     @Test
     void twoProfilersInTheSameSecondNameTheirProfilesApartAndIdsSortByTime() {
-        ProfileIds a = ProfileIds.random();
-        ProfileIds b = ProfileIds.random();
+        ProfilingSessions.ProfileIds a = ProfilingSessions.ProfileIds.random();
+        ProfilingSessions.ProfileIds b = ProfilingSessions.ProfileIds.random();
         String fromA = a.next(SessionTrigger.MANUAL, T);
         String fromB = b.next(SessionTrigger.MANUAL, T);
 

@@ -18,9 +18,9 @@ class HotMethodsTest {
         tree.accept(of("Thread.run;Handler.b;Kernel.spin"), "t", 30);
         tree.accept(of("Thread.run;Handler.c;Json.write"), "t", 40);
 
-        List<HotMethod> hot = HotMethods.of(tree.snapshot(), 20);
+        List<HotMethods.Method> hot = HotMethods.of(tree.snapshot(), 20);
 
-        assertThat(hot).extracting(HotMethod::method).containsExactly("Kernel.spin", "Json.write");
+        assertThat(hot).extracting(HotMethods.Method::method).containsExactly("Kernel.spin", "Json.write");
         assertThat(hot.get(0).samples()).isEqualTo(60);
         assertThat(hot.get(0).selfPercent()).isEqualTo(60.0);
         assertThat(hot.get(0).totalPercent()).isEqualTo(60.0);
@@ -34,9 +34,9 @@ class HotMethodsTest {
         tree.accept(of("main;Parser.parse;Parser.parse"), "t", 25);
         tree.accept(of("main;Other.idle"), "t", 25);
 
-        List<HotMethod> hot = HotMethods.of(tree.snapshot(), 20);
+        List<HotMethods.Method> hot = HotMethods.of(tree.snapshot(), 20);
 
-        HotMethod parse = hot.stream().filter(h -> h.method().equals("Parser.parse")).findFirst().orElseThrow();
+        HotMethods.Method parse = hot.stream().filter(h -> h.method().equals("Parser.parse")).findFirst().orElseThrow();
         assertThat(parse.selfPercent()).isEqualTo(25.0);
         assertThat(parse.totalPercent()).isEqualTo(75.0);
         assertThat(hot.get(0).method()).isEqualTo("Lexer.next");
@@ -51,12 +51,12 @@ class HotMethodsTest {
             tree.accept(of("main;M" + i + ".run"), "main", 1 + i);
         }
 
-        List<HotMethod> hot = HotMethods.of(tree.snapshot(), 20);
+        List<HotMethods.Method> hot = HotMethods.of(tree.snapshot(), 20);
 
         assertThat(hot).hasSize(20);
-        assertThat(hot).extracting(HotMethod::method).doesNotContain("[truncated]", "[main]", "[worker-1]");
+        assertThat(hot).extracting(HotMethods.Method::method).doesNotContain("[truncated]", "[main]", "[worker-1]");
         assertThat(hot.get(0).method()).isEqualTo("M29.run");
-        assertThat(hot).extracting(HotMethod::samples).isSortedAccordingTo((a, b) -> Long.compare(b, a));
+        assertThat(hot).extracting(HotMethods.Method::samples).isSortedAccordingTo((a, b) -> Long.compare(b, a));
     }
 
     @Test
@@ -69,17 +69,17 @@ class HotMethodsTest {
         StackTree flat = new StackTree(64, 1000, false);
         flat.accept(of("[truncated];Filter.doFilter;Controller.get"), "t", 30);
         flat.accept(of("Thread.run;Controller.get"), "t", 70);
-        assertThat(RootCut.of(flat.snapshot())).isEqualTo(new RootCut(30, 30.0));
+        assertThat(StackTree.RootCut.of(flat.snapshot())).isEqualTo(new StackTree.RootCut(30, 30.0));
 
         StackTree byThread = new StackTree(64, 1000, true);
         byThread.accept(of("[truncated];Filter.doFilter"), "exec-1", 5);
         byThread.accept(of("Thread.run;Filter.doFilter"), "exec-2", 15);
-        assertThat(RootCut.of(byThread.snapshot()).samples()).isEqualTo(5);
+        assertThat(StackTree.RootCut.of(byThread.snapshot()).samples()).isEqualTo(5);
 
         // The tree's own depth limit keeps the root side and cuts in the middle: not a root cut.
         StackTree shallow = new StackTree(4, 1000, false);
         shallow.accept(of("Thread.run;a;b;c;d;e;leaf"), "t", 10);
         assertThat(shallow.snapshot().truncatedSamples()).isEqualTo(10);
-        assertThat(RootCut.of(shallow.snapshot()).samples()).isZero();
+        assertThat(StackTree.RootCut.of(shallow.snapshot()).samples()).isZero();
     }
 }

@@ -9,12 +9,10 @@ import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.internal.session.SessionLauncher;
+import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.trigger.Holds;
-import dev.cpuprofiler.internal.trigger.ReferenceSettings;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
-import dev.cpuprofiler.internal.trigger.SaturationSettings;
-import dev.cpuprofiler.internal.trigger.TriggerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,6 +43,7 @@ public final class MonitoringSimulation {
     private SessionLauncher launcher;
     /** What runs the launches a poll makes: at once, on the polling thread, unless the test says otherwise. */
     public volatile Executor launches = Runnable::run;
+    private volatile SessionOutcome lastOutcome;
     private long second;
 
     public MonitoringSimulation(CpuProfilerOptions options, double cpus) {
@@ -55,11 +54,16 @@ public final class MonitoringSimulation {
                 options.getAverageWindow(), options.getSamplingInterval(), this.cpus);
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
-        this.coordinator = new SessionCoordinator(TriggerSettings.of(options), baseline::average,
-                SaturationSettings.of(options, true), () -> Optional.ofNullable(saturation),
-                ReferenceSettings.of(options, cpus), () -> rising, holds, (trigger, duration) -> launcher.launch(trigger,
-                        duration), time);
+        this.coordinator = new SessionCoordinator(options, cpus, baseline::average,
+                () -> Optional.ofNullable(saturation), () -> rising, holds,
+                (trigger, duration) -> launcher.launch(trigger, duration), time);
+        coordinator.addListener((trigger, session, outcome) -> lastOutcome = outcome);
         sampler.tick(); // t = 0: the sampler's starting point
+    }
+
+    /** How the last session ended, if one did (as its end listeners were told). */
+    public Optional<SessionOutcome> lastOutcome() {
+        return Optional.ofNullable(lastOutcome);
     }
 
     public void launcher(SessionLauncher launcher) {

@@ -2,12 +2,10 @@ package dev.cpuprofiler.internal.testing;
 
 import dev.cpuprofiler.internal.core.DefaultCpuProfiler;
 
-import dev.cpuprofiler.internal.engine.EngineFailureException;
 import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackSink;
 import java.io.IOException;
@@ -100,7 +98,7 @@ public final class ScriptedEngine implements ProfilingEngine {
             default -> { }
         }
         return new EngineRecording() {
-            private RecordingResult result;
+            private EngineRecording.Result result;
 
             @Override
             public String engineId() {
@@ -113,9 +111,9 @@ public final class ScriptedEngine implements ProfilingEngine {
             }
 
             @Override
-            public RecordingResult stop() {
+            public EngineRecording.Result stop() {
                 if (b == Behaviour.FAIL_AT_STOP) {
-                    throw new EngineFailureException("scripted could not write its file",
+                    throw new EngineRecording.FailureException("scripted could not write its file",
                             new IOException("No space left on device"));
                 }
                 if (b == Behaviour.HANG_AT_STOP) {
@@ -129,7 +127,7 @@ public final class ScriptedEngine implements ProfilingEngine {
                 synchronized (this) {
                     if (result == null) {
                         sink.accept(List.of(Frame.java(FRAME)), "scripted", 1);
-                        result = new RecordingResult(id, "scripted", 1, 0, null, List.of(), List.of());
+                        result = new EngineRecording.Result(id, "scripted", 1, 0, null, List.of(), List.of());
                     }
                     return result;
                 }

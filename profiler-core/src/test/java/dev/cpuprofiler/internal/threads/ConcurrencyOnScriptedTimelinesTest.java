@@ -74,7 +74,7 @@ class ConcurrencyOnScriptedTimelinesTest {
         for (long id = 100; id < 400; id++) {
             cpuAt.put(id, t -> 0); // parked
         }
-        ConcurrencyRun run = new ConcurrencyRun(reader, ConcurrencySettings.defaults(), time, new long[0],
+        ConcurrencyRun run = new ConcurrencyRun(reader, ConcurrencyRun.Tuning.DEFAULT, time, new long[0],
                 id -> false, id -> null, 2);
         time.advance(Duration.ofMillis(1000 + seed)); // arbitrary phase against the ticks
         run.begin();

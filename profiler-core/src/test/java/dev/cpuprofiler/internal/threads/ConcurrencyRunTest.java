@@ -28,10 +28,10 @@ class ConcurrencyRunTest {
     }
 
     private ConcurrencyRun run(int hold, long[] likelyActive, long... excluded) {
-        return run(new ConcurrencySettings(Duration.ofMillis(10), 8, hold, 5, 0.01), likelyActive, excluded);
+        return run(new ConcurrencyRun.Tuning(Duration.ofMillis(10), 8, hold, 5, 0.01), likelyActive, excluded);
     }
 
-    private ConcurrencyRun run(ConcurrencySettings settings, long[] likelyActive, long... excluded) {
+    private ConcurrencyRun run(ConcurrencyRun.Tuning settings, long[] likelyActive, long... excluded) {
         run = new ConcurrencyRun(threads, settings, time,
                 likelyActive,
                 id -> Arrays.stream(excluded).anyMatch(x -> x == id), id -> null, 2);
@@ -120,7 +120,7 @@ class ConcurrencyRunTest {
     void lightThreadsAreFollowedAtBackOffAndKeepTheirCpuTime() {
         threads.start(1, "light");
         threads.start(2, "heavy");
-        run(new ConcurrencySettings(Duration.ofMillis(10), 8, 3, 5, 0.10), new long[] {1, 2});
+        run(new ConcurrencyRun.Tuning(Duration.ofMillis(10), 8, 3, 5, 0.10), new long[] {1, 2});
         List<long[]> reads = ticks(40, t -> {
             threads.burn(1, TICK / 20); // 5% of every tick: under the 10% that keeps a thread read every tick
             threads.burn(2, TICK / 2);
@@ -208,7 +208,7 @@ class ConcurrencyRunTest {
         for (long id = 10; id < 10_010; id++) {
             threads.start(id, "parked-" + id);
         }
-        run(ConcurrencySettings.defaults(), new long[] {1, 2});
+        run(ConcurrencyRun.Tuning.DEFAULT, new long[] {1, 2});
         List<long[]> reads = ticks(300, t -> {
             threads.burn(1, TICK);
             threads.burn(2, TICK);

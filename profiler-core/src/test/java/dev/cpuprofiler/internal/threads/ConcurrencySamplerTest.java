@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.ThreadCpu;
 
@@ -37,7 +38,7 @@ class ConcurrencySamplerTest {
     private static final int ATTEMPTS = 2;
 
     private final ThreadCpuReader reader = new ManagementThreadCpuReader();
-    private final ThreadCpuTracker tracker = new ThreadCpuTracker(reader);
+    private final ThreadCpuTracker tracker = new ThreadCpuTracker(reader, new CpuProfilerOptions());
     private final ConcurrencySampler sampler = new ConcurrencySampler(reader, tracker, TWO_CPUS, Ticker.system(),
             r -> {
                 Thread t = new Thread(r, "cpuprofiler-concurrency");

@@ -5,7 +5,8 @@ import dev.cpuprofiler.CpuBreakdown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.cpuprofiler.internal.threads.TaskCpuSnapshot.TaskCpu;
+import dev.cpuprofiler.internal.threads.TaskCpuSource.Snapshot;
+import dev.cpuprofiler.internal.threads.TaskCpuSource.Snapshot.TaskCpu;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,9 +18,9 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void splitsTheDeltasByGroupInTheFixedOrder() {
-        TaskCpuSnapshot start = snapshot(1, "java", 100 * MS, 2, "GC Thread#0", 10 * MS, 3, "C2 CompilerThre", 50 * MS,
+        Snapshot start = snapshot(1, "java", 100 * MS, 2, "GC Thread#0", 10 * MS, 3, "C2 CompilerThre", 50 * MS,
                 4, "cpuprofiler-ses", 0, 5, "VM Thread", 5 * MS);
-        TaskCpuSnapshot end = snapshot(1, "java", 700 * MS, 2, "GC Thread#0", 110 * MS, 3, "C2 CompilerThre", 150 * MS,
+        Snapshot end = snapshot(1, "java", 700 * MS, 2, "GC Thread#0", 110 * MS, 3, "C2 CompilerThre", 150 * MS,
                 4, "cpuprofiler-ses", 50 * MS, 5, "VM Thread", 55 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 900 * MS);
@@ -37,8 +38,8 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void threadsThatEndedShowAsUnattributed() {
-        TaskCpuSnapshot start = snapshot(1, "java", 100 * MS, 2, "short-lived", 10 * MS);
-        TaskCpuSnapshot end = snapshot(1, "java", 500 * MS, 3, "started-later", 200 * MS);
+        Snapshot start = snapshot(1, "java", 100 * MS, 2, "short-lived", 10 * MS);
+        Snapshot end = snapshot(1, "java", 500 * MS, 3, "started-later", 200 * MS);
 
         // The process also counts what "short-lived" used before it ended: 300 ms nobody listed.
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 900 * MS);
@@ -50,8 +51,8 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void aSmallGapIsReadSkewSpreadOverTheGroupsNotShown() {
-        TaskCpuSnapshot start = snapshot(1, "java", 0, 2, "GC Thread#0", 0);
-        TaskCpuSnapshot end = snapshot(1, "java", 750 * MS, 2, "GC Thread#0", 246 * MS);
+        Snapshot start = snapshot(1, "java", 0, 2, "GC Thread#0", 0);
+        Snapshot end = snapshot(1, "java", 750 * MS, 2, "GC Thread#0", 246 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 1000 * MS); // 4 ms = 0.4% unlisted
 
@@ -64,8 +65,8 @@ class CpuBreakdownCalculatorTest {
     @Test
     void aGapWithinTheProcessClocksTicksIsNotShown() {
         // The JDK reads the process's CPU time in 10 ms ticks: 15 ms short of 600 ms is rounding, not a lost thread.
-        TaskCpuSnapshot start = snapshot(1, "java", 0);
-        TaskCpuSnapshot end = snapshot(1, "java", 585 * MS);
+        Snapshot start = snapshot(1, "java", 0);
+        Snapshot end = snapshot(1, "java", 585 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 600 * MS);
 
@@ -76,8 +77,8 @@ class CpuBreakdownCalculatorTest {
     @Test
     void threadsAddingUpToMoreThanTheProcessAreScaledDown() {
         // Tick-rounded stat values may sum past the process's nanosecond clock.
-        TaskCpuSnapshot start = snapshot(1, "java", 0, 2, "G1 Conc#0", 0);
-        TaskCpuSnapshot end = snapshot(1, "java", 900 * MS, 2, "G1 Conc#0", 300 * MS);
+        Snapshot start = snapshot(1, "java", 0, 2, "G1 Conc#0", 0);
+        Snapshot end = snapshot(1, "java", 900 * MS, 2, "G1 Conc#0", 300 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 1000 * MS);
 
@@ -89,8 +90,8 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void scalingRoundsToExactlyTheProcessTime() {
-        TaskCpuSnapshot start = snapshot(1, "a", 0, 2, "GC Thread#0", 0, 3, "C1 CompilerThre", 0);
-        TaskCpuSnapshot end = snapshot(1, "a", 1, 2, "GC Thread#0", 1, 3, "C1 CompilerThre", 1);
+        Snapshot start = snapshot(1, "a", 0, 2, "GC Thread#0", 0, 3, "C1 CompilerThre", 0);
+        Snapshot end = snapshot(1, "a", 1, 2, "GC Thread#0", 1, 3, "C1 CompilerThre", 1);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 2);
 
@@ -100,8 +101,8 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void aReusedTidCountsAsANewThread() {
-        TaskCpuSnapshot start = snapshot(7, "old-worker", 500 * MS);
-        TaskCpuSnapshot end = snapshot(7, "GC Thread#3", 20 * MS);
+        Snapshot start = snapshot(7, "old-worker", 500 * MS);
+        Snapshot end = snapshot(7, "GC Thread#3", 20 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, 20 * MS);
 
@@ -110,8 +111,8 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void anUnknownProcessTimeIsTheThreadsSum() {
-        TaskCpuSnapshot start = snapshot(1, "java", 0);
-        TaskCpuSnapshot end = snapshot(1, "java", 30 * MS, 2, "JFR Recorder Th", 10 * MS);
+        Snapshot start = snapshot(1, "java", 0);
+        Snapshot end = snapshot(1, "java", 30 * MS, 2, "JFR Recorder Th", 10 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", start, end, -1);
 
@@ -122,7 +123,7 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void noCpuUsedGivesZeroEverywhere() {
-        TaskCpuSnapshot same = snapshot(1, "java", 5 * MS);
+        Snapshot same = snapshot(1, "java", 5 * MS);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("proc", same, same, 0);
 
@@ -132,7 +133,7 @@ class CpuBreakdownCalculatorTest {
 
     @Test
     void noThreadListedMakesItAllUnattributed() {
-        TaskCpuSnapshot none = new TaskCpuSnapshot(Map.of(), 0);
+        Snapshot none = new Snapshot(Map.of(), 0);
 
         CpuBreakdown b = CpuBreakdownCalculator.compute("jvm", none, none, 10 * MS);
 
@@ -145,12 +146,12 @@ class CpuBreakdownCalculatorTest {
     }
 
     /** tid, name, cpuNanos, tid, name, cpuNanos, ... */
-    static TaskCpuSnapshot snapshot(Object... tidNameNanos) {
+    static Snapshot snapshot(Object... tidNameNanos) {
         Map<Long, TaskCpu> tasks = new HashMap<>();
         for (int i = 0; i < tidNameNanos.length; i += 3) {
             tasks.put(((Number) tidNameNanos[i]).longValue(),
                     new TaskCpu((String) tidNameNanos[i + 1], ((Number) tidNameNanos[i + 2]).longValue()));
         }
-        return new TaskCpuSnapshot(tasks, 0);
+        return new Snapshot(tasks, 0);
     }
 }

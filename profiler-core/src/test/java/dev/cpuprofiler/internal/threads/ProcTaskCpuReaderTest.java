@@ -3,7 +3,7 @@ package dev.cpuprofiler.internal.threads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cpuprofiler.internal.threads.TaskCpuSnapshot.TaskCpu;
+import dev.cpuprofiler.internal.threads.TaskCpuSource.Snapshot.TaskCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ class ProcTaskCpuReaderTest {
                 .task(4250, "C2 CompilerThread0", 900_000_000)
                 .task(4300, "http-nio-8080-exec-1", 7);
 
-        TaskCpuSnapshot snapshot = new ProcTaskCpuReader(root).snapshot();
+        TaskCpuSource.Snapshot snapshot = new ProcTaskCpuReader(root).snapshot();
 
         assertThat(snapshot.tasks()).containsOnly(
                 entry(4242, "java", 120_000_000), entry(4243, "GC Thread#0", 35_000_001),
@@ -37,7 +37,7 @@ class ProcTaskCpuReaderTest {
                 .taskWithoutSchedstat(10, "worker", 150, 30)
                 .task(11, "no-schedinfo", 0, 4, 1); // schedstat "0 0 1": the kernel keeps no run time
 
-        TaskCpuSnapshot snapshot = new ProcTaskCpuReader(root).snapshot();
+        TaskCpuSource.Snapshot snapshot = new ProcTaskCpuReader(root).snapshot();
 
         assertThat(snapshot.tasks()).containsOnly(entry(10, "worker", 1_800_000_000L), entry(11, "no-schedinfo", 50_000_000));
     }
@@ -70,7 +70,7 @@ class ProcTaskCpuReaderTest {
         fake.task(6, "x", 20);
         Files.write(fake.taskDir().resolve("6/comm"), concat(cut, new byte[] {'\n'}));
 
-        TaskCpuSnapshot snapshot = new ProcTaskCpuReader(root).snapshot();
+        TaskCpuSource.Snapshot snapshot = new ProcTaskCpuReader(root).snapshot();
 
         assertThat(snapshot.tasks().get(5L).name()).isEqualTo("pool 1 (io)");
         assertThat(snapshot.tasks().get(6L).name()).startsWith("ÄÄÄÄÄÄÄ").hasSize(8);
@@ -89,7 +89,7 @@ class ProcTaskCpuReaderTest {
         fake.write(4, "stat", "4 (garbled-stat S 1\n");
         Files.createDirectories(fake.taskDir().resolve("not-a-tid"));
 
-        TaskCpuSnapshot snapshot = new ProcTaskCpuReader(root).snapshot();
+        TaskCpuSource.Snapshot snapshot = new ProcTaskCpuReader(root).snapshot();
 
         assertThat(snapshot.tasks()).containsOnlyKeys(1L);
         assertThat(snapshot.malformed()).isEqualTo(2);

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.ThreadCpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,7 +19,7 @@ class ThreadCpuTrackerTest {
     private static final long SECOND = 1_000_000_000L;
 
     private final FakeThreadCpuReader threads = new FakeThreadCpuReader();
-    private final ThreadCpuTracker tracker = new ThreadCpuTracker(threads);
+    private final ThreadCpuTracker tracker = new ThreadCpuTracker(threads, new CpuProfilerOptions());
     private long now;
     private int tick;
 

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.ThreadCpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +31,7 @@ class ThreadLabelsOnRealThreadsTest {
             ThreadCpu busyCpu = null;
             ThreadCpuTracker tracker = null;
             for (int attempt = 1; attempt <= 3 && got < 90; attempt++) {
-                tracker = new ThreadCpuTracker(new ManagementThreadCpuReader());
+                tracker = new ThreadCpuTracker(new ManagementThreadCpuReader(), new CpuProfilerOptions());
                 tracker.onSample(System.nanoTime(), 0, Double.NaN);
                 long cpu0 = Workloads.cpu(busy);
                 long t0 = System.nanoTime();
@@ -59,7 +60,7 @@ class ThreadLabelsOnRealThreadsTest {
     /** The JVM's thread counters, not a listing every tick, are what finds threads here: new ones and ended ones. */
     @Test
     void aThreadThatStartsBurningIsInTheTopTableTwoTicksLaterAndDroppedOnceItEnds() throws InterruptedException {
-        ThreadCpuTracker tracker = new ThreadCpuTracker(new ManagementThreadCpuReader());
+        ThreadCpuTracker tracker = new ThreadCpuTracker(new ManagementThreadCpuReader(), new CpuProfilerOptions());
         for (int tick = 0; tick < 5; tick++) {
             tracker.onSample(System.nanoTime(), 0, Double.NaN);
             Thread.sleep(50);

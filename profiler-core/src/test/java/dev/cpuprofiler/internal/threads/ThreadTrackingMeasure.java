@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.threads;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.ConcurrencyReport;
 
 import dev.cpuprofiler.internal.cpu.EffectiveCpuCount;
@@ -48,7 +49,7 @@ public final class ThreadTrackingMeasure {
 
             ThreadCpuReader reader = new ManagementThreadCpuReader();
             measureListing(reader);
-            ThreadCpuTracker tracker = new ThreadCpuTracker(reader);
+            ThreadCpuTracker tracker = new ThreadCpuTracker(reader, new CpuProfilerOptions());
             measureTracker(tracker);
             measureProfile("profile", reader, tracker, profileSeconds);
 
@@ -65,7 +66,7 @@ public final class ThreadTrackingMeasure {
 
     /** Listing thread ids and finding what changed: done every tick by the tracker, every 25 by the sampler. */
     private static void measureListing(ThreadCpuReader reader) throws InterruptedException {
-        ThreadListing listing = new ThreadListing();
+        WatchedThreads.ThreadListing listing = new WatchedThreads.ThreadListing();
         long list = 0;
         long diff = 0;
         int n = 200;

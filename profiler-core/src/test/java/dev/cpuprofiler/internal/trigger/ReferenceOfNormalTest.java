@@ -253,7 +253,7 @@ class ReferenceOfNormalTest {
                     .hasSize(1);
             assertThat(log.count("The reference of normal could not start again")).isEqualTo(2);
         }
-        assertThat(sim.coordinator.lastOutcome()).get().extracting(SessionOutcome::failed).isEqualTo(true);
+        assertThat(sim.lastOutcome()).get().extracting(SessionOutcome::failed).isEqualTo(true);
         assertThat(sim.coordinator.state()).as("no cooldown").isEqualTo(CpuProfilerStatus.State.MONITORING);
     }
 

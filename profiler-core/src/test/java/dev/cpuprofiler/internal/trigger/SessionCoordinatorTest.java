@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import dev.cpuprofiler.CpuProfilerOptions;
+import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.internal.testing.LogCapture;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionTrigger;
@@ -202,7 +203,7 @@ class SessionCoordinatorTest {
         sim.lastSession().fail("recording thread died: OutOfMemoryError", sim.time.instant());
 
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.reason()).contains("thread died"));
+        assertThat(sim.lastOutcome()).hasValueSatisfying(o -> assertThat(o.reason()).contains("thread died"));
         sim.run(61, s -> 10);
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
     }
@@ -219,7 +220,7 @@ class SessionCoordinatorTest {
 
         assertThat(hung.cancelReason()).contains("did not end");
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(sim.coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
+        assertThat(sim.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
         // The hung session completing late changes nothing.
         hung.complete(sim.time.instant());
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
@@ -278,6 +279,18 @@ class SessionCoordinatorTest {
         ((FakeSession) s1).complete(sim.time.instant());
         assertThat(sim.coordinator.state()).isEqualTo(CpuProfilerStatus.State.MONITORING);
         assertThat(sim.cooldownUntil()).isEmpty();
+    }
+
+    @Test
+    void anOnDemandDurationOutsideOneSecondToOneHourStartsNothing() {
+        MonitoringSimulation sim = new MonitoringSimulation(defaults(), 2);
+        for (Duration d : List.of(Duration.ofMillis(999), Duration.ofMinutes(61))) {
+            assertThatThrownBy(() -> sim.coordinator.startOnDemand(d)).isInstanceOfSatisfying(
+                    InvalidOptionException.class, e -> assertThat(e.getMessage()).isEqualTo("Invalid value '" + d
+                            + "' for duration: must be between 1s and 1h"));
+        }
+        assertThat(sim.sessions).isEmpty();
+        assertThat(sim.coordinator.startOnDemand(Duration.ofHours(1)).duration()).isEqualTo(Duration.ofHours(1));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.trigger;
 import static dev.cpuprofiler.internal.trigger.TriggerDecision.Activity.NONE;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Clock;
@@ -18,17 +19,34 @@ import org.junit.jupiter.api.Test;
 class TriggerDecisionTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-    private static final TriggerSettings THRESHOLD_80 = new TriggerSettings(true, 80, Duration.ofMinutes(10),
-            Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO);
-    private static final SaturationSettings SATURATION_90 = new SaturationSettings(true, 90, Duration.ofSeconds(60));
     private static final Optional<SaturationReading> NO_THREAD = Optional.empty();
     private static final Optional<SaturationReading> PINNED = Optional.of(new SaturationReading(42, "event-loop-1",
             97.0, Duration.ofSeconds(40)));
     private static final Optional<SaturationReading> HOT_NOT_PINNED = Optional.of(new SaturationReading(42,
             "event-loop-1", 60.0, null));
 
-    private final TriggerDecision decision = new TriggerDecision(THRESHOLD_80, SATURATION_90, ReferenceSettings.OFF);
+    private final TriggerDecision decision = decision(true, true, false);
     private final Holds holds = new Holds();
+
+    /**
+     * Threshold 80, cooldown 10 min, duration 30 s, no start-up grace; saturation at 90% over 60 s; references of
+     * 10 s every hour (on 2 CPUs: idle below 1%).
+     */
+    private static TriggerDecision decision(boolean cpuTrigger, boolean saturation, boolean reference) {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setEnabled(cpuTrigger);
+        options.setThreshold(80);
+        options.setCooldown(Duration.ofMinutes(10));
+        options.setDuration(Duration.ofSeconds(30));
+        options.setStartupGrace(Duration.ZERO);
+        options.getSaturation().setEnabled(saturation);
+        options.getSaturation().setThreshold(90);
+        options.getSaturation().setWindow(Duration.ofSeconds(60));
+        options.getReference().setEnabled(reference);
+        options.getReference().setDuration(Duration.ofSeconds(10));
+        options.getReference().setRefresh(Duration.ofHours(1));
+        return new TriggerDecision(options, true, 2);
+    }
 
     private Optional<SessionTrigger> decide(double average, Optional<SaturationReading> hottest) {
         return decision.decide(OptionalDouble.of(average), hottest, NONE, holds, NOW);
@@ -54,15 +72,14 @@ class TriggerDecisionTest {
 
     @Test
     void withTheSaturationTriggerOffAPinnedThreadTriggersNothing() {
-        TriggerDecision cpuOnly = new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF, ReferenceSettings.OFF);
+        TriggerDecision cpuOnly = decision(true, false, false);
         assertThat(cpuOnly.decide(OptionalDouble.of(25), PINNED, NONE, holds, NOW)).isEmpty();
         assertThat(cpuOnly.decide(OptionalDouble.of(85), PINNED, NONE, holds, NOW)).hasValue(SessionTrigger.CPU);
     }
 
     @Test
     void aDisabledTriggerDecidesNothing() {
-        TriggerDecision disabled = new TriggerDecision(new TriggerSettings(false, 80, Duration.ofMinutes(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SATURATION_90, ReferenceSettings.OFF);
+        TriggerDecision disabled = decision(false, true, false);
         assertThat(disabled.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW)).isEmpty();
     }
 
@@ -94,7 +111,7 @@ class TriggerDecisionTest {
         assertThat(decision.nothingToDecide(OptionalDouble.empty(), NO_THREAD)).isTrue();
         assertThat(decision.nothingToDecide(OptionalDouble.of(80.1), NO_THREAD)).isFalse();
         assertThat(decision.nothingToDecide(OptionalDouble.of(10), PINNED)).isFalse();
-        assertThat(new TriggerDecision(THRESHOLD_80, SaturationSettings.OFF, ReferenceSettings.OFF)
+        assertThat(decision(true, false, false)
                 .nothingToDecide(OptionalDouble.of(10), PINNED)).as("saturation off").isTrue();
     }
 
@@ -118,9 +135,7 @@ class TriggerDecisionTest {
         }
     };
 
-    private static final ReferenceSettings REFERENCE = new ReferenceSettings(true, Duration.ofSeconds(10),
-            Duration.ofHours(1), Duration.ofMinutes(5));
-    private final TriggerDecision withReference = new TriggerDecision(THRESHOLD_80, SATURATION_90, REFERENCE);
+    private final TriggerDecision withReference = decision(true, true, true);
 
     private Optional<SessionTrigger> reference(double average, Optional<SaturationReading> hottest,
             TriggerDecision.Activity activity, Instant at) {
@@ -139,9 +154,8 @@ class TriggerDecisionTest {
     @Test
     void anIdleApplicationGetsNoReferenceAsItWouldHoldTooFewSamples() {
         // Every default on 2 CPUs: 20 samples of a 10-s reference at 10 ms are 1% of 2 CPUs.
-        ReferenceSettings defaults = ReferenceSettings.of(new dev.cpuprofiler.CpuProfilerOptions().validate(), 2);
-        assertThat(defaults.minAveragePercent()).isEqualTo(1.0);
-        TriggerDecision floored = new TriggerDecision(THRESHOLD_80, SATURATION_90, defaults);
+        TriggerDecision floored = new TriggerDecision(new CpuProfilerOptions().validate(), true, 2);
+        assertThat(floored.idleBelowPercent()).isEqualTo(1.0);
         assertThat(floored.decide(OptionalDouble.of(0.05), NO_THREAD, NONE, holds, NOW)).as("an idle JVM's 0.05%")
                 .isEmpty();
         assertThat(floored.decide(OptionalDouble.of(3), NO_THREAD, NONE, holds, NOW)).as("a light load's 3%")
@@ -163,8 +177,7 @@ class TriggerDecisionTest {
         assertThat(reference(30, NO_THREAD, TriggerDecision.Activity.REFERENCE_RECORDING, NOW))
                 .as("one already records").isEmpty();
 
-        TriggerDecision triggerOff = new TriggerDecision(new TriggerSettings(false, 80, Duration.ofMinutes(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO), SaturationSettings.OFF, REFERENCE);
+        TriggerDecision triggerOff = decision(false, false, true);
         assertThat(triggerOff.decide(OptionalDouble.of(95), NO_THREAD, NONE, holds, NOW))
                 .as("above the threshold with the trigger off: no incident, and no calm either").isEmpty();
         assertThat(triggerOff.decide(OptionalDouble.of(30), PINNED, NONE, holds, NOW))
@@ -222,7 +235,7 @@ class TriggerDecisionTest {
     @Test
     void referencesOffAreNeverDueAndReadNoClock() {
         assertThat(reference(10, NO_THREAD, NONE, NOW)).isPresent();
-        assertThat(decide(10, NO_THREAD)).as("ReferenceSettings.OFF").isEmpty();
+        assertThat(decide(10, NO_THREAD)).as("references off").isEmpty();
         assertThat(decision.referenceMayBeDue(holds, UNREAD, OptionalDouble.of(10))).isFalse();
     }
 

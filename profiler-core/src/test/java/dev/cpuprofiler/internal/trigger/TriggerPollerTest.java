@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.trigger;
 
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionAlreadyRunningException;
 import dev.cpuprofiler.CpuProfilerStatus;
 
@@ -22,6 +23,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,13 +47,11 @@ class TriggerPollerTest {
         return t;
     };
 
-    private final SessionCoordinator coordinator = new SessionCoordinator(
-            new TriggerSettings(true, 80, Duration.ofMinutes(10), Duration.ofSeconds(30), Duration.ofSeconds(30),
-                    Duration.ZERO),
+    private final SessionCoordinator coordinator = new SessionCoordinator(options(), 2,
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);
-            }, SaturationSettings.OFF, Optional::empty, ReferenceSettings.OFF, () -> false, new Holds(),
+            }, Optional::empty, () -> false, new Holds(),
             (trigger, duration) -> {
                 if (slowLaunch) {
                     // The look-back handing over, an engine starting: as long as the test wants.
@@ -62,6 +62,23 @@ class TriggerPollerTest {
                 launched.add(s);
                 return s;
             }, time);
+    private final AtomicReference<SessionOutcome> lastOutcome = new AtomicReference<>();
+
+    {
+        coordinator.addListener((trigger, session, outcome) -> lastOutcome.set(outcome));
+    }
+
+    /** Threshold 80, cooldown 10 min, duration 30 s, no start-up grace, no saturation trigger, no references. */
+    private static CpuProfilerOptions options() {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setThreshold(80);
+        options.setCooldown(Duration.ofMinutes(10));
+        options.setDuration(Duration.ofSeconds(30));
+        options.setStartupGrace(Duration.ZERO);
+        options.getSaturation().setEnabled(false);
+        options.getReference().setEnabled(false);
+        return options;
+    }
 
     private long second;
 
@@ -154,7 +171,7 @@ class TriggerPollerTest {
         CompletableFuture<String> read = CompletableFuture.supplyAsync(() -> coordinator.state() + " "
                 + coordinator.activeSession().isPresent() + " "
                 + coordinator.holds().cooldownRemaining(time.instant()).isPresent() + " "
-                + coordinator.lastOutcome().isPresent());
+                + Optional.ofNullable(lastOutcome.get()).isPresent());
         assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo("PROFILING false false false");
 
         releaseLaunch.countDown();
@@ -199,7 +216,7 @@ class TriggerPollerTest {
 
         assertThat(hung.cancelReason()).contains("did not end");
         assertThat(coordinator.state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
-        assertThat(coordinator.lastOutcome()).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
+        assertThat(Optional.ofNullable(lastOutcome.get())).hasValueSatisfying(o -> assertThat(o.failed()).isTrue());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.endpoint;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.CpuProfilerStatus;
+import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionAlreadyRunningException;
@@ -62,8 +63,6 @@ public class CpuProfilerEndpoint {
     private static final String V3 = "application/vnd.spring-boot.actuator.v3+json";
     private static final String V2 = "application/vnd.spring-boot.actuator.v2+json";
     private static final String JSON = "application/json";
-    private static final String DURATIONS = "between " + words(CpuProfilerOptions.MIN_DURATION) + " and "
-            + words(CpuProfilerOptions.MAX_DURATION);
 
     /** The status's view of the latest profile: with its look-back part, frames below 0.5% folded, to stay small. */
     static final ProfileView STATUS_VIEW = new ProfileView(LookbackView.INCLUDE, 0.5);
@@ -210,13 +209,13 @@ public class CpuProfilerEndpoint {
                 return ErrorDescriptor.response(400, "Invalid duration '" + duration + "': use e.g. 30s, 2m, PT30S "
                         + "or a number of seconds", null);
             }
-            if (d.compareTo(CpuProfilerOptions.MIN_DURATION) < 0 || d.compareTo(CpuProfilerOptions.MAX_DURATION) > 0) {
-                return ErrorDescriptor.response(400, "Invalid duration '" + duration + "': must be " + DURATIONS, null);
-            }
         }
         try {
             return new WebEndpointResponse<>(new SessionDescriptor(CpuProfilerStatus.Session.of(
                     profiler.startOnDemand(d))), 200, MimeType.valueOf(JSON));
+        } catch (InvalidOptionException e) {
+            // Out of the range the core allows an on-demand profile: its rule, in the words properties use.
+            return ErrorDescriptor.response(400, "Invalid duration '" + duration + "': " + e.allowed(), null);
         } catch (SessionAlreadyRunningException e) {
             return ErrorDescriptor.response(429, "A profiling session is already running; try again when it ends",
                     CpuProfilerStatus.Session.of(e.running()));
@@ -240,11 +239,5 @@ public class CpuProfilerEndpoint {
 
     private static boolean blank(@Nullable String s) {
         return s == null || s.isBlank();
-    }
-
-    /** {@code 1s}, {@code 1h}: whole hours, minutes or seconds as properties write them. */
-    private static String words(Duration d) {
-        long s = d.toSeconds();
-        return s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s";
     }
 }

@@ -19,7 +19,6 @@ import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import dev.cpuprofiler.internal.engine.RecordingResult;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
@@ -633,8 +632,8 @@ class CpuProfilerEndpointFixtureTest {
                 }
 
                 @Override
-                public RecordingResult stop() {
-                    return new RecordingResult("fixture", "fixture", 7, 0, null, List.of(), List.of());
+                public EngineRecording.Result stop() {
+                    return new EngineRecording.Result("fixture", "fixture", 7, 0, null, List.of(), List.of());
                 }
 
                 @Override
