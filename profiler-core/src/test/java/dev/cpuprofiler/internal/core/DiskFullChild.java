@@ -14,6 +14,7 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -60,8 +61,9 @@ public final class DiskFullChild {
             // samples" after a fixed 2.5 s). So wait, up to 15 s, until it has tried; "fill" mode wants it armed.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             Thread.sleep(1000);
-            while (profiler.lookback().status().state() == CpuProfilerStatus.LookbackState.IDLE
-                    && System.nanoTime() < deadline) {
+            // WAITING (the engine lock taken a moment, retried every second) is not an answer either.
+            while (EnumSet.of(CpuProfilerStatus.LookbackState.IDLE, CpuProfilerStatus.LookbackState.WAITING)
+                    .contains(profiler.lookback().status().state()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             System.out.println("LOOKBACK " + profiler.lookback().status().state() + " "
