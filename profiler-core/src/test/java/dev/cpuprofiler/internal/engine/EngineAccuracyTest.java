@@ -68,8 +68,15 @@ class EngineAccuracyTest {
         // About one sample per 10 ms of the worker's CPU time (not of wall time: on a busy machine the
         // worker gets less than a core); enough of them for the shares to mean something.
         long expected = (truth.hot() + truth.warm() + truth.cool()) / 10_000_000L;
+        // Fewer than 200 expected: the worker got under 2 s of CPU in the recording (two CI runs beside other builds:
+        // 63, with 67 and 69 samples taken), too few for the shares to judge the engine.
+        if (expected < 200) {
+            System.out.printf("[skip] %s: the worker got %d ms of CPU (machine too busy)%n", engineId,
+                    expected * 10);
+        }
+        assumeTrue(expected >= 200, "the worker got too little CPU: the machine is too busy to judge the engine");
         assertThat(workerSamples).as("samples of the busy thread (%d expected from its CPU time)", expected)
-                .isGreaterThan(Math.max(100, expected / 2));
+                .isGreaterThan(expected / 2);
         // The fewer the samples, the more one uneven stretch of them weighs: on a busy machine one JDK 25
         // jfr-execution run took 207 samples and read 54.1% against 60.0%. So the bound widens as a sampling error
         // does, three binomial standard errors (sqrt(p(1-p)/n): 3.4 points at 207), never below the 5 points
