@@ -2,6 +2,7 @@ package dev.cpuprofiler.internal.core;
 
 import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
 import dev.cpuprofiler.CpuProfiler;
+import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
 
 import dev.cpuprofiler.CpuProfilerStatus;
@@ -122,10 +123,11 @@ public final class DefaultCpuProfiler implements CpuProfiler {
             }
             logStarted(options);
         }
-        // Last, not to delay the trigger: what records with JFR by itself (the look-back; the triggers' sessions
-        // where async-profiler cannot record) would otherwise initialise it on a busy application.
-        if (p.lookback() != Lookback.off() || options.isEnabled()
-                && !p.engines().mayTurnOnDebugNonSafepoints(options.getEngine())) {
+        // Last, not to delay the trigger: what records with JFR by itself (the look-back; the triggers' sessions,
+        // unless async-profiler is the only engine they may use: auto falls back to JFR, and prefers it on virtual
+        // threads) would otherwise initialise it on a busy application.
+        if (options.isEnabled() && (p.lookback() != Lookback.off()
+                || options.getEngine() != EngineChoice.ASYNC_PROFILER)) {
             getReady("initialise JFR", () -> {
                 if (jfrStackDepth.initializeWhileCold()) {
                     p.jfrKeeper().beforeRecording(); // initialised, JFR's periodic thread spins before Java 21
