@@ -2,47 +2,36 @@ package dev.cpuprofiler.realistic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.fixtures.ChildJvm;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** No secrets served by the JFR engines: jfr-execution here, and JDK 25's default, jfr-cpu-time. */
+/** What a JFR engine serves with the opt-in: jfr-execution, on the JDK running the tests. */
 class NoSecretsServedByJfrEnginesTest extends NoSecretsServedChecks {
 
+    /**
+     * jfr-execution with {@code profiler.cpu.jfr.include-system-info=true}: the operator's opt-in puts the JVM's system
+     * properties and arguments back into the JFR recording, and only there: the other formats, the status and the page
+     * still hold none of the secrets, and the environment is never recorded. (That jfr-execution's recording holds no
+     * system information without the opt-in is profiler-core's {@code SystemInfoInRecordingsTest}; the formats, the
+     * page and the pushes without it are searched in the other two applications.)
+     */
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void jfrExecution() throws Exception {
-        Outcome o = run("jfr-execution", System.getProperty("java.home"), "jfr-execution", "pprof", List.of())
-                .assertNoSecrets();
+    void jfrExecutionWithTheOptInPutsTheSystemInformationBackIntoTheJfrOnly() throws Exception {
+        Outcome o = run("jfr-execution-opt-in", System.getProperty("java.home"), "jfr-execution", "jfr", List.of(),
+                "--profiler.cpu.jfr.include-system-info=true");
         assertThat(o.engine()).isEqualTo("jfr-execution");
         assertThat(o.jfrStatus()).as("format=jfr of a jfr-execution profile: kept, as nothing else recorded")
                 .isEqualTo(200);
-    }
-
-    @Test
-    @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void jdk25DefaultNextToTheApplicationsOwnJfr() throws Exception {
-        Path jdk25 = ChildJvm.jdk25OrSkip("NoSecretsServedTest", "the jfr-cpu-time engine needs it");
-        Path dir = workDirectory("jdk25");
-        Path own = dir.resolve("application-own.jfr");
-        Files.deleteIfExists(own);
-        Outcome o = run("jdk25", jdk25.toString(), null, "jfr",
-                List.of("-XX:StartFlightRecording:settings=default,dumponexit=true,filename=" + own)).assertNoSecrets();
-        assertThat(o.engine()).isEqualTo("jfr-cpu-time");
-        assertThat(o.jfrStatus()).as("format=jfr: filtered to the profile's own events, so still served")
-                .isEqualTo(200);
-        assertThat(o.notes()).as("the profile says its recording was filtered").contains("filtered out");
-        // The control: the application's own recording holds the password, and the search finds it there.
-        if (Files.isRegularFile(own) && Files.size(own) > 0) {
-            assertThat(findings(Files.readAllBytes(own))).as("the search, on the application's own recording")
-                    .anyMatch(f -> f.contains("system property"));
-        } else {
-            System.out.println("NoSecretsServedTest: the application's own recording was not dumped on exit; "
-                    + "the positive control did not run");
-        }
+        assertThat(o.findings()).as("what the opt-in brings back")
+                .anyMatch(f -> f.contains("format=jfr ") && f.contains("the system property in a "
+                        + "jdk.InitialSystemProperty event"))
+                .anyMatch(f -> f.contains("format=jfr ") && f.contains("the program argument"))
+                .anyMatch(f -> f.startsWith("push ") && f.contains("the system property"))
+                .anyMatch(f -> f.contains(".jfr: ") && f.contains("the system property"))
+                .noneMatch(f -> f.contains("environment variable"))
+                .allMatch(f -> f.contains("format=jfr ") || f.contains(".jfr: ") || f.startsWith("push /pyroscope"));
     }
 }

@@ -45,13 +45,15 @@ import tools.jackson.databind.json.JsonMapper;
  * has both parts; every profile format (with each look-back view), the status JSON, the status page, the files in
  * {@code output-directory} and every request pushed to a Pyroscope (and, where its jar is present, an OTLP
  * collector) stand-in are searched for the three values: as bytes, gunzipped, and, for JFR files, in every string
- * field of every event. Run on the JDK running the tests with the default engine (async-profiler before JDK 25) and
- * with jfr-execution, and on JDK 25 (jfr-cpu-time) next to the application's own {@code -XX:StartFlightRecording},
- * whose {@code default.jfc} records the system properties, the arguments and the environment: the profile's JFR
- * must be filtered down to its own events, and the application's own recording, read with the same search, must
- * show the password (the search can find what it looks for). Two classes run the four applications, so that the
- * build's two test JVMs share them: {@link NoSecretsServedTest} (the default engine, and the opt-in) and
- * {@link NoSecretsServedByJfrEnginesTest} (jfr-execution, and JDK 25's jfr-cpu-time).
+ * field of every event. Run on the JDK running the tests with the default engine (async-profiler before JDK 25,
+ * pushing pprof), and on JDK 25 (jfr-cpu-time, pushing JFR) next to the application's own
+ * {@code -XX:StartFlightRecording}, whose {@code default.jfc} records the system properties, the arguments and the
+ * environment: the profile's JFR must be filtered down to its own events, and the application's own recording, read
+ * with the same search, must show the password (the search can find what it looks for). A third application records
+ * with jfr-execution and the opt-in, {@code profiler.cpu.jfr.include-system-info=true}: the same search must find the
+ * system property and the argument in its JFR, and only there. Two classes run the three applications, so that the
+ * build's two test JVMs share them with {@code RealisticProfileTest}'s two: {@link NoSecretsServedTest} (the default
+ * engines, the longer) and {@link NoSecretsServedByJfrEnginesTest} (jfr-execution with the opt-in).
  */
 abstract class NoSecretsServedChecks {
 

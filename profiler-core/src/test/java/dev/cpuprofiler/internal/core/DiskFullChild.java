@@ -14,7 +14,6 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,9 +42,10 @@ public final class DiskFullChild {
         options.setEngine(EngineChoice.fromId(args[1]));
         options.setLookback(Duration.ofSeconds(20));
         options.setThreshold(99);
-        // The burner arms the look-back within half a second: above 20% of the threshold, no start-up grace, CPU
-        // averaged over a quarter of a 2-second average window.
-        options.setLookbackArmingRatio(0.2);
+        // The burner arms the look-back within half a second: above 5% of the threshold, no start-up grace, CPU
+        // averaged over a quarter of a 2-second average window. It takes 30% of a core, 15% of the 2 CPUs: three
+        // times the arming level, and the other test JVM keeps the rest of the core.
+        options.setLookbackArmingRatio(0.05);
         options.setStartupGrace(Duration.ZERO);
         options.getReference().setEnabled(false); // the look-back's disk alone: a reference would record while calm
         options.setSamplingInterval(Duration.ofMillis(100));
@@ -59,11 +59,12 @@ public final class DiskFullChild {
             // The look-back arms once it has half a second of CPU samples: about 1 s on a quiet machine, several on a
             // loaded one (a clean-clone CI run beside other builds once printed IDLE "waiting for 500 ms of CPU
             // samples" after a fixed 2.5 s). So wait, up to 15 s, until it has tried; "fill" mode wants it armed.
+            // STOPPED and WAITING are no answer yet: the look-back starts on the profiler's start-up thread, after
+            // JFR's stack depth is raised, and WAITING is the state while its try runs or another recording holds the
+            // engine lock; beside other builds both took seconds ("LOOKBACK STOPPED null", "LOOKBACK WAITING null").
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
             Thread.sleep(1000);
-            // WAITING (the engine lock taken a moment, retried every second) is not an answer either.
-            while (EnumSet.of(CpuProfilerStatus.LookbackState.IDLE, CpuProfilerStatus.LookbackState.WAITING)
-                    .contains(profiler.lookback().status().state()) && System.nanoTime() < deadline) {
+            while (untried(profiler.lookback().status().state()) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
             System.out.println("LOOKBACK " + profiler.lookback().status().state() + " "
@@ -96,6 +97,11 @@ public final class DiskFullChild {
         System.out.println("ALIVE");
     }
 
+    private static boolean untried(CpuProfilerStatus.LookbackState state) {
+        return state == CpuProfilerStatus.LookbackState.STOPPED || state == CpuProfilerStatus.LookbackState.IDLE
+                || state == CpuProfilerStatus.LookbackState.WAITING;
+    }
+
     /** Writes a file until {@code leave} bytes are free (0: until the disk refuses more). */
     private static void fill(Path dir, long leave) throws IOException {
         FileStore store = Files.getFileStore(dir);
@@ -116,10 +122,19 @@ public final class DiskFullChild {
         }
     }
 
+    /** 3 ms of work in every 10, until stopped. */
     private static void burn() {
         long x = 0;
-        while (!stop) {
-            x += Long.numberOfTrailingZeros(x * 31 + 7);
+        try {
+            while (!stop) {
+                long until = System.nanoTime() + 3_000_000L;
+                while (System.nanoTime() < until) {
+                    x += Long.numberOfTrailingZeros(x * 31 + 7);
+                }
+                Thread.sleep(7);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         System.out.println(x == 42 ? "" : "");
     }

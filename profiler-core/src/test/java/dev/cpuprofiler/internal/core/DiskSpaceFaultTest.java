@@ -140,7 +140,7 @@ class DiskSpaceFaultTest {
         while (!rest.isEmpty() && rest.get(0).startsWith("-D")) {
             options.add(rest.remove(0));
         }
-        ChildJvm.Finished child = ChildJvm.of(DiskFullChild.class, rest.toArray(String[]::new))
+        ChildJvm.Finished child = ChildJvm.of(DiskFullChild.class, rest.toArray(String[]::new)).lean()
                 .withOptions(options.toArray(String[]::new)).run(Duration.ofSeconds(90));
         assertThat(child.exited()).as(child.output()).isTrue();
         System.out.println("[disk-fault] " + String.join(" ", rest) + " -> exit " + child.exitValue());

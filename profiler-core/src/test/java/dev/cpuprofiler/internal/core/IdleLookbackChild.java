@@ -6,6 +6,7 @@ import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,12 +97,16 @@ public final class IdleLookbackChild {
         }
         try (DirectoryStream<Path> all = Files.newDirectoryStream(tasks)) {
             for (Path task : all) {
-                if (Files.readString(task.resolve("comm")).trim().equals("JFR Periodic Ta")) {
-                    for (String line : Files.readAllLines(task.resolve("status"))) {
-                        if (line.startsWith("voluntary_ctxt_switches:")) {
-                            return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                try {
+                    if (Files.readString(task.resolve("comm")).trim().equals("JFR Periodic Ta")) {
+                        for (String line : Files.readAllLines(task.resolve("status"))) {
+                            if (line.startsWith("voluntary_ctxt_switches:")) {
+                                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                            }
                         }
                     }
+                } catch (NoSuchFileException ended) {
+                    // a thread that ended between the listing and the read
                 }
             }
         }

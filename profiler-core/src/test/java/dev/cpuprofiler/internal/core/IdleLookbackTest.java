@@ -18,7 +18,7 @@ class IdleLookbackTest {
 
     @Test
     void anIdleApplicationStartsNoJfrAndLoadArmsTheLookback() throws Exception {
-        ChildJvm.Finished child = ChildJvm.of(IdleLookbackChild.class).run(Duration.ofSeconds(120));
+        ChildJvm.Finished child = ChildJvm.of(IdleLookbackChild.class).lean().run(Duration.ofSeconds(120));
         String out = child.output();
         assertThat(child.exited()).as(out).isTrue();
         assertThat(child.exitValue()).as(out).isZero();

@@ -26,7 +26,7 @@ class OnDemandFromVirtualThreadTest {
         if (!engine.equals("jfr-cpu-time") || Runtime.version().feature() >= 25) {
             EnginesHere.assumeRunnable(engine);
         }
-        ChildJvm.Finished child = ChildJvm.of(OnDemandFromVirtualThreadChild.class, engine).on(javaHome)
+        ChildJvm.Finished child = ChildJvm.of(OnDemandFromVirtualThreadChild.class, engine).on(javaHome).lean()
                 .run(Duration.ofSeconds(90));
         String output = child.output();
         assertThat(child.exited()).as("the child ended: %s", output).isTrue();

@@ -107,7 +107,8 @@ class SaturationTriggerTest {
             assertThat(status.saturation().thread()).isEqualTo("pinned-worker-0");
             // (Whether it reads pinned at one instant depends on what else ran in the last 2 s, the session's own
             // parsing included: the status's aboveFor is checked where nothing else runs, saturationEnabledFalse....)
-            Thread.sleep(WINDOW.toMillis() * 2 + 1000);
+            // A whole window and a second: long enough for the still pinned thread to fill a window again.
+            Thread.sleep(WINDOW.toMillis() + 1000);
             assertThat(profiler.status().state()).isEqualTo(CpuProfilerStatus.State.COOLDOWN);
             assertThat(profiler.store().size()).isEqualTo(1);
         }
@@ -118,7 +119,7 @@ class SaturationTriggerTest {
         try (Burners halves = new Burners("half-worker", 2, 0.5);
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options()).build()) {
             profiler.start();
-            Thread.sleep(WINDOW.toMillis() * 2 + 1000);
+            Thread.sleep(WINDOW.toMillis() + 1000); // a whole window of the half-busy threads, and a second
             CpuProfilerStatus s = profiler.status();
             System.out.printf("[saturation] half-busy: hottest %s at %s%% of a core%n", s.saturation().thread(),
                     s.saturation().percentOfCore());

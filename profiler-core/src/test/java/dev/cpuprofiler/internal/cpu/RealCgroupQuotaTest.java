@@ -136,7 +136,7 @@ class RealCgroupQuotaTest {
         }
         script.append("exec \"$@\"");
         List<String> command = new ArrayList<>(List.of("sh", "-c", script.toString(), "sh"));
-        command.addAll(ChildJvm.of(RealCgroupQuotaChild.class).command());
+        command.addAll(ChildJvm.of(RealCgroupQuotaChild.class).lean().command());
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectErrorStream(true);
         builder.redirectOutput(tmp.resolve("child.out").toFile());

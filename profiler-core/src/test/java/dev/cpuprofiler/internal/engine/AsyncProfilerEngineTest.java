@@ -71,7 +71,7 @@ class AsyncProfilerEngineTest {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
         // The surefire JVM already runs with the flag; a fresh JVM without it shows the effect.
         // Unlocked (not enabled) so the child can read the real flag back.
-        ChildJvm.Finished child = ChildJvm.of(AsyncProfilerFirstRecordingChild.class)
+        ChildJvm.Finished child = ChildJvm.of(AsyncProfilerFirstRecordingChild.class).lean()
                 .withOptions("-XX:+UnlockDiagnosticVMOptions").run(Duration.ofSeconds(60));
         String out = child.output();
         assertThat(child.exited()).isTrue();
@@ -86,7 +86,8 @@ class AsyncProfilerEngineTest {
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
         // Initialising JFR instruments the JDK's I/O classes and throws away the JIT's code that inlined them: a
         // warming web app lost a third of its throughput. Only an engine that records with JFR may initialise it.
-        ChildJvm.Finished child = ChildJvm.of(AutoLeavesJfrAloneChild.class, workDirectory.toString()).run(Duration.ofSeconds(60));
+        ChildJvm.Finished child = ChildJvm.of(AutoLeavesJfrAloneChild.class, workDirectory.toString()).lean()
+                .run(Duration.ofSeconds(60));
         String out = child.output();
         assertThat(child.exited()).isTrue();
         String line = out.lines().filter(l -> l.startsWith("ENGINE")).findFirst().orElseThrow(() ->

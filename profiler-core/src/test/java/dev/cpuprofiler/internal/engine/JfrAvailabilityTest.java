@@ -11,7 +11,7 @@ class JfrAvailabilityTest {
     @Test
     void noJfrRecordingStartsOnceTheJvmShutsDown() throws Exception {
         // A recording started during shutdown never returns, and the profiler's close then waits on it for ever.
-        ChildJvm.Finished child = ChildJvm.of(ShutdownChild.class).run(Duration.ofSeconds(60));
+        ChildJvm.Finished child = ChildJvm.of(ShutdownChild.class).lean().run(Duration.ofSeconds(60));
 
         assertThat(child.exited()).as(child.output()).isTrue();
         assertThat(child.lines("RUNNING")).containsExactly("RUNNING false null");

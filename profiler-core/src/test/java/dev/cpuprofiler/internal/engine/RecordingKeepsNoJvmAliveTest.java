@@ -20,7 +20,7 @@ class RecordingKeepsNoJvmAliveTest {
             System.out.println("Skipping jfr-cpu-time: it needs JDK 25, this is " + Runtime.version());
             org.junit.jupiter.api.Assumptions.abort("jfr-cpu-time needs JDK 25");
         }
-        ChildJvm.Finished child = ChildJvm.of(RecordingBatchChild.class, engine).run(Duration.ofSeconds(20));
+        ChildJvm.Finished child = ChildJvm.of(RecordingBatchChild.class, engine).lean().run(Duration.ofSeconds(20));
 
         assertThat(child.output()).as("child output").contains("recording");
         assertThat(child.exited()).as("JVM exited within 20 s of main returning; output:%n%s", child.output())

@@ -20,7 +20,7 @@ class SigprofConflictTest {
                 "needs jdk.CPUTimeSample (JDK 25+ on Linux); this is Java " + Runtime.version());
         EnginesHere.assumeRunnable(AsyncProfilerEngine.ID);
 
-        ChildJvm.Finished child = ChildJvm.of(SigprofConflictChild.class)
+        ChildJvm.Finished child = ChildJvm.of(SigprofConflictChild.class).lean()
                 .withOptions("--enable-native-access=ALL-UNNAMED").run(Duration.ofSeconds(60));
         assertThat(child.exited()).as(child.output()).isTrue();
         assertThat(child.exitValue()).as(child.output()).isZero();

@@ -15,7 +15,7 @@ class LookbackKeepsNoJvmAliveTest {
 
     @Test
     void anApplicationWhoseMainReturnsExitsWhileLookbackRecords() throws Exception {
-        ChildJvm.Finished child = ChildJvm.of(LookbackBatchChild.class).run(Duration.ofSeconds(20));
+        ChildJvm.Finished child = ChildJvm.of(LookbackBatchChild.class).lean().run(Duration.ofSeconds(20));
 
         assertThat(child.output()).as("child output").contains("recording");
         assertThat(child.exited()).as("JVM exited within 20 s of main returning; output:%n%s", child.output())

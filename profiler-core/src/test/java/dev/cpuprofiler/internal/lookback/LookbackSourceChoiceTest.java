@@ -105,7 +105,7 @@ class LookbackSourceChoiceTest {
     }
 
     private static List<String> runInOwnJvm(String mode) throws IOException, InterruptedException {
-        ChildJvm.Finished child = ChildJvm.of(LookbackSourceChoiceChild.class, mode)
+        ChildJvm.Finished child = ChildJvm.of(LookbackSourceChoiceChild.class, mode).lean()
                 .withOptions("--enable-native-access=ALL-UNNAMED").run(Duration.ofSeconds(60));
         assertThat(child.exited()).as(child.output()).isTrue();
         assertThat(child.exitValue()).as(child.output()).isZero();

@@ -124,8 +124,9 @@ class CpuByEndpointTest {
     @Test
     void onVirtualThreadsJfrEnginesAttributeAndAsyncProfilerSaysItCannot() throws Exception {
         Path jdk25 = ChildJvm.jdk25OrSkip("[CpuByEndpoint]", "virtual threads and jfr-cpu-time need it");
+        // Compiled by C1, as this module's test JVMs are, where the platform-thread runs above record.
         ChildJvm.Finished child = ChildJvm.of(TwoKernelsChild.class, "jfr-cpu-time:true", "jfr-execution:true",
-                "async-profiler:true").on(jdk25).run(Duration.ofSeconds(150));
+                "async-profiler:true").on(jdk25).lean().run(Duration.ofSeconds(150));
         String text = child.output();
         assertThat(child.exited()).as("the child ended: %s", text).isTrue();
         List<String> results = child.lines("RESULT ");
