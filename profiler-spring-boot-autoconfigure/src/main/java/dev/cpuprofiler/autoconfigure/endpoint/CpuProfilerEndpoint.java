@@ -18,7 +18,6 @@ import dev.cpuprofiler.autoconfigure.page.StatusPage;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.format.ProfileView.Compare;
-import dev.cpuprofiler.format.ProfileView.Group;
 import dev.cpuprofiler.format.RecordingFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +26,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -131,38 +129,19 @@ public class CpuProfilerEndpoint {
         if (pageFile != null) {
             return pageFile;
         }
-        ProfileFormat f = blank(format) ? ProfileFormat.JSON : ProfileFormat.of(format).orElse(null);
-        LookbackView view = blank(lookback) ? LookbackView.INCLUDE : LookbackView.of(lookback).orElse(null);
-        Group g = blank(group) ? null : Group.of(group).orElse(null);
-        String unknown = f == null ? "format '" + format + "': use " + ProfileFormat.servedIds()
-                : view == null ? "lookback '" + lookback + "': use include, exclude or only"
-                : g == null && !blank(group) ? "group '" + group + "': use none, thread or endpoint" : null;
-        if (unknown != null) {
-            return ErrorDescriptor.response(400, "Unknown " + unknown, null);
+        ProfileQuery.Parsed parsed = ProfileQuery.parse(format, lookback, group, thread, compare);
+        if (parsed.query() == null) {
+            return ErrorDescriptor.response(400, parsed.refusal(), null);
         }
-        String shaped = view != LookbackView.INCLUDE ? "lookback=" + view.id() : g != null ? "group=" + g.id()
-                : !blank(thread) ? "thread=" + thread : !blank(compare) ? "compare=" + compare : null;
-        if (f == ProfileFormat.JFR && shaped != null) {
-            return ErrorDescriptor.response(400, shaped + " does not apply to format=jfr: the recording is the "
-                    + "session's own as the engine wrote it (every thread, never grouped, the look-back part never in "
-                    + "it, compared with nothing); leave lookback, group, thread and compare out, or use another "
-                    + "format", null);
-        }
+        ProfileFormat f = parsed.query().format();
         Profile p = profiler.profile(id).orElse(null);
         if (p == null) {
             return ErrorDescriptor.response(404, "No profile '" + id + "'" + (profiler.profiles().isEmpty()
                     ? ": none recorded yet" : ""), null);
         }
-        ProfileView shown;
-        try {
-            shown = ProfileView.of(view, g).comparedWith(Compare.asked(compare, p, profiler::profile))
-                    .ofThread(thread, p, f);
-        } catch (NoSuchElementException e) {
-            return ErrorDescriptor.response(404, e.getMessage(), null);
-        }
-        Optional<String> missing = f.missing(p).or(() -> shown.missing(p, f));
-        if (missing.isPresent()) {
-            return ErrorDescriptor.response(404, missing.get(), null);
+        ProfileQuery.Shown shown = parsed.query().view(p, profiler::profile);
+        if (shown.missing() != null) {
+            return ErrorDescriptor.response(404, shown.missing(), null);
         }
         MimeType type = MimeType.valueOf(f.mediaType());
         try {
@@ -176,7 +155,7 @@ public class CpuProfilerEndpoint {
                     }
                 }, 200, type);
             }
-            byte[] bytes = renders.bytes(p, f, shown, profiler.profiles()).orElse(null);
+            byte[] bytes = renders.bytes(p, f, shown.view(), profiler.profiles()).orElse(null);
             // Text as text; JSON and files as bytes, which no encoder would quote as a string.
             return bytes == null ? ErrorDescriptor.response(503, "Profile '" + p.id() + "' cannot be rendered now: "
                     + "other renders are under way; try again in a second", null)
