@@ -13,7 +13,7 @@ import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
 import dev.cpuprofiler.internal.cpu.Ticker;
 import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
-import dev.cpuprofiler.internal.engine.JfrStackDepth;
+import dev.cpuprofiler.internal.engine.JfrSetup;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.ArmingLevel;
 import dev.cpuprofiler.internal.lookback.Lookback;
@@ -53,16 +53,16 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     static final Duration START_WAIT = Duration.ofSeconds(2);
 
     private final Pipeline p;
-    private final JfrStackDepth jfrStackDepth;
+    private final JfrSetup jfrSetup;
     private final StatusReader status;
     // Guarded by this: the start thread checks closed under it before it starts the look-back and the sampler.
     private boolean started;
     private boolean closed;
     private Thread starter;
 
-    private DefaultCpuProfiler(Pipeline pipeline, JfrStackDepth jfrStackDepth) {
+    private DefaultCpuProfiler(Pipeline pipeline, JfrSetup jfrSetup) {
         this.p = pipeline;
-        this.jfrStackDepth = jfrStackDepth;
+        this.jfrSetup = jfrSetup;
         this.status = new StatusReader(pipeline);
     }
 
@@ -101,7 +101,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         // Before the look-back touches JFR (it records only from a sampler tick, or at its start when always armed):
         // JFR's stack depth can only be raised until JFR starts. A session asked for before this ran is safe too: the
         // JFR engines raise it themselves before they start JFR.
-        getReady("raise JFR's stack depth", () -> jfrStackDepth.ensure(options.getMaxStackDepth()));
+        getReady("raise JFR's stack depth", () -> jfrSetup.ensure(options.getMaxStackDepth()));
         getReady("check -XX:+DebugNonSafepoints", () -> p.debugNonSafepoints().warning().ifPresent(warning -> {
             if (p.engines().mayTurnOnDebugNonSafepoints(options.getEngine())) {
                 log.info("{} Until then async-profiler turns it on when it first records, for the code compiled "
@@ -129,7 +129,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         if (options.isEnabled() && (p.lookback() != Lookback.off()
                 || options.getEngine() != EngineChoice.ASYNC_PROFILER)) {
             getReady("initialise JFR", () -> {
-                if (jfrStackDepth.initializeWhileCold()) {
+                if (jfrSetup.initializeWhileCold()) {
                     p.jfrKeeper().beforeRecording(); // initialised, JFR's periodic thread spins before Java 21
                 }
             });
@@ -306,7 +306,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         ThreadFactory threadFactory = Thread::new;
         DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
         List<ProfilingEngine> engines;
-        JfrStackDepth jfrStackDepth = new JfrStackDepth();
+        JfrSetup jfrSetup = new JfrSetup();
         ProfileStore profileStore;
         Path workDirectory;
         ThreadCpuReader threadCpuReader;
@@ -351,8 +351,8 @@ public final class DefaultCpuProfiler implements CpuProfiler {
          * Raises JFR's stack depth to max-stack-depth on the start thread, and before each JFR session if that has not
          * run yet (tests script it).
          */
-        public Builder jfrStackDepth(JfrStackDepth jfrStackDepth) {
-            this.jfrStackDepth = Objects.requireNonNull(jfrStackDepth);
+        public Builder jfrSetup(JfrSetup jfrSetup) {
+            this.jfrSetup = Objects.requireNonNull(jfrSetup);
             return this;
         }
 
@@ -405,7 +405,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         }
 
         public DefaultCpuProfiler build() {
-            return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrStackDepth);
+            return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrSetup);
         }
     }
 

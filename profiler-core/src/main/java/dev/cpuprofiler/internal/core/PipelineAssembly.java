@@ -107,7 +107,7 @@ final class PipelineAssembly {
                 tracker);
         Lookback lookback = recorder != null ? recorder : Lookback.off();
         EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
-                : EngineSelector.standardEngines(b.jfrStackDepth, b.debugNonSafepoints, jfrKeeper), engineLock);
+                : EngineSelector.standardEngines(b.jfrSetup, b.debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         RequestTimeline requests = new RequestTimeline(b.virtualThreads);
         ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, b.clock,

@@ -42,24 +42,24 @@ public final class EngineSelector {
 
     /** New instances of the three engines in {@code auto} order: jfr-cpu-time, async-profiler, jfr-execution. */
     public static List<ProfilingEngine> standardEngines() {
-        return standardEngines(new JfrStackDepth(), new DebugNonSafepointsCheck());
+        return standardEngines(new JfrSetup(), new DebugNonSafepointsCheck());
     }
 
     /**
      * As {@link #standardEngines()}, sharing one JFR stack-depth setting and one view of {@code DebugNonSafepoints}
      * (which loading async-profiler turns on for all of them).
      */
-    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
+    public static List<ProfilingEngine> standardEngines(JfrSetup jfrSetup,
             DebugNonSafepointsCheck debugNonSafepoints) {
-        return standardEngines(jfrStackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
+        return standardEngines(jfrSetup, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
     }
 
     /** As above, the JFR engines telling {@code jfrKeeper} before each recording starts. */
-    public static List<ProfilingEngine> standardEngines(JfrStackDepth jfrStackDepth,
+    public static List<ProfilingEngine> standardEngines(JfrSetup jfrSetup,
             DebugNonSafepointsCheck debugNonSafepoints, JfrPeriodicTaskKeeper jfrKeeper) {
-        return List.of(new JfrCpuTimeEngine(jfrStackDepth, debugNonSafepoints, jfrKeeper),
+        return List.of(new JfrCpuTimeEngine(jfrSetup, debugNonSafepoints, jfrKeeper),
                 new AsyncProfilerEngine(null, debugNonSafepoints),
-                new JfrExecutionEngine(jfrStackDepth, debugNonSafepoints, jfrKeeper));
+                new JfrExecutionEngine(jfrSetup, debugNonSafepoints, jfrKeeper));
     }
 
     /**

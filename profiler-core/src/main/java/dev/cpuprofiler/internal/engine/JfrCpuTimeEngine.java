@@ -20,35 +20,35 @@ public final class JfrCpuTimeEngine implements ProfilingEngine {
 
     // Whether the sampler works is settled for the JVM's lifetime by the first probe (see CpuTimeSamplerProbe).
     private final CpuTimeSamplerCheck sampler;
-    private final JfrStackDepth stackDepth;
+    private final JfrSetup stackDepth;
     private final DebugNonSafepointsCheck debugNonSafepoints;
     private final JfrPeriodicTaskKeeper jfrKeeper;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrCpuTimeEngine() {
-        this(new JfrStackDepth(), new DebugNonSafepointsCheck());
+        this(new JfrSetup(), new DebugNonSafepointsCheck());
     }
 
     /**
      * @param stackDepth shared by everything in this profiler that records through JFR
      * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
      */
-    public JfrCpuTimeEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
+    public JfrCpuTimeEngine(JfrSetup stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
         this(stackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
     }
 
     /** @param jfrKeeper told before each recording starts (see {@link JfrPeriodicTaskKeeper}) */
-    public JfrCpuTimeEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
+    public JfrCpuTimeEngine(JfrSetup stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
             JfrPeriodicTaskKeeper jfrKeeper) {
         this(new CpuTimeSamplerProbe(), System.getProperty("os.name", "unknown"), stackDepth, debugNonSafepoints,
                 jfrKeeper);
     }
 
     JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName) {
-        this(probe, osName, new JfrStackDepth(), new DebugNonSafepointsCheck(), JfrPeriodicTaskKeeper.none());
+        this(probe, osName, new JfrSetup(), new DebugNonSafepointsCheck(), JfrPeriodicTaskKeeper.none());
     }
 
-    JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrStackDepth stackDepth,
+    JfrCpuTimeEngine(CpuTimeSamplerProbe probe, String osName, JfrSetup stackDepth,
             DebugNonSafepointsCheck debugNonSafepoints, JfrPeriodicTaskKeeper jfrKeeper) {
         this.sampler = new CpuTimeSamplerCheck(probe, osName);
         this.stackDepth = stackDepth;

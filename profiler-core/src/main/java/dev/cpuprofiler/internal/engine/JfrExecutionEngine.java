@@ -25,25 +25,25 @@ public final class JfrExecutionEngine implements ProfilingEngine {
     static final String SAMPLER_NOTE = "jfr-execution samples threads running Java code by wall-clock period (at most "
             + "5 per period); CPU spent in native code (JNI, the JVM, the kernel) is not sampled";
 
-    private final JfrStackDepth stackDepth;
+    private final JfrSetup stackDepth;
     private final DebugNonSafepointsCheck debugNonSafepoints;
     private final JfrPeriodicTaskKeeper jfrKeeper;
 
     /** JFR's stack depth raised to each session's max-stack-depth when it still can be. */
     public JfrExecutionEngine() {
-        this(new JfrStackDepth(), new DebugNonSafepointsCheck());
+        this(new JfrSetup(), new DebugNonSafepointsCheck());
     }
 
     /**
      * @param stackDepth shared by everything in this profiler that records through JFR
      * @param debugNonSafepoints whether inlined methods can be attributed exactly (a note in each profile if not)
      */
-    public JfrExecutionEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
+    public JfrExecutionEngine(JfrSetup stackDepth, DebugNonSafepointsCheck debugNonSafepoints) {
         this(stackDepth, debugNonSafepoints, JfrPeriodicTaskKeeper.none());
     }
 
     /** @param jfrKeeper told before each recording starts (see {@link JfrPeriodicTaskKeeper}) */
-    public JfrExecutionEngine(JfrStackDepth stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
+    public JfrExecutionEngine(JfrSetup stackDepth, DebugNonSafepointsCheck debugNonSafepoints,
             JfrPeriodicTaskKeeper jfrKeeper) {
         this.stackDepth = stackDepth;
         this.debugNonSafepoints = debugNonSafepoints;

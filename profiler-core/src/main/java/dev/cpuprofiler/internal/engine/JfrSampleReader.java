@@ -55,14 +55,14 @@ final class JfrSampleReader {
 
         /**
          * What a profile's reader should know of a JFR engine's recording: JFR keeps at most
-         * {@value JfrStackDepth#JFR_MAX} frames per stack.
+         * {@value JfrSetup#JFR_MAX} frames per stack.
          */
         List<String> notes(int maxStackDepth) {
             List<String> notes = new ArrayList<>();
             if (cut() > 0) {
                 int depth = maxStackDepth;
-                String limit = depth > JfrStackDepth.JFR_MAX
-                        ? "JFR records at most " + JfrStackDepth.JFR_MAX + " frames per stack, whatever "
+                String limit = depth > JfrSetup.JFR_MAX
+                        ? "JFR records at most " + JfrSetup.JFR_MAX + " frames per stack, whatever "
                                 + "max-stack-depth (" + depth + ") asks; the async-profiler engine keeps up to "
                                 + "max-stack-depth"
                         : "max-stack-depth " + depth + ", or less when JFR's own stack depth "

@@ -13,7 +13,7 @@ import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EngineUnavailableException;
 import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
-import dev.cpuprofiler.internal.engine.JfrStackDepth;
+import dev.cpuprofiler.internal.engine.JfrSetup;
 import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.stack.StackSink;
 import dev.cpuprofiler.internal.testing.FakeCgroupV2Container;
@@ -51,7 +51,7 @@ class CpuProfilerStartTest {
     private final Map<String, Boolean> depthSettledAtRun = new ConcurrentHashMap<>();
 
     /** The {@code jfrConfigure} command, blocked until released: the platform MBean server being slow to come up. */
-    private static final class BlockedConfigure implements JfrStackDepth.ConfigureCommand {
+    private static final class BlockedConfigure implements JfrSetup.ConfigureCommand {
 
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
@@ -67,7 +67,7 @@ class CpuProfilerStartTest {
     @Test
     void startReturnsWhileJfrsStackDepthIsRaisedAndTheSamplerStartsOnceItIs() throws Exception {
         BlockedConfigure configure = new BlockedConfigure();
-        JfrStackDepth depth = new JfrStackDepth(configure, () -> false);
+        JfrSetup depth = new JfrSetup(configure, () -> false);
         DefaultCpuProfiler.Builder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
         Instant startedAt = clock.instant();
         try (LogCapture logs = new LogCapture();
@@ -100,7 +100,7 @@ class CpuProfilerStartTest {
     @Test
     void closeDuringABlockedStartLeavesNoThreadAndNeverStartsTheSampler() throws Exception {
         BlockedConfigure configure = new BlockedConfigure();
-        JfrStackDepth depth = new JfrStackDepth(configure, () -> false);
+        JfrSetup depth = new JfrSetup(configure, () -> false);
         DefaultCpuProfiler.Builder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
         try (LogCapture logs = new LogCapture()) {
             DefaultCpuProfiler profiler = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
@@ -131,8 +131,8 @@ class CpuProfilerStartTest {
 
     @Test
     void aFailureGettingReadyIsLoggedOnceAndMonitoringStartsAllTheSame() throws Exception {
-        // Past JfrStackDepth's own handling, which turns exceptions and linkage errors into a note.
-        JfrStackDepth depth = new JfrStackDepth(arguments -> {
+        // Past JfrSetup's own handling, which turns exceptions and linkage errors into a note.
+        JfrSetup depth = new JfrSetup(arguments -> {
             throw new AssertionError("jfrConfigure broke");
         }, () -> false);
         try (LogCapture logs = new LogCapture();
@@ -146,7 +146,7 @@ class CpuProfilerStartTest {
         assertNoThreadAlive();
     }
 
-    private DefaultCpuProfiler.Builder builder(JfrStackDepth depth, ProfilingEngine engine) {
+    private DefaultCpuProfiler.Builder builder(JfrSetup depth, ProfilingEngine engine) {
         FakeCgroupV2Container.create(root, "150000 100000", "0-3");
         CpuProfilerOptions o = new CpuProfilerOptions();
         o.setThreshold(50);
@@ -160,7 +160,7 @@ class CpuProfilerStartTest {
         o.setLookback(Duration.ofSeconds(30));
         o.getReference().setEnabled(false);
         o.setEngine(EngineChoice.JFR_EXECUTION);
-        return DefaultCpuProfiler.builder(o).fsRoot(root).clock(clock).engines(List.of(engine)).jfrStackDepth(depth)
+        return DefaultCpuProfiler.builder(o).fsRoot(root).clock(clock).engines(List.of(engine)).jfrSetup(depth)
                 .workDirectory(root.resolve("work")).threadFactory(r -> {
                     Thread t = new Thread(() -> {
                         depthSettledAtRun.putIfAbsent(Thread.currentThread().getName(), depth.state().isPresent());

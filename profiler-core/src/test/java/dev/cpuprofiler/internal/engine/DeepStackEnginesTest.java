@@ -96,10 +96,10 @@ class DeepStackEnginesTest {
         options.setMaxStackDepth(8192);
         options.setStackSamplingPeriod(Duration.ofMillis(5));
         // Keep this JVM's JFR depth as it is: other tests settle it.
-        JfrStackDepth untouched = new JfrStackDepth(arguments -> "Stack depth: 8192", () -> true);
+        JfrSetup untouched = new JfrSetup(arguments -> "Stack depth: 8192", () -> true);
         try (DeepBurner burner = new DeepBurner(depth, fat).start();
                 DefaultCpuProfiler profiler = DefaultCpuProfiler.builder(options).workDirectory(work)
-                        .engines(List.of(new AsyncProfilerEngine())).jfrStackDepth(untouched).build()) {
+                        .engines(List.of(new AsyncProfilerEngine())).jfrSetup(untouched).build()) {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(60, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();

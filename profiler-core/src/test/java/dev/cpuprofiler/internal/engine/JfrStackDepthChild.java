@@ -20,7 +20,7 @@ public final class JfrStackDepthChild {
     private static volatile boolean atBottom;
 
     public static void main(String[] args) throws Exception {
-        JfrStackDepth.State state = new JfrStackDepth().ensure(512);
+        JfrSetup.State state = new JfrSetup().ensure(512);
         System.out.println("STATE " + state.inForce() + " " + state.raised() + " " + state.note().orElse("-"));
         String configuration = String.valueOf(java.lang.management.ManagementFactory.getPlatformMBeanServer().invoke(
                 new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"), "jfrConfigure",

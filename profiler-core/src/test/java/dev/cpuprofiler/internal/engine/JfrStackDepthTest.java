@@ -23,12 +23,12 @@ class JfrStackDepthTest {
     @Test
     void raisesTheDepthWhileJfrIsNotYetInitialised() {
         List<String> calls = new ArrayList<>();
-        JfrStackDepth depth = new JfrStackDepth(args -> {
+        JfrSetup depth = new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return args.length == 0 ? CONFIG_64 : "Stack depth: 512\n";
         }, () -> false);
 
-        JfrStackDepth.State state = depth.ensure(512);
+        JfrSetup.State state = depth.ensure(512);
 
         assertThat(calls).containsExactly("", "stackdepth=512");
         assertThat(state.raised()).isTrue();
@@ -41,33 +41,33 @@ class JfrStackDepthTest {
     @Test
     void lowersJfrsGlobalBuffersWithTheDepthUnlessTheJvmWasGivenJfrOptions() {
         List<String> calls = new ArrayList<>();
-        JfrStackDepth.ConfigureCommand jfr = args -> {
+        JfrSetup.ConfigureCommand jfr = args -> {
             calls.add(String.join(" ", args));
             return args.length == 0 ? DEFAULTS : "Stack depth: 512\nGlobal buffer count: 4\n";
         };
-        assertThat(new JfrStackDepth(jfr, () -> false).ensure(512).raised()).isTrue();
+        assertThat(new JfrSetup(jfr, () -> false).ensure(512).raised()).isTrue();
         assertThat(calls).containsExactly("", "stackdepth=512 globalbuffercount=4");
 
         calls.clear();
-        new JfrStackDepth(jfr, () -> false, true, () -> { }).ensure(512);
+        new JfrSetup(jfr, () -> false, true, () -> { }).ensure(512);
         assertThat(calls).containsExactly("", "stackdepth=512");
 
         calls.clear();
-        new JfrStackDepth(args -> {
+        new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return args.length == 0 ? DEFAULTS.replace("64", "1024") : "Global buffer count: 4\n";
         }, () -> false).ensure(512);
         assertThat(calls).containsExactly("", "globalbuffercount=4");
 
         calls.clear();
-        new JfrStackDepth(args -> {
+        new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return DEFAULTS.replace("count: 20", "count: 40").replace("64", "1024");
         }, () -> false).ensure(512);
         assertThat(calls).containsExactly(""); // a buffer count someone chose
 
         calls.clear();
-        new JfrStackDepth(args -> {
+        new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return DEFAULTS.replace("64", "1024");
         }, () -> true).ensure(512);
@@ -77,12 +77,12 @@ class JfrStackDepthTest {
     @Test
     void saysWhatDepthIsInForceWhenJfrWasStartedFirst() {
         List<String> calls = new ArrayList<>();
-        JfrStackDepth depth = new JfrStackDepth(args -> {
+        JfrSetup depth = new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return CONFIG_64;
         }, () -> true);
 
-        JfrStackDepth.State state = depth.ensure(512);
+        JfrSetup.State state = depth.ensure(512);
 
         assertThat(calls).containsExactly(""); // never changed under a running JFR
         assertThat(state.raised()).isFalse();
@@ -93,7 +93,7 @@ class JfrStackDepthTest {
 
     @Test
     void leavesADeeperSettingAloneAndClampsToJfrsMaximum() {
-        JfrStackDepth deeper = new JfrStackDepth(args -> "Stack depth: 1024", () -> false);
+        JfrSetup deeper = new JfrSetup(args -> "Stack depth: 1024", () -> false);
         assertThat(deeper.ensure(512)).satisfies(s -> {
             assertThat(s.raised()).isFalse();
             assertThat(s.inForce()).isEqualTo(1024);
@@ -101,21 +101,21 @@ class JfrStackDepthTest {
         });
 
         List<String> calls = new ArrayList<>();
-        JfrStackDepth clamped = new JfrStackDepth(args -> {
+        JfrSetup clamped = new JfrSetup(args -> {
             calls.add(String.join(" ", args));
             return args.length == 0 ? CONFIG_64 : "Stack depth: 2048";
         }, () -> false);
-        assertThat(clamped.ensure(8192).wanted()).isEqualTo(JfrStackDepth.JFR_MAX);
+        assertThat(clamped.ensure(8192).wanted()).isEqualTo(JfrSetup.JFR_MAX);
         assertThat(calls).contains("stackdepth=2048");
     }
 
     @Test
     void aFailingCommandCostsANoteNotAnException() {
-        JfrStackDepth depth = new JfrStackDepth(args -> {
+        JfrSetup depth = new JfrSetup(args -> {
             throw new IllegalStateException("no DiagnosticCommand MBean");
         }, () -> false);
 
-        JfrStackDepth.State state = depth.ensure(512);
+        JfrSetup.State state = depth.ensure(512);
 
         assertThat(state.inForce()).isEqualTo(-1);
         assertThat(state.note()).hasValueSatisfying(n -> assertThat(n).contains("could not be read"));

@@ -13,7 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * JFR keeps 64 frames per stack unless told otherwise, and a Spring MVC request is 80–150 frames deep: the controller
+ * JFR's JVM-wide setup, done once before the profiler first records with it: the stack depth, the global buffers, and
+ * where it pays, JFR's initialisation itself.
+ *
+ * <p>JFR keeps 64 frames per stack unless told otherwise, and a Spring MVC request is 80–150 frames deep: the controller
  * and everything above it would be cut off. JFR's depth is one global setting that it reads once, when JFR is first
  * initialised in the JVM; before that, the {@code jfrConfigure} diagnostic command can raise it (JDK 21+ ignore it
  * afterwards, and on JDK 17 changing it under a running sampler is unsafe). So the profiler raises it before look-back
@@ -31,12 +34,12 @@ import org.slf4j.LoggerFactory;
  * HotSpot then throws away every compiled method, and a busy application initialising JFR lost a third of its
  * throughput to the JIT for half a minute.
  */
-public final class JfrStackDepth {
+public final class JfrSetup {
 
     /** The deepest JFR accepts. */
     public static final int JFR_MAX = 2048;
 
-    private static final Logger log = LoggerFactory.getLogger(JfrStackDepth.class);
+    private static final Logger log = LoggerFactory.getLogger(JfrSetup.class);
     /** JFR's global buffers (of 512 KB) where the JVM was given no JFR options: JFR's default is 20. */
     static final int GLOBAL_BUFFERS = 4;
 
@@ -75,13 +78,13 @@ public final class JfrStackDepth {
     private State state;
 
     /** The platform's {@code com.sun.management:type=DiagnosticCommand} MBean and JFR's own initialised flag. */
-    public JfrStackDepth() {
-        this(JfrStackDepth::platformConfigure, JfrStackDepth::platformInitialized, flightRecorderOptionsGiven(),
+    public JfrSetup() {
+        this(JfrSetup::platformConfigure, JfrSetup::platformInitialized, flightRecorderOptionsGiven(),
                 FlightRecorder::getFlightRecorder);
     }
 
     /** A stand-in JFR: nothing is initialised. */
-    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized) {
+    public JfrSetup(ConfigureCommand command, BooleanSupplier jfrInitialized) {
         this(command, jfrInitialized, false, () -> { });
     }
 
@@ -89,7 +92,7 @@ public final class JfrStackDepth {
      * @param optionsGiven the JVM was started with {@code -XX:FlightRecorderOptions}: its buffers are left as given
      * @param initialize initialises JFR
      */
-    public JfrStackDepth(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven,
+    public JfrSetup(ConfigureCommand command, BooleanSupplier jfrInitialized, boolean optionsGiven,
             Runnable initialize) {
         this.command = command;
         this.jfrInitialized = jfrInitialized;
