@@ -1,6 +1,6 @@
 package dev.cpuprofiler.internal.core;
 
-import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
+import dev.cpuprofiler.internal.core.PipelineBuilder.Pipeline;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
@@ -10,40 +10,28 @@ import dev.cpuprofiler.CpuProfilerOptions;
 
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
-import dev.cpuprofiler.internal.cpu.Ticker;
-import dev.cpuprofiler.internal.engine.DebugNonSafepointsCheck;
-import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.JfrSetup;
-import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.lookback.ArmingLevel;
 import dev.cpuprofiler.internal.lookback.Lookback;
-import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.session.ProfileStore;
 import dev.cpuprofiler.internal.session.ProfilingSessions;
 import dev.cpuprofiler.RequestActivity;
 import dev.cpuprofiler.RunningSession;
-import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import dev.cpuprofiler.SessionEndListener;
-import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
-import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running profiler: the pipeline {@link PipelineAssembly} built from {@link CpuProfilerOptions} (CPU source →
- * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread. {@link #start()} returns
- * at once: a short-lived thread of the profiler's ({@code cpuprofiler-start}) does the slow part, raising JFR's stack
- * depth, then starts the look-back and the sampler, whose tick checks the trigger, then initialises JFR where that
- * must happen early. No engine loads before its first recording. {@link #close()} stops everything, that thread
- * included.
+ * The running profiler: the pipeline {@link PipelineBuilder} built from {@link CpuProfilerOptions} (CPU source →
+ * sampler → rolling baseline → trigger → profiling sessions). Building it starts no thread. {@link #start()} returns at
+ * once: a short-lived thread of the profiler's ({@code cpuprofiler-start}) does the slow part, raising JFR's stack
+ * depth, then starts the look-back and the sampler, whose tick checks the trigger, then initialises JFR where that must
+ * happen early. No engine loads before its first recording. {@link #close()} stops everything, that thread included.
  */
 public final class DefaultCpuProfiler implements CpuProfiler {
 
@@ -60,15 +48,15 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     private boolean closed;
     private Thread starter;
 
-    private DefaultCpuProfiler(Pipeline pipeline, JfrSetup jfrSetup) {
+    DefaultCpuProfiler(Pipeline pipeline, JfrSetup jfrSetup) {
         this.p = pipeline;
         this.jfrSetup = jfrSetup;
         this.status = new StatusReader(pipeline);
     }
 
     /** A builder that also takes the parts tests replace (engines, store, readers, look-back source). */
-    public static Builder builder(CpuProfilerOptions options) {
-        return new Builder(options);
+    public static PipelineBuilder builder(CpuProfilerOptions options) {
+        return new PipelineBuilder(options);
     }
 
     /**
@@ -87,7 +75,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         started = true;
         // The start-up grace first: the look-back reads it as it starts.
         p.coordinator().monitoringStarted();
-        starter = PipelineAssembly.named(p.threadFactory(), "cpuprofiler-start").newThread(this::startMonitoring);
+        starter = PipelineBuilder.named(p.threadFactory(), "cpuprofiler-start").newThread(this::startMonitoring);
         starter.start();
     }
 
@@ -162,7 +150,7 @@ public final class DefaultCpuProfiler implements CpuProfiler {
     public RunningSession startOnDemand(Duration duration) {
         // The engine starts on a thread of the profiler's: the caller may be a virtual thread (a request's).
         return p.coordinator().startOnDemand(duration,
-                launch -> PipelineAssembly.named(p.threadFactory(), "cpuprofiler-launch").newThread(launch).start());
+                launch -> PipelineBuilder.named(p.threadFactory(), "cpuprofiler-launch").newThread(launch).start());
     }
 
     @Override
@@ -293,128 +281,12 @@ public final class DefaultCpuProfiler implements CpuProfiler {
         }
     }
 
-    /**
-     * Production defaults; tests pass their fakes (clock, ticker, filesystem root, threads, engines, look-back source,
-     * per-thread CPU reader) through these same methods, so they exercise the wiring production runs.
-     */
-    public static final class Builder {
-
-        final CpuProfilerOptions options;
-        Path fsRoot = Path.of("/");
-        Clock clock = Clock.systemUTC();
-        Ticker ticker = Ticker.system();
-        ThreadFactory threadFactory = Thread::new;
-        DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
-        List<ProfilingEngine> engines;
-        JfrSetup jfrSetup = new JfrSetup();
-        ProfileStore profileStore;
-        Path workDirectory;
-        ThreadCpuReader threadCpuReader;
-        LongSupplier compilationMillis;
-        LookbackSource lookbackSource;
-        DiskSpaceGuard diskSpace;
-        boolean virtualThreads;
-
-        Builder(CpuProfilerOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-        }
-
-        /** Where {@code proc/} and {@code sys/fs/cgroup/} are found; {@code /} in production. */
-        public Builder fsRoot(Path fsRoot) {
-            this.fsRoot = Objects.requireNonNull(fsRoot);
-            return this;
-        }
-
-        public Builder clock(Clock clock) {
-            this.clock = Objects.requireNonNull(clock);
-            return this;
-        }
-
-        public Builder ticker(Ticker ticker) {
-            this.ticker = Objects.requireNonNull(ticker);
-            return this;
-        }
-
-        /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
-        public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = Objects.requireNonNull(threadFactory);
-            return this;
-        }
-
-        /** The engines {@code auto} tries, in order (default: jfr-cpu-time, async-profiler, jfr-execution). */
-        public Builder engines(List<ProfilingEngine> engines) {
-            this.engines = List.copyOf(engines);
-            return this;
-        }
-
-        /**
-         * Raises JFR's stack depth to max-stack-depth on the start thread, and before each JFR session if that has not
-         * run yet (tests script it).
-         */
-        public Builder jfrSetup(JfrSetup jfrSetup) {
-            this.jfrSetup = Objects.requireNonNull(jfrSetup);
-            return this;
-        }
-
-        /** Replaces the profile store built from the options. */
-        public Builder profileStore(ProfileStore profileStore) {
-            this.profileStore = Objects.requireNonNull(profileStore);
-            return this;
-        }
-
-        /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
-        public Builder threadCpuReader(ThreadCpuReader threadCpuReader) {
-            this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
-            return this;
-        }
-
-        /**
-         * The JIT's cumulative compilation time in ms, counted as the profiler's own CPU while a session works (default:
-         * the platform CompilationMXBean's, where it monitors that time; tests script it).
-         */
-        public Builder compilationTime(LongSupplier compilationMillis) {
-            this.compilationMillis = Objects.requireNonNull(compilationMillis);
-            return this;
-        }
-
-        /** Where look-back's samples come from (default: a JFR execution-sample stream). */
-        public Builder lookbackSource(LookbackSource lookbackSource) {
-            this.lookbackSource = Objects.requireNonNull(lookbackSource);
-            return this;
-        }
-
-        /** How free space is judged where the profiler writes (default: from min-free-disk-space). */
-        public Builder diskSpaceGuard(DiskSpaceGuard diskSpace) {
-            this.diskSpace = Objects.requireNonNull(diskSpace);
-            return this;
-        }
-
-        /**
-         * Where engines write temporary recordings: the profiler makes a private directory of its own in it (default:
-         * in java.io.tmpdir) and deletes only that on close, never what else is there.
-         */
-        public Builder workDirectory(Path workDirectory) {
-            this.workDirectory = Objects.requireNonNull(workDirectory);
-            return this;
-        }
-
-        /** Whether the application serves requests on virtual threads (see {@link CpuProfiler.Builder}). */
-        public Builder virtualThreads(boolean virtualThreads) {
-            this.virtualThreads = virtualThreads;
-            return this;
-        }
-
-        public DefaultCpuProfiler build() {
-            return new DefaultCpuProfiler(PipelineAssembly.assemble(this), jfrSetup);
-        }
-    }
-
     /** profiler-core's {@link CpuProfiler.Provider}: the pipeline, with production defaults for the rest. */
     public static final class Provider implements CpuProfiler.Provider {
 
         @Override
         public CpuProfiler build(CpuProfiler.Builder settings) {
-            Builder b = builder(settings.options()).fsRoot(settings.fsRoot()).clock(settings.clock())
+            PipelineBuilder b = builder(settings.options()).fsRoot(settings.fsRoot()).clock(settings.clock())
                     .threadFactory(settings.threadFactory()).virtualThreads(settings.virtualThreads());
             if (settings.workDirectory() != null) {
                 b.workDirectory(settings.workDirectory());

@@ -7,7 +7,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.ThreadCpu;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
-import dev.cpuprofiler.internal.core.PipelineAssembly.Pipeline;
+import dev.cpuprofiler.internal.core.PipelineBuilder.Pipeline;
 import dev.cpuprofiler.internal.cpu.RecentCpuSamples;
 import dev.cpuprofiler.internal.stack.HotMethods;
 import dev.cpuprofiler.internal.stack.LookbackTrees;

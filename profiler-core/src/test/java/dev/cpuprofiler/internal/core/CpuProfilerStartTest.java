@@ -68,7 +68,7 @@ class CpuProfilerStartTest {
     void startReturnsWhileJfrsStackDepthIsRaisedAndTheSamplerStartsOnceItIs() throws Exception {
         BlockedConfigure configure = new BlockedConfigure();
         JfrSetup depth = new JfrSetup(configure, () -> false);
-        DefaultCpuProfiler.Builder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
+        PipelineBuilder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
         Instant startedAt = clock.instant();
         try (LogCapture logs = new LogCapture();
                 // Neither building nor start() waits for the command: one that did would never return.
@@ -101,7 +101,7 @@ class CpuProfilerStartTest {
     void closeDuringABlockedStartLeavesNoThreadAndNeverStartsTheSampler() throws Exception {
         BlockedConfigure configure = new BlockedConfigure();
         JfrSetup depth = new JfrSetup(configure, () -> false);
-        DefaultCpuProfiler.Builder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
+        PipelineBuilder builder = builder(depth, ScriptedEngine.working(JfrExecutionEngine.ID));
         try (LogCapture logs = new LogCapture()) {
             DefaultCpuProfiler profiler = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
                 DefaultCpuProfiler built = builder.build();
@@ -146,7 +146,7 @@ class CpuProfilerStartTest {
         assertNoThreadAlive();
     }
 
-    private DefaultCpuProfiler.Builder builder(JfrSetup depth, ProfilingEngine engine) {
+    private PipelineBuilder builder(JfrSetup depth, ProfilingEngine engine) {
         FakeCgroupV2Container.create(root, "150000 100000", "0-3");
         CpuProfilerOptions o = new CpuProfilerOptions();
         o.setThreshold(50);

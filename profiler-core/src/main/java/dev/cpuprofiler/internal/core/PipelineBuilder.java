@@ -34,6 +34,10 @@ import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
+import dev.cpuprofiler.internal.engine.JfrSetup;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
+import java.util.List;
+import java.util.function.LongSupplier;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
@@ -47,31 +51,144 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the pipeline from validated options and what the builder was given (production defaults, or a test's
- * fakes through the same builder methods): CPU source → sampler → rolling baseline → trigger → sessions,
- * with per-thread CPU, the look-back and the engines beside them. Picks the CPU source (one file read) and starts no
- * thread. JFR's stack depth is raised later, on the profiler's start thread ({@link DefaultCpuProfiler#start()}): it
- * goes through the platform MBean server, which costs the application's thread 100-200 ms where nothing made it yet.
+ * What a profiler is built from: its options, and production defaults for the rest that tests replace with their
+ * fakes (clock, ticker, filesystem root, threads, engines, look-back source, per-thread CPU reader) through these same
+ * methods, so that they exercise the wiring production runs. {@link #build()} assembles the pipeline and hands it to
+ * the {@link DefaultCpuProfiler} that runs it.
  */
-final class PipelineAssembly {
+public final class PipelineBuilder {
 
-    private static final Logger log = LoggerFactory.getLogger(PipelineAssembly.class);
+    private static final Logger log = LoggerFactory.getLogger(PipelineBuilder.class);
 
-    private PipelineAssembly() {
+    private final CpuProfilerOptions options;
+    private Path fsRoot = Path.of("/");
+    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.system();
+    private ThreadFactory threadFactory = Thread::new;
+    private DebugNonSafepointsCheck debugNonSafepoints = new DebugNonSafepointsCheck();
+    private List<ProfilingEngine> engines;
+    private JfrSetup jfrSetup = new JfrSetup();
+    private ProfileStore profileStore;
+    private Path workDirectory;
+    private ThreadCpuReader threadCpuReader;
+    private LongSupplier compilationMillis;
+    private LookbackSource lookbackSource;
+    private DiskSpaceGuard diskSpace;
+    private boolean virtualThreads;
+
+    PipelineBuilder(CpuProfilerOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
     }
 
-    static Pipeline assemble(DefaultCpuProfiler.Builder b) {
-        CpuProfilerOptions options = b.options.copy().validate();
-        ThreadCpuReader threadReader = b.threadCpuReader != null ? b.threadCpuReader : new ManagementThreadCpuReader();
+    /** Where {@code proc/} and {@code sys/fs/cgroup/} are found; {@code /} in production. */
+    public PipelineBuilder fsRoot(Path fsRoot) {
+        this.fsRoot = Objects.requireNonNull(fsRoot);
+        return this;
+    }
+
+    public PipelineBuilder clock(Clock clock) {
+        this.clock = Objects.requireNonNull(clock);
+        return this;
+    }
+
+    public PipelineBuilder ticker(Ticker ticker) {
+        this.ticker = Objects.requireNonNull(ticker);
+        return this;
+    }
+
+    /** Makes every thread the profiler starts; they are named {@code cpuprofiler-*} and made daemons. */
+    public PipelineBuilder threadFactory(ThreadFactory threadFactory) {
+        this.threadFactory = Objects.requireNonNull(threadFactory);
+        return this;
+    }
+
+    /** The engines {@code auto} tries, in order (default: jfr-cpu-time, async-profiler, jfr-execution). */
+    public PipelineBuilder engines(List<ProfilingEngine> engines) {
+        this.engines = List.copyOf(engines);
+        return this;
+    }
+
+    /**
+     * Raises JFR's stack depth to max-stack-depth on the start thread, and before each JFR session if that has not
+     * run yet (tests script it).
+     */
+    public PipelineBuilder jfrSetup(JfrSetup jfrSetup) {
+        this.jfrSetup = Objects.requireNonNull(jfrSetup);
+        return this;
+    }
+
+    /** Replaces the profile store built from the options. */
+    public PipelineBuilder profileStore(ProfileStore profileStore) {
+        this.profileStore = Objects.requireNonNull(profileStore);
+        return this;
+    }
+
+    /** Reads per-thread CPU time (default: the platform ThreadMXBean). */
+    public PipelineBuilder threadCpuReader(ThreadCpuReader threadCpuReader) {
+        this.threadCpuReader = Objects.requireNonNull(threadCpuReader);
+        return this;
+    }
+
+    /**
+     * The JIT's cumulative compilation time in ms, counted as the profiler's own CPU while a session works (default:
+     * the platform CompilationMXBean's, where it monitors that time; tests script it).
+     */
+    public PipelineBuilder compilationTime(LongSupplier compilationMillis) {
+        this.compilationMillis = Objects.requireNonNull(compilationMillis);
+        return this;
+    }
+
+    /** Where look-back's samples come from (default: a JFR execution-sample stream). */
+    public PipelineBuilder lookbackSource(LookbackSource lookbackSource) {
+        this.lookbackSource = Objects.requireNonNull(lookbackSource);
+        return this;
+    }
+
+    /** How free space is judged where the profiler writes (default: from min-free-disk-space). */
+    public PipelineBuilder diskSpaceGuard(DiskSpaceGuard diskSpace) {
+        this.diskSpace = Objects.requireNonNull(diskSpace);
+        return this;
+    }
+
+    /**
+     * Where engines write temporary recordings: the profiler makes a private directory of its own in it (default:
+     * in java.io.tmpdir) and deletes only that on close, never what else is there.
+     */
+    public PipelineBuilder workDirectory(Path workDirectory) {
+        this.workDirectory = Objects.requireNonNull(workDirectory);
+        return this;
+    }
+
+    /** Whether the application serves requests on virtual threads (see {@link CpuProfiler.Builder}). */
+    public PipelineBuilder virtualThreads(boolean virtualThreads) {
+        this.virtualThreads = virtualThreads;
+        return this;
+    }
+
+    public DefaultCpuProfiler build() {
+        return new DefaultCpuProfiler(assemble(), jfrSetup);
+    }
+
+    /**
+     * The pipeline from the validated options and what this builder was given: CPU source → sampler → rolling
+     * baseline → trigger → sessions, with per-thread CPU, the look-back and the engines beside them. Picks the CPU
+     * source (one file read) and starts no thread. JFR's stack depth is raised later, on the profiler's start thread
+     * ({@link DefaultCpuProfiler#start()}): it goes through the platform MBean server, which costs the application's
+     * thread 100-200 ms where nothing made it yet.
+     */
+    private Pipeline assemble() {
+        CpuProfilerOptions options = this.options.copy().validate();
+        ThreadCpuReader threadReader = threadCpuReader != null ? threadCpuReader : new ManagementThreadCpuReader();
         // The profiler's own CPU, left out of what the trigger judges: every thread it makes is accountable (the start
         // and launch threads too, made from the pipeline's factory), and the sessions mark the JIT's work for it.
         OwnCpu ownCpu = new OwnCpu(threadReader.available() ? threadReader::cpuTimes : null,
-                b.compilationMillis != null ? b.compilationMillis : OwnCpu.jvmCompilationMillis(), b.ticker,
+                compilationMillis != null ? compilationMillis : OwnCpu.jvmCompilationMillis(), ticker,
                 OwnCpu.JIT_SETTLE);
-        ThreadFactory threads = ownCpu.accountable(b.threadFactory);
-        DiskSpaceGuard diskSpace = b.diskSpace != null ? b.diskSpace : new DiskSpaceGuard(options.getMinFreeDiskSpace());
+        ThreadFactory threads = ownCpu.accountable(threadFactory);
+        DiskSpaceGuard diskSpace = this.diskSpace != null ? this.diskSpace
+                : new DiskSpaceGuard(options.getMinFreeDiskSpace());
 
-        CpuSourceSelector.Selected selected = new CpuSourceSelector(b.fsRoot).select(options.getSource());
+        CpuSourceSelector.Selected selected = new CpuSourceSelector(fsRoot).select(options.getSource());
         log.debug("CPU source: {} ({}), effective CPU count {} from {}", selected.source().kind().id(),
                 selected.source().description(), selected.effectiveCpus().count(), selected.effectiveCpus().origin());
         // The sessions' engines and the look-back take turns on one lock: never two recordings at once. While one
@@ -81,7 +198,7 @@ final class PipelineAssembly {
         EngineLock engineLock = new EngineLock();
         Duration quietInterval = max(options.getSamplingInterval(), options.getPollingInterval());
         CpuSampler sampler = new CpuSampler(selected.source(), selected.effectiveCpus(), options.getSamplingInterval(),
-                quietInterval, () -> engineLock.held() || ownCpu.working(), ownCpu::cpuNanos, b.ticker,
+                quietInterval, () -> engineLock.held() || ownCpu.working(), ownCpu::cpuNanos, ticker,
                 named(threads, "cpuprofiler-sampler"));
         RollingBaseline baseline = RollingBaseline.of(options, selected.effectiveCpus());
         // For the status page's chart: one array write per tick.
@@ -94,44 +211,44 @@ final class PipelineAssembly {
             log.info("Per-thread CPU time is not available in this JVM: no thread table, no concurrency ratios");
         }
 
-        ProfileStore profiles = b.profileStore != null ? b.profileStore
-                : ProfileStore.of(options, outputWriter(b, options, diskSpace), diskSpace);
-        WorkDirectory workDirectory = b.workDirectory != null ? WorkDirectory.in(b.workDirectory)
+        ProfileStore profiles = profileStore != null ? profileStore
+                : ProfileStore.of(options, outputWriter(options, diskSpace), diskSpace);
+        WorkDirectory workDirectory = this.workDirectory != null ? WorkDirectory.in(this.workDirectory)
                 : WorkDirectory.inTemp();
 
         // Opens its recording before the first of ours, and only on a JVM whose periodic thread would spin after it.
         JfrPeriodicTaskKeeper jfrKeeper = JfrPeriodicTaskKeeper.forThisJvm();
         // The start-up grace, the cooldown and the shutdown: kept once, for the trigger and the look-back.
         Holds holds = new Holds();
-        LookbackRecorder recorder = lookbackRecorder(b, threads, options, diskSpace, jfrKeeper, engineLock, holds,
+        LookbackRecorder recorder = lookbackRecorder(threads, options, diskSpace, jfrKeeper, engineLock, holds,
                 tracker);
         Lookback lookback = recorder != null ? recorder : Lookback.off();
-        EngineSelector engines = new EngineSelector(b.engines != null ? b.engines
-                : EngineSelector.standardEngines(b.jfrSetup, b.debugNonSafepoints, jfrKeeper), engineLock);
+        EngineSelector engines = new EngineSelector(this.engines != null ? this.engines
+                : EngineSelector.standardEngines(jfrSetup, debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
-        RequestTimeline requests = new RequestTimeline(b.virtualThreads);
-        ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, b.clock,
+        RequestTimeline requests = new RequestTimeline(virtualThreads);
+        ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
                     return () -> sampler.percentSince(reading);
                 }, tracker == null ? null : () -> new ConcurrencySampler(threadReader, concurrencyTracker,
-                        selected.effectiveCpus(), b.ticker, named(threads, "cpuprofiler-concurrency")), lookback,
-                new CpuBreakdownProbe(b.fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
+                        selected.effectiveCpus(), ticker, named(threads, "cpuprofiler-concurrency")), lookback,
+                new CpuBreakdownProbe(fsRoot, ProcessCpuSource.platformProcessCpuTime(), threadReader), requests,
                 saturation(tracker), options.effectiveSaturationWindow(), ownCpu);
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
         SessionCoordinator coordinator = new SessionCoordinator(options, selected.effectiveCpus().count(),
                 baseline::average, tracker == null ? null : tracker::saturation, lookback::rising, holds, sessions,
-                b.clock);
+                clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
         // it starts is launched on a thread made for that launch.
         TriggerPoller poller = TriggerPoller.of(coordinator, options, named(threads, "cpuprofiler-policy"));
         listenToTicks(sampler, baseline, recentCpu, tracker, recorder, poller);
-        return new Pipeline(options, b.clock, b.ticker, threads, selected, sampler, baseline, recentCpu, tracker,
+        return new Pipeline(options, clock, ticker, threads, selected, sampler, baseline, recentCpu, tracker,
                 profiles, workDirectory, diskSpace, jfrKeeper, engines, sessions, lookback, coordinator,
-                b.debugNonSafepoints, requests);
+                debugNonSafepoints, requests);
     }
 
     /**
@@ -160,7 +277,7 @@ final class PipelineAssembly {
      * Look-back only helps CPU-triggered profiles, so it exists only when the trigger is on and it is asked for (null
      * otherwise), and records only while the CPU arms it.
      */
-    private static LookbackRecorder lookbackRecorder(DefaultCpuProfiler.Builder b, ThreadFactory threads,
+    private LookbackRecorder lookbackRecorder(ThreadFactory threads,
             CpuProfilerOptions options,
             DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineLock engineLock, Holds holds,
             ThreadCpuTracker tracker) {
@@ -168,8 +285,8 @@ final class PipelineAssembly {
             return null;
         }
         LookbackSource source;
-        if (b.lookbackSource != null) {
-            source = b.lookbackSource;
+        if (lookbackSource != null) {
+            source = lookbackSource;
         } else {
             // The event the sessions will record: CPU time where they use jfr-cpu-time, jdk.ExecutionSample
             // elsewhere (never next to async-profiler: SIGPROF). Decided without starting JFR.
@@ -179,7 +296,7 @@ final class PipelineAssembly {
             source = choice.source();
         }
         // No thread of its own: the CPU sampler's tick arms, disarms and evicts it.
-        return new LookbackRecorder(options, holds, source, engineLock, b.clock,
+        return new LookbackRecorder(options, holds, source, engineLock, clock,
                 tracker == null ? () -> Double.NaN : tracker::hottestTickPercent);
     }
 
@@ -187,13 +304,13 @@ final class PipelineAssembly {
      * The writer for {@code output-directory}, or null without one. An existing directory that is not this user's alone
      * fails the start: others could read the profiles, or plant and replace files in it.
      */
-    private static ProfileFileWriter outputWriter(DefaultCpuProfiler.Builder b, CpuProfilerOptions options,
+    private ProfileFileWriter outputWriter(CpuProfilerOptions options,
             DiskSpaceGuard diskSpace) {
         Path directory = options.getOutputDirectory();
         if (directory == null) {
             return null;
         }
-        UserPrincipal user = OwnerOnlyDirectory.processUser(b.fsRoot).orElse(null);
+        UserPrincipal user = OwnerOnlyDirectory.processUser(fsRoot).orElse(null);
         Optional<String> problem;
         try {
             problem = OwnerOnlyDirectory.problem(directory, user);
@@ -231,7 +348,7 @@ final class PipelineAssembly {
     }
 
     /**
-     * The parts the assembly built, held by the running {@link CpuProfiler}.
+     * The parts the builder assembled, held by the running {@link CpuProfiler}.
      *
      * @param threads per-thread CPU time, or null when this JVM cannot measure it
      * @param jfrKeeper the recording that keeps JFR's periodic thread asleep on Java 17 to 20, closed last
