@@ -121,6 +121,9 @@ public final class CpuProfilerOptions implements Cloneable {
     private Reference reference = new Reference();
     public Reference getReference() { return reference; }
 
+    private Latency latency = new Latency();
+    public Latency getLatency() { return latency; }
+
     /** {@code profiler.cpu.jfr.*}. */
     public static final class Jfr implements Cloneable {
 
@@ -166,6 +169,42 @@ public final class CpuProfilerOptions implements Cloneable {
         private Reference copy() throws CloneNotSupportedException { return (Reference) clone(); }
     }
 
+    /**
+     * {@code profiler.latency.*}: the latency trigger, which records a LATENCY profile when an endpoint's requests turn
+     * slow, with what they waited on.
+     */
+    public static final class Latency implements Cloneable {
+
+        public static final String PREFIX = "profiler.latency.";
+
+        private boolean enabled = true;
+        public boolean isEnabled() { return enabled; }
+        public void setEnabled(boolean enabled) { this.enabled = enabled; }
+        private Duration threshold = Duration.ofMillis(200);
+        public Duration getThreshold() { return threshold; }
+        public void setThreshold(Duration threshold) { this.threshold = threshold; }
+        private double slowShare = 0.5;
+        public double getSlowShare() { return slowShare; }
+        public void setSlowShare(double slowShare) { this.slowShare = slowShare; }
+        private int minRequests = 20;
+        public int getMinRequests() { return minRequests; }
+        public void setMinRequests(int minRequests) { this.minRequests = minRequests; }
+        private Duration window = Duration.ofSeconds(30);
+        public Duration getWindow() { return window; }
+        public void setWindow(Duration window) { this.window = window; }
+        private double normalFactor = 2.0;
+        public double getNormalFactor() { return normalFactor; }
+        public void setNormalFactor(double normalFactor) { this.normalFactor = normalFactor; }
+        private Duration cooldown = Duration.ofHours(1);
+        public Duration getCooldown() { return cooldown; }
+        public void setCooldown(Duration cooldown) { this.cooldown = cooldown; }
+        private Duration waitThreshold = Duration.ofMillis(10);
+        public Duration getWaitThreshold() { return waitThreshold; }
+        public void setWaitThreshold(Duration waitThreshold) { this.waitThreshold = waitThreshold; }
+
+        private Latency copy() throws CloneNotSupportedException { return (Latency) clone(); }
+    }
+
     /** The saturation window in use: as set, else a minute, or the rolling history when that is shorter. */
     public Duration effectiveSaturationWindow() {
         Duration minute = Duration.ofMinutes(1);
@@ -180,6 +219,7 @@ public final class CpuProfilerOptions implements Cloneable {
             copy.jfr = jfr.copy();
             copy.saturation = saturation.copy();
             copy.reference = reference.copy();
+            copy.latency = latency.copy();
             return copy;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
@@ -235,7 +275,20 @@ public final class CpuProfilerOptions implements Cloneable {
         between("reference.duration", reference.duration, MIN_DURATION, MAX_DURATION);
         between("reference.refresh", reference.refresh, "reference.duration", reference.duration, null,
                 Reference.MAX_REFRESH);
+        latencyBetween("threshold", latency.threshold, Duration.ofMillis(1), Duration.ofMinutes(10));
+        latencyBetween("slow-share", latency.slowShare, 0.01, 1.0);
+        latencyBetween("min-requests", latency.minRequests, 1, 1_000_000);
+        latencyBetween("window", latency.window, Duration.ofSeconds(5), Duration.ofHours(1));
+        latencyBetween("normal-factor", latency.normalFactor, 1.0, 100.0);
+        InvalidOptionException.check(Latency.PREFIX + "cooldown", latency.cooldown, latency.cooldown != null
+                && !latency.cooldown.isNegative(), "must be zero or positive");
+        latencyBetween("wait-threshold", latency.waitThreshold, Duration.ZERO, Duration.ofSeconds(10));
         return this;
+    }
+
+    private static <T extends Comparable<? super T>> void latencyBetween(String key, T value, T min, T max) {
+        InvalidOptionException.check(Latency.PREFIX + key, value, value != null && value.compareTo(min) >= 0
+                && value.compareTo(max) <= 0, "must be between " + min + " and " + max);
     }
 
     /**

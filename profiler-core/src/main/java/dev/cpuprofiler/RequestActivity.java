@@ -5,8 +5,9 @@ package dev.cpuprofiler;
  * burned its CPU ({@link Profile#endpoints()}). A request is whatever the caller counts as one: the starter reports
  * each root Micrometer observation (an HTTP request, a {@code @Scheduled} run), from every thread its scopes open on.
  * <p>
- * Cheap when no profile records: each call then reads one volatile field and returns, allocating nothing. While one
- * records, a call appends a few numbers to a bounded log. A call never throws.
+ * Cheap when no profile records: each call then reads one volatile field and returns, allocating nothing, but
+ * {@link #completed}, which counts the request's duration for the latency trigger. While one records, a call appends a
+ * few numbers to a bounded log. A call never throws.
  */
 public interface RequestActivity {
 
@@ -36,4 +37,12 @@ public interface RequestActivity {
      * @param spanId the request's span id, or null
      */
     void ended(long request, String name, String traceId, String spanId);
+
+    /**
+     * A request of this name is over, after {@code nanos}: called for every request, whether or not a profile
+     * records, so that the latency trigger sees each endpoint's durations.
+     *
+     * @param name as in {@link #ended(long, String)}
+     */
+    void completed(String name, long nanos);
 }

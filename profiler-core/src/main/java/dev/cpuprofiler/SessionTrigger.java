@@ -15,10 +15,18 @@ public enum SessionTrigger {
      * A reference of normal, recorded by itself while the application was calm ({@code profiler.cpu.reference.*}):
      * what later profiles are compared with. It starts no cooldown.
      */
-    REFERENCE;
+    REFERENCE,
+    /**
+     * An endpoint's requests turned slow ({@code profiler.latency.*}): the profile says, per endpoint, whether the time
+     * went to CPU or to waiting, and on what. It starts the latency trigger's own cooldown.
+     */
+    LATENCY;
 
-    /** Whether the profiler started it by itself on a trigger (CPU or saturation): such a profile starts the cooldown. */
+    /**
+     * Whether the profiler started it by itself on an incident (CPU, saturation or latency): such a profile starts a
+     * cooldown, the latency trigger's its own.
+     */
     public boolean automatic() {
-        return this == CPU || this == SATURATION;
+        return this == CPU || this == SATURATION || this == LATENCY;
     }
 }

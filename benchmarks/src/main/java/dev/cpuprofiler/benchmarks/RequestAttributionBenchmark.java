@@ -42,7 +42,7 @@ public class RequestAttributionBenchmark {
     @State(Scope.Thread)
     public static class Idle {
 
-        final RequestTimeline timeline = new RequestTimeline(false);
+        final RequestTimeline timeline = new RequestTimeline(false, null);
         final CpuProfilerObservationHandler handler = new CpuProfilerObservationHandler(timeline.reporter());
         final Observation.Context request = request("/owners/{id}");
     }
@@ -51,7 +51,7 @@ public class RequestAttributionBenchmark {
     @State(Scope.Thread)
     public static class Recording {
 
-        final RequestTimeline timeline = new RequestTimeline(false);
+        final RequestTimeline timeline = new RequestTimeline(false, null);
         final CpuProfilerObservationHandler handler = new CpuProfilerObservationHandler(timeline.reporter());
         final Observation.Context[] requests = new Observation.Context[BATCH];
 

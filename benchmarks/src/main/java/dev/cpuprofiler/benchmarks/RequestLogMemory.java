@@ -21,7 +21,7 @@ public final class RequestLogMemory {
     public static void main(String[] args) throws Exception {
         int requests = 60_000;
         int threads = 200;
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         CpuProfilerObservationHandler handler = new CpuProfilerObservationHandler(timeline.reporter());
         long before = used();
         timeline.start();

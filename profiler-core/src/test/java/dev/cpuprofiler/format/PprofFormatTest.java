@@ -131,7 +131,7 @@ class PprofFormatTest {
 
     @Test
     void aTracedRequestsSamplesCarryItsSpanAsPyroscopesSpanProfilesDo() throws Exception {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long thread = Thread.currentThread().getId();
         long traced = timeline.newRequest();

@@ -43,7 +43,7 @@ public class CpuProfilerAutoConfiguration {
     @ConditionalOnMissingBean
     CpuProfilerOptions cpuProfilerOptions(CpuProfilerProperties properties,
             ObjectProvider<CpuProfilerCustomizer> customizers) {
-        return CpuProfilerOptionsFactory.create(properties.cpu(), customizers.orderedStream().toList());
+        return CpuProfilerOptionsFactory.create(properties, customizers.orderedStream().toList());
     }
 
     @Bean(destroyMethod = "close")

@@ -18,13 +18,16 @@ import org.springframework.util.ClassUtils;
  * URI template ({@code GET /owners/{id}}, never the raw path); a {@code @Scheduled} run as {@code @Scheduled
  * Class.method}; any other by its contextual name or its name. With Micrometer Tracing, its trace and span ids too.
  * <p>
- * When no profile records, each callback reads one volatile field and returns. A failure here never reaches the
- * request: it is logged once and ignored.
+ * Every root observation's duration is counted by its name for the latency trigger ({@link
+ * RequestActivity#completed}): one {@code nanoTime} at its start and one at its stop. Otherwise, when no profile
+ * records, each callback reads one volatile field and returns. A failure here never reaches the request: it is logged
+ * once and ignored.
  */
 public class CpuProfilerObservationHandler implements ObservationHandler<Observation.Context> {
 
     private static final Logger log = LoggerFactory.getLogger(CpuProfilerObservationHandler.class);
     private static final String REQUEST_ID = CpuProfilerObservationHandler.class.getName() + ".request";
+    private static final String STARTED = CpuProfilerObservationHandler.class.getName() + ".started";
     /** Whether Micrometer Tracing is here: then each request's trace is named too. */
     private static final boolean TRACING = ClassUtils.isPresent(
             "io.micrometer.tracing.handler.TracingObservationHandler",
@@ -45,6 +48,13 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
     @Override
     public boolean supportsContext(Observation.Context context) {
         return true;
+    }
+
+    @Override
+    public void onStart(Observation.Context context) {
+        if (context.getParentObservation() == null) {
+            context.put(STARTED, System.nanoTime());
+        }
     }
 
     @Override
@@ -75,7 +85,18 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
 
     @Override
     public void onStop(Observation.Context context) {
-        if (requests.isRecording() && context.getParentObservation() == null) {
+        if (context.getParentObservation() != null) {
+            return;
+        }
+        Long started = context.get(STARTED);
+        if (started != null) {
+            try {
+                requests.completed(name(context), System.nanoTime() - started);
+            } catch (RuntimeException e) {
+                failed(e);
+            }
+        }
+        if (requests.isRecording()) {
             try {
                 String[] trace = TRACING ? TraceIds.of(context) : null;
                 requests.ended(requestId(context), name(context), trace == null ? null : trace[0],

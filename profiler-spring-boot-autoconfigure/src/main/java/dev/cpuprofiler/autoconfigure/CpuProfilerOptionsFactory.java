@@ -15,7 +15,7 @@ final class CpuProfilerOptionsFactory {
     private CpuProfilerOptionsFactory() {
     }
 
-    static CpuProfilerOptions create(CpuProfilerProperties.Cpu properties, List<CpuProfilerCustomizer> customizers) {
+    static CpuProfilerOptions create(CpuProfilerProperties properties, List<CpuProfilerCustomizer> customizers) {
         CpuProfilerOptions options = properties.toOptions().validate();
         if (customizers.isEmpty()) {
             return options;

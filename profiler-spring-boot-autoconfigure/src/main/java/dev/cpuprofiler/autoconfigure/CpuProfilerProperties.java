@@ -19,14 +19,55 @@ import org.springframework.util.unit.DataUnit;
  * Settings of the CPU-triggered profiler, bound from {@code profiler.*} by constructor: what each one means, written
  * once, in its {@code @param}, from which the configuration metadata is made, with its default as properties write
  * it ({@code @DefaultValue}: the core's {@link CpuProfilerOptions} holds the same, typed, which SettingsMetadataTest
- * checks). {@link Cpu#toOptions()} copies the values onto the core's options, whose {@link
+ * checks). {@link #toOptions()} copies the values onto the core's options, whose {@link
  * CpuProfilerOptions#validate()} checks them.
  *
  * @param enabled Whether the profiler runs at all. When false nothing is created and no thread is started.
  * @param cpu CPU monitoring, trigger and profiling settings.
+ * @param latency The latency trigger: a profile of where slow requests spent their time.
  */
 @ConfigurationProperties(prefix = "profiler")
-public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @DefaultValue Cpu cpu) {
+public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @DefaultValue Cpu cpu,
+        @DefaultValue Latency latency) {
+
+    /**
+     * These values on the core's options, to be checked there ({@link RecordsOntoBean}); what the core has no option
+     * for ({@code export}) stays here.
+     */
+    public CpuProfilerOptions toOptions() {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        RecordsOntoBean.copy(cpu, options);
+        RecordsOntoBean.copy(latency, options.getLatency());
+        return options;
+    }
+
+    /**
+     * Settings under {@code profiler.latency}: when an endpoint's requests turn slow, a profile (trigger LATENCY) that
+     * says per endpoint whether the time went to CPU or to waiting, and on what.
+     *
+     * @param enabled Whether slow requests start a profile by themselves. Each request's duration is counted by
+     *     endpoint either way (the starter observes requests already); off, nothing is judged.
+     * @param threshold How long a request must take to count as slow. Where the reference of normal knows the
+     *     endpoint, a request must also take normal-factor times its 95th percentile then, so that an endpoint that is
+     *     always slow is no incident. A bare number means milliseconds.
+     * @param slowShare Share (0..1) of an endpoint's requests in the window that must be slow.
+     * @param minRequests Fewest requests an endpoint must have ended in the window to be judged.
+     * @param window Span the requests are judged over, in whole 5-s slots. A bare number means seconds.
+     * @param normalFactor How many times the endpoint's 95th percentile in the reference of normal a request must
+     *     take, besides threshold, to count as slow.
+     * @param cooldown Quiet time after a LATENCY profile ends, from its end; the CPU trigger keeps its own. A bare
+     *     number means seconds.
+     * @param waitThreshold Shortest wait (a lock, I/O, a sleep, a pool) a LATENCY profile records with its stack:
+     *     shorter ones are not seen, and cost nothing. A bare number means milliseconds.
+     */
+    public record Latency(@DefaultValue("true") boolean enabled,
+            @DefaultValue("200ms") @DurationUnit(ChronoUnit.MILLIS) Duration threshold,
+            @DefaultValue("0.5") double slowShare, @DefaultValue("20") int minRequests,
+            @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) Duration window,
+            @DefaultValue("2") double normalFactor,
+            @DefaultValue("1h") @DurationUnit(ChronoUnit.SECONDS) Duration cooldown,
+            @DefaultValue("10ms") @DurationUnit(ChronoUnit.MILLIS) Duration waitThreshold) {
+    }
 
     /**
      * Settings under {@code profiler.cpu}.
@@ -122,16 +163,6 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             @DataSizeUnit(DataUnit.BYTES) DataSize minFreeDiskSpace, @DefaultValue Jfr jfr,
             @DefaultValue Saturation saturation, @DefaultValue Reference reference,
             @DefaultValue @NestedConfigurationProperty ExportProperties export) {
-
-        /**
-         * These values on the core's options, to be checked there ({@link RecordsOntoBean}); what the core has no
-         * option for ({@code export}) stays here.
-         */
-        public CpuProfilerOptions toOptions() {
-            CpuProfilerOptions options = new CpuProfilerOptions();
-            RecordsOntoBean.copy(this, options);
-            return options;
-        }
     }
 
     /**

@@ -30,7 +30,7 @@ class CpuProfilerPropertiesBindingTest {
         OptionKey.all().forEach(this::otherThanItsDefault);
 
         CpuProfilerOptions options = new Binder(new MapConfigurationPropertySource(properties))
-                .bind("profiler", CpuProfilerProperties.class).get().cpu().toOptions();
+                .bind("profiler", CpuProfilerProperties.class).get().toOptions();
 
         CpuProfilerOptions defaults = new CpuProfilerOptions();
         expected.forEach((setting, value) -> {
@@ -44,7 +44,7 @@ class CpuProfilerPropertiesBindingTest {
     @Test
     void defaultsAreTheOptions() {
         CpuProfilerOptions bound = new Binder(new MapConfigurationPropertySource(Map.of()))
-                .bindOrCreate("profiler", CpuProfilerProperties.class).cpu().toOptions();
+                .bindOrCreate("profiler", CpuProfilerProperties.class).toOptions();
         CpuProfilerOptions core = new CpuProfilerOptions();
         for (OptionKey setting : OptionKey.all()) {
             assertThat(setting.get(bound)).as(setting.property()).isEqualTo(setting.get(core));

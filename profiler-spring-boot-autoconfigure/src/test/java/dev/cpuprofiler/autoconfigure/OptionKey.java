@@ -29,6 +29,7 @@ record OptionKey(String key, String group, PropertyDescriptor option, Field fiel
         order.addAll(Arrays.asList(CpuProfilerProperties.Jfr.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Saturation.class.getDeclaredFields()));
         order.addAll(Arrays.asList(CpuProfilerProperties.Reference.class.getDeclaredFields()));
+        order.addAll(Arrays.asList(CpuProfilerProperties.Latency.class.getDeclaredFields()));
         keys.sort(Comparator.comparingInt(k -> order.indexOf(k.field())));
         return keys;
     }
@@ -49,8 +50,10 @@ record OptionKey(String key, String group, PropertyDescriptor option, Field fiel
         }
     }
 
+    /** {@code profiler.cpu.*}, but the latency trigger's {@code profiler.latency.*}, a group of its own. */
     String property() {
-        return CpuProfilerOptions.PREFIX + key;
+        return "latency".equals(group) ? CpuProfilerOptions.Latency.PREFIX + key.substring("latency.".length())
+                : CpuProfilerOptions.PREFIX + key;
     }
 
     Class<?> type() {

@@ -44,8 +44,9 @@ class SettingsMetadataTest {
     void everySettingHasADescriptionAndItsDefaultInTheMetadata() throws IOException {
         Map<String, JsonNode> properties = metadataProperties();
         List<String> cpuKeys = properties.keySet().stream()
-                .filter(n -> n.startsWith("profiler.cpu.") && !n.startsWith(EXPORT)).sorted().toList();
-        assertThat(cpuKeys).as("profiler.cpu.* in the metadata")
+                .filter(n -> (n.startsWith("profiler.cpu.") || n.startsWith("profiler.latency."))
+                        && !n.startsWith(EXPORT)).sorted().toList();
+        assertThat(cpuKeys).as("profiler.cpu.* and profiler.latency.* in the metadata")
                 .isEqualTo(OptionKey.all().stream().map(OptionKey::property).sorted().toList());
         properties.forEach((name, p) -> {
             if (name.startsWith("profiler.")) {
@@ -145,9 +146,9 @@ class SettingsMetadataTest {
         assertThat(table.keySet()).as("docs' settings tables").containsExactlyInAnyOrderElementsOf(metadata.keySet());
         table.forEach((name, documented) -> assertThat(documented).as("docs' default of %s", name)
                 .isEqualTo(metadata.get(name)));
-        assertThat(table.keySet().stream().filter(n -> n.startsWith("profiler.cpu.") && !n.startsWith(EXPORT))
-                .toList())
-                .as("docs/settings.md's order of the profiler.cpu.* rows")
+        assertThat(table.keySet().stream().filter(n -> (n.startsWith("profiler.cpu.")
+                || n.startsWith("profiler.latency.")) && !n.startsWith(EXPORT)).toList())
+                .as("docs/settings.md's order of the profiler.cpu.* and profiler.latency.* rows")
                 .isEqualTo(OptionKey.all().stream().map(OptionKey::property).toList());
 
         // README's short table of the settings tuned first repeats a few defaults: they must be the real ones.

@@ -70,6 +70,13 @@ public class AttributionSwitchConfiguration {
         // The handler calls these only after isRecording() said true: straight through, as the starter's handler.
 
         @Override
+        public void completed(String name, long nanos) {
+            if (on.isOn()) {
+                delegate.completed(name, nanos);
+            }
+        }
+
+        @Override
         public long newRequest() {
             return delegate.newRequest();
         }

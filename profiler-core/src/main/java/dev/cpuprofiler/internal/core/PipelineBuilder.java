@@ -21,6 +21,7 @@ import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
 import dev.cpuprofiler.internal.lookback.LookbackSource;
 import dev.cpuprofiler.internal.lookback.LookbackSourceChoice;
+import dev.cpuprofiler.internal.requests.EndpointLatencies;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.session.ProfileFileWriter;
 import dev.cpuprofiler.internal.session.ProfileStore;
@@ -32,6 +33,7 @@ import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import dev.cpuprofiler.internal.trigger.Holds;
+import dev.cpuprofiler.internal.trigger.LatencyRule;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
 import dev.cpuprofiler.internal.engine.JfrSetup;
@@ -45,6 +47,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -59,6 +63,8 @@ import org.slf4j.LoggerFactory;
 public final class PipelineBuilder {
 
     private static final Logger log = LoggerFactory.getLogger(PipelineBuilder.class);
+    /** The granularity of the latency trigger's window. */
+    static final Duration LATENCY_SLOT = Duration.ofSeconds(5);
 
     private final CpuProfilerOptions options;
     private Path fsRoot = Path.of("/");
@@ -226,7 +232,10 @@ public final class PipelineBuilder {
         EngineSelector engines = new EngineSelector(this.engines != null ? this.engines
                 : EngineSelector.standardEngines(jfrSetup, debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
-        RequestTimeline requests = new RequestTimeline(virtualThreads);
+        // Every request's duration, by endpoint, in 5-s slots over the latency window: what the latency trigger judges.
+        EndpointLatencies latencies = new EndpointLatencies(options.getLatency().getWindow(), LATENCY_SLOT,
+                options.getMaxEndpoints(), ticker::nanoTime);
+        RequestTimeline requests = new RequestTimeline(virtualThreads, latencies);
         ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, clock,
                 named(threads, "cpuprofiler-session"), workDirectory.path(), diskSpace, start -> {
                     long[] reading = sampler.reading();
@@ -237,9 +246,13 @@ public final class PipelineBuilder {
                 saturation(tracker), options.effectiveSaturationWindow(), ownCpu);
 
         // A reference of normal records only while calm: not while the CPU rises (the look-back's arming rule).
+        // An endpoint's requests judged against its normal, as the reference of normal in force knew it.
+        LatencyRule latencyRule = new LatencyRule(options.getLatency());
+        Supplier<Optional<LatencyRule.SlowEndpoint>> slow = !options.getLatency().isEnabled() ? Optional::empty
+                : () -> latencyRule.slowest(latencies.window(), normalP95(profiles));
         SessionCoordinator coordinator = new SessionCoordinator(options, selected.effectiveCpus().count(),
-                baseline::average, tracker == null ? null : tracker::saturation, lookback::rising, holds, sessions,
-                clock);
+                baseline::average, tracker == null ? null : tracker::saturation, lookback::rising, slow, holds,
+                sessions, clock);
         // After each session the look-back may record again: at once, or from when the holds let it.
         coordinator.addListener((trigger, session, outcome) -> lookback.resume());
         // The trigger is checked on the sampler's tick: no thread of its own waking an idle application. A session
@@ -321,6 +334,11 @@ public final class PipelineBuilder {
             throw new InvalidOptionException(CpuProfilerOptions.PREFIX + "output-directory", directory, p);
         });
         return new ProfileFileWriter(directory, options.getOutputRetention(), diskSpace, OutputFiles.standard(), user);
+    }
+
+    /** An endpoint's 95th percentile in the reference of normal in force, in ms; empty where it knows none. */
+    private static Function<String, OptionalDouble> normalP95(ProfileStore profiles) {
+        return endpoint -> OptionalDouble.empty();
     }
 
     /** The hottest thread at the latest tick; never one without per-thread CPU. */

@@ -48,16 +48,26 @@ public final class RequestTimeline implements RequestActivity {
     private final boolean virtualThreadsSaid;
     private volatile boolean virtualThreadsSeen;
     private volatile Log log;
+    private final EndpointLatencies latencies;
 
-    /** @param virtualThreads whether the application said it serves requests on virtual threads */
-    public RequestTimeline(boolean virtualThreads) {
-        this(MAX_EVENTS, virtualThreads);
+    /**
+     * @param virtualThreads whether the application said it serves requests on virtual threads
+     * @param latencies where every request's duration is counted, or null to count none
+     */
+    public RequestTimeline(boolean virtualThreads, EndpointLatencies latencies) {
+        this(MAX_EVENTS, virtualThreads, latencies);
     }
 
     /** A timeline whose log holds at most {@code maxEvents} events. */
-    public RequestTimeline(int maxEvents, boolean virtualThreads) {
+    public RequestTimeline(int maxEvents, boolean virtualThreads, EndpointLatencies latencies) {
         this.maxEvents = maxEvents;
         this.virtualThreadsSaid = virtualThreads;
+        this.latencies = latencies;
+    }
+
+    /** Every request's duration by endpoint, or null when none are counted. */
+    public EndpointLatencies latencies() {
+        return latencies;
     }
 
     /** Whether requests are served on virtual threads: the application said so, or a profile saw one. */
@@ -169,6 +179,13 @@ public final class RequestTimeline implements RequestActivity {
                 l.addTrace(request, traceId, spanId);
             }
             l.add(END, l.nameId(name), request, System.nanoTime());
+        }
+    }
+
+    @Override
+    public void completed(String name, long nanos) {
+        if (latencies != null) {
+            latencies.record(name, nanos);
         }
     }
 

@@ -13,7 +13,7 @@ public enum RetentionGroup {
 
     /** Profiles someone asked for: the first to go when memory is short. */
     ON_DEMAND,
-    /** CPU-triggered and saturation profiles: only another incident pushes one out. */
+    /** CPU-triggered, saturation and latency profiles: only another incident pushes one out. */
     INCIDENT,
     /** References of normal: kept while they are the newest or a kept profile's comparison names them. */
     REFERENCE;
@@ -22,7 +22,7 @@ public enum RetentionGroup {
         return switch (trigger) {
             case MANUAL -> ON_DEMAND;
             case REFERENCE -> REFERENCE;
-            case CPU, SATURATION -> INCIDENT;
+            case CPU, SATURATION, LATENCY -> INCIDENT;
         };
     }
 

@@ -18,6 +18,7 @@ public final class Holds implements TriggerHolds {
 
     private volatile Instant graceUntil;
     private volatile Instant cooldownUntil;
+    private volatile Instant latencyCooldownUntil;
     private volatile String shutDownReason;
     private volatile Instant lastReference;
     private volatile Instant referenceRetryAt;
@@ -30,6 +31,16 @@ public final class Holds implements TriggerHolds {
     /** The cooldown holds until {@code until}. */
     public void startCooldown(Instant until) {
         cooldownUntil = Objects.requireNonNull(until, "until");
+    }
+
+    /** The latency trigger's cooldown holds until {@code until}; the CPU's and saturation's are apart. */
+    public void startLatencyCooldown(Instant until) {
+        latencyCooldownUntil = Objects.requireNonNull(until, "until");
+    }
+
+    /** Until when the latency trigger's cooldown holds, if it does at {@code now}. */
+    public Optional<Instant> latencyCooldownUntil(Instant now) {
+        return inForce(latencyCooldownUntil, now);
     }
 
     /** From now on nothing starts, for this reason: the profiler is closing. */

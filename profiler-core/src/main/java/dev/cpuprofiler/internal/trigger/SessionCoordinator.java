@@ -67,6 +67,7 @@ public final class SessionCoordinator {
     private final Holds holds;
     private final Supplier<Optional<SaturationReading>> saturation;
     private final Supplier<OptionalDouble> average;
+    private final Supplier<Optional<LatencyRule.SlowEndpoint>> slow;
     private final BooleanSupplier rising;
     private final Clock clock;
     private final SessionSlot slot = new SessionSlot();
@@ -86,11 +87,12 @@ public final class SessionCoordinator {
      *        JVM cannot measure per-thread CPU (no saturation trigger then); a pinned thread is never calm
      * @param rising whether the CPU is rising above its normal now (the look-back is armed): no calm moment for a
      *        reference; read only when one is due
+     * @param slow the endpoint whose requests are slow by the {@link LatencyRule} now, if any
      * @param holds the holds it keeps, shared with the look-back
      */
     public SessionCoordinator(CpuProfilerOptions options, double effectiveCpus, Supplier<OptionalDouble> average,
-            Supplier<Optional<SaturationReading>> saturation, BooleanSupplier rising, Holds holds,
-            SessionLauncher launcher, Clock clock) {
+            Supplier<Optional<SaturationReading>> saturation, BooleanSupplier rising,
+            Supplier<Optional<LatencyRule.SlowEndpoint>> slow, Holds holds, SessionLauncher launcher, Clock clock) {
         this.enabled = options.isEnabled();
         this.duration = options.getDuration();
         this.startupGrace = options.getStartupGrace();
@@ -100,9 +102,11 @@ public final class SessionCoordinator {
         this.holds = Objects.requireNonNull(holds, "holds");
         this.saturation = saturation != null ? saturation : Optional::empty;
         this.average = Objects.requireNonNull(average, "average");
+        this.slow = Objects.requireNonNull(slow, "slow");
         this.rising = Objects.requireNonNull(rising, "rising");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.ends = new SessionEnds(slot, holds, options.getCooldown(), ReferenceGivingWay.RETRY_AFTER, decisions);
+        this.ends = new SessionEnds(slot, holds, options.getCooldown(), options.getLatency().getCooldown(),
+                ReferenceGivingWay.RETRY_AFTER, decisions);
         this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
         // A reference's baseline must be a calm one too: calm for a whole average window first.
         this.calm = new CalmStreak(options.getAverageWindow());
@@ -148,9 +152,10 @@ public final class SessionCoordinator {
         calm.nextPoll();
         OptionalDouble avg = average.get();
         Optional<SaturationReading> hottest = saturation.get();
+        Optional<LatencyRule.SlowEndpoint> slowest = slow.get();
         // No launch or session holds the slot, so no watchdog either, nothing could trigger and no reference is due:
         // no lock, and the clock only with references on and the application not idle.
-        if (!slot.taken() && decision.nothingToDecide(avg, hottest) && !decision.referenceMayBeDue(holds, clock, avg)) {
+        if (!slot.taken() && decision.nothingToDecide(avg, hottest, slowest) && !decision.referenceMayBeDue(holds, clock, avg)) {
             return null;
         }
         decisions.lock();
@@ -166,7 +171,7 @@ public final class SessionCoordinator {
             TriggerDecision.Activity activity = reference.isPresent() ? TriggerDecision.Activity.REFERENCE_RECORDING
                     : referenceOn && rising.getAsBoolean() ? TriggerDecision.Activity.RISING
                     : TriggerDecision.Activity.NONE;
-            Optional<SessionTrigger> trigger = decision.decide(avg, hottest, activity, holds, now);
+            Optional<SessionTrigger> trigger = decision.decide(avg, hottest, slowest, activity, holds, now);
             if (trigger.equals(Optional.of(SessionTrigger.REFERENCE)) && !calm.calmAndSettled(now)) {
                 log.debug("Calm since {}: a reference of normal starts if it still is at {}", calm.since(),
                         calm.settlesAt());

@@ -31,20 +31,24 @@ final class SessionEnds {
     private final SessionSlot slot;
     private final Holds holds;
     private final Duration cooldown;
+    private final Duration latencyCooldown;
     private final Duration referenceRetry;
     private final ReentrantLock decisions;
     // A reference that cannot start is said at WARN once, then at DEBUG until one is recorded: it is retried.
     private boolean referenceFailing;
 
     /**
-     * @param cooldown how long a session the profiler started by itself holds the trigger back after it ends
+     * @param cooldown how long a CPU or saturation session holds those triggers back after it ends
+     * @param latencyCooldown how long a LATENCY session holds the latency trigger back after it ends
      * @param referenceRetry how long a failed or cancelled reference holds the next attempt back
      * @param decisions the lock the coordinator decides under
      */
-    SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, Duration referenceRetry, ReentrantLock decisions) {
+    SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, Duration latencyCooldown, Duration referenceRetry,
+            ReentrantLock decisions) {
         this.slot = Objects.requireNonNull(slot, "slot");
         this.holds = Objects.requireNonNull(holds, "holds");
         this.cooldown = Objects.requireNonNull(cooldown, "cooldown");
+        this.latencyCooldown = Objects.requireNonNull(latencyCooldown, "latencyCooldown");
         this.referenceRetry = Objects.requireNonNull(referenceRetry, "referenceRetry");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
     }
@@ -73,7 +77,7 @@ final class SessionEnds {
                 log.debug("The reference of normal could not start again: {}", reason);
             }
             if (trigger.automatic()) {
-                holds.startCooldown(now.plus(cooldown));
+                startCooldown(trigger, now);
             }
             if (trigger == SessionTrigger.REFERENCE) {
                 holds.referenceFailed(now.plus(referenceRetry));
@@ -100,8 +104,7 @@ final class SessionEnds {
             if (s.trigger() == SessionTrigger.REFERENCE) {
                 referenceEnded(s, outcome);
             } else if (s.trigger().automatic()) {
-                Instant until = outcome.endedAt().plus(cooldown);
-                holds.startCooldown(until);
+                Instant until = startCooldown(s.trigger(), outcome.endedAt());
                 log.info("{}-triggered session {} ended {}{}; cooldown until {}", s.trigger(), s.id(), outcome.status(),
                         outcome.reason() == null ? "" : " (" + outcome.reason() + ")", until);
             } else {
@@ -115,6 +118,18 @@ final class SessionEnds {
             decisions.unlock();
         }
         tell(s.trigger(), s, outcome);
+    }
+
+    /** The cooldown of the trigger that started a session, from {@code end}; until when it holds. */
+    private Instant startCooldown(SessionTrigger trigger, Instant end) {
+        if (trigger == SessionTrigger.LATENCY) {
+            Instant until = end.plus(latencyCooldown);
+            holds.startLatencyCooldown(until);
+            return until;
+        }
+        Instant until = end.plus(cooldown);
+        holds.startCooldown(until);
+        return until;
     }
 
     /** A reference recorded is in force from its end; one that failed or was cancelled waits to be tried again. */

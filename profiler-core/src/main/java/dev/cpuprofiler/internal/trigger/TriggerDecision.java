@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * average is strictly above the threshold; else, with the saturation trigger on, a SATURATION one when one application
  * thread has been pinned at or above its threshold of one core over its window ({@link SaturationReading}), however
  * low the CPU% is. The CPU keeps precedence when both hold. Neither while the trigger is disabled, in the start-up
- * grace or in a cooldown.
+ * grace or in a cooldown. Else, with the latency trigger on, past the grace and its own cooldown, a LATENCY one when
+ * an endpoint's requests turned slow ({@link LatencyRule}), whatever {@code profiler.cpu.enabled} says.
  *
  * <p>Else a REFERENCE profile, the reference of normal, when one is due (none recorded yet, or the last as old as the
  * refresh, no failed attempt holding the next back, past the start-up grace) and the application is calm
@@ -52,6 +53,7 @@ final class TriggerDecision {
     private final boolean referenceOn;
     private final Duration referenceDuration;
     private final Duration referenceRefresh;
+    private final boolean latencyOn;
     private final double idleBelowPercent;
     private final DebugLevel debug = new DebugLevel(log);
 
@@ -79,6 +81,7 @@ final class TriggerDecision {
         this.referenceOn = options.getReference().isEnabled();
         this.referenceDuration = options.getReference().getDuration();
         this.referenceRefresh = options.getReference().getRefresh();
+        this.latencyOn = options.getLatency().isEnabled();
         double samplesAtFullLoad = effectiveCpus * referenceDuration.toNanos()
                 / (double) options.getStackSamplingPeriod().toNanos();
         this.idleBelowPercent = 100.0 * MIN_REFERENCE_SAMPLES / samplesAtFullLoad;
@@ -103,9 +106,10 @@ final class TriggerDecision {
      * idle tick's cost when it took the whole way interpreted. Never at DEBUG, so that every poll says
      * what it saw. Called on one thread, the poller's. A reference may still be due: {@link #referenceMayBeDue}.
      */
-    boolean nothingToDecide(OptionalDouble average, Optional<SaturationReading> hottest) {
+    boolean nothingToDecide(OptionalDouble average, Optional<SaturationReading> hottest,
+            Optional<LatencyRule.SlowEndpoint> slow) {
         return !debug.on() && !(average.isPresent() && average.getAsDouble() > thresholdPercent)
-                && !pinned(hottest);
+                && !pinned(hottest) && !(latencyOn && slow.isPresent());
     }
 
     /**
@@ -124,8 +128,8 @@ final class TriggerDecision {
     }
 
     /** The trigger of the profile to start at {@code now}, or empty. */
-    Optional<SessionTrigger> decide(OptionalDouble average, Optional<SaturationReading> hottest, Activity activity,
-            Holds holds, Instant now) {
+    Optional<SessionTrigger> decide(OptionalDouble average, Optional<SaturationReading> hottest,
+            Optional<LatencyRule.SlowEndpoint> slow, Activity activity, Holds holds, Instant now) {
         if (triggerOn(holds, now)) {
             if (cpuAboveThreshold(average)) {
                 return Optional.of(SessionTrigger.CPU);
@@ -134,8 +138,28 @@ final class TriggerDecision {
                 return Optional.of(SessionTrigger.SATURATION);
             }
         }
+        if (latencyOn && slow.isPresent()) {
+            // Slow requests are no normal either: no reference while they last, in the cooldown too.
+            return latencyTriggers(slow.get(), holds, now) ? Optional.of(SessionTrigger.LATENCY) : Optional.empty();
+        }
         return referenceDue(average, hottest, activity, holds, now) ? Optional.of(SessionTrigger.REFERENCE)
                 : Optional.empty();
+    }
+
+    /** Whether the slow endpoint starts a LATENCY profile at {@code now}: past the grace and the latency cooldown. */
+    private boolean latencyTriggers(LatencyRule.SlowEndpoint slow, Holds holds, Instant now) {
+        Optional<Instant> held = holds.graceUntil(now).or(() -> holds.latencyCooldownUntil(now));
+        if (held.isPresent()) {
+            log.debug("{}: {} of {} requests slower than {} ms, held back until {}", slow.endpoint(),
+                    slow.slowRequests(), slow.requests(), String.format("%.0f", slow.cutMillis()), held.get());
+            return false;
+        }
+        log.info("{}: {} of {} requests in the window took longer than {} ms (95th percentile {} ms{}): starting a "
+                + "LATENCY-triggered profiling session for {}", slow.endpoint(), slow.slowRequests(), slow.requests(),
+                String.format("%.0f", slow.cutMillis()), String.format("%.0f", slow.p95Millis()),
+                slow.normalP95Millis() == null ? "" : ", " + String.format("%.0f", slow.normalP95Millis())
+                        + " ms in the reference of normal", duration);
+        return true;
     }
 
     /** Whether the average is under the least at which a reference would hold enough samples. */

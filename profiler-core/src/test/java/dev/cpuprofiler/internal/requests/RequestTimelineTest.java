@@ -19,7 +19,7 @@ class RequestTimelineTest {
 
     @Test
     void idleItRecordsNothing() {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         assertThat(timeline.isRecording()).isFalse();
         assertThat(timeline.newRequest()).isZero();
         timeline.enter(7);
@@ -37,7 +37,7 @@ class RequestTimelineTest {
      */
     @Test
     void requestsCountFromWhenTheEngineRecords() {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long early = timeline.newRequest();
         timeline.enter(early);
@@ -61,7 +61,7 @@ class RequestTimelineTest {
 
     @Test
     void aSampleIsNamedForTheRequestItsThreadServedThen() throws Exception {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long threadId = Thread.currentThread().getId();
         long a = timeline.newRequest();
@@ -138,7 +138,7 @@ class RequestTimelineTest {
 
     @Test
     void aFullLogKeepsItsFirstEventsAndCountsTheRest() {
-        RequestTimeline timeline = new RequestTimeline(10, false);
+        RequestTimeline timeline = new RequestTimeline(10, false, null);
         timeline.start();
         long id = timeline.newRequest();
         for (int i = 0; i < 8; i++) {
@@ -153,7 +153,7 @@ class RequestTimelineTest {
     @Test
     void nestedScopesOfAThreadAddNoEventsSoTheLogKeepsEveryRequest() {
         // Room for ten requests of three events each: their outermost scope's opening and closing, and their end.
-        RequestTimeline timeline = new RequestTimeline(30, false);
+        RequestTimeline timeline = new RequestTimeline(30, false, null);
         timeline.start();
         for (int i = 0; i < 10; i++) {
             long id = timeline.newRequest();
@@ -172,7 +172,7 @@ class RequestTimelineTest {
 
     @Test
     void aRequestRunningWhenTheSessionStartedCoversItsThreadUntilItsRootScopeCloses() {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long threadId = Thread.currentThread().getId();
         // Its root scope opened before the session; its first nested scope in the session gives it an id.
@@ -201,7 +201,7 @@ class RequestTimelineTest {
             {"0000000000000000463ac35c9f6413ad", "0000000000000001"}, // leading zeros kept
             {"463ac35c9f6413ad", "48485a3953bb6124"}, // Brave's 64-bit trace ids
             {"0af7651916cd43dd8448eb211c80319c", null}};
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long[] requests = new long[ids.length];
         for (int i = 0; i < ids.length; i++) {
@@ -227,7 +227,7 @@ class RequestTimelineTest {
 
     @Test
     void aFullLogKeepsNoMoreTraces() {
-        RequestTimeline timeline = new RequestTimeline(50, false);
+        RequestTimeline timeline = new RequestTimeline(50, false, null);
         timeline.start();
         long first = 0;
         long last = 0;
@@ -261,7 +261,7 @@ class RequestTimelineTest {
 
     @Test
     void endpointsAreSortedFoldedAndPricedPerRequest() {
-        RequestTimeline timeline = new RequestTimeline(false);
+        RequestTimeline timeline = new RequestTimeline(false, null);
         timeline.start();
         long threadId = Thread.currentThread().getId();
         long[] inside = new long[4];

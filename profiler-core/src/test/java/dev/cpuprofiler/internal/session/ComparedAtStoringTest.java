@@ -45,7 +45,7 @@ class ComparedAtStoringTest {
         options.setEngine(EngineChoice.JFR_EXECUTION);
         return new ProfilingSessions(new EngineSelector(List.of(engine), new EngineLock()), options.validate(), store,
                 Clock.systemUTC(), Thread::new, work, new DiskSpaceGuard(0), start -> () -> null, null, Lookback.off(),
-                null, new RequestTimeline(false), Optional::empty, Duration.ofMinutes(1),
+                null, new RequestTimeline(false, null), Optional::empty, Duration.ofMinutes(1),
                 new OwnCpu(null, null, Ticker.system(), Duration.ZERO));
     }
 

@@ -37,6 +37,8 @@ public final class MonitoringSimulation {
     public final List<Long> launchSeconds = new ArrayList<>();
     /** The saturation trigger's reading the trigger sees (the thread tracker's, in production); null for none. */
     public volatile SaturationReading saturation;
+    /** The endpoint whose requests are slow now, or null. */
+    public volatile dev.cpuprofiler.internal.trigger.LatencyRule.SlowEndpoint slow;
     /** Whether the CPU is rising above its normal (the look-back armed, in production). */
     public volatile boolean rising;
     private final CpuProfilerOptions options;
@@ -55,7 +57,7 @@ public final class MonitoringSimulation {
         sampler.addListener(baseline);
         this.launcher = (trigger, duration) -> newSession(trigger, duration);
         this.coordinator = new SessionCoordinator(options, cpus, baseline::average,
-                () -> Optional.ofNullable(saturation), () -> rising, holds,
+                () -> Optional.ofNullable(saturation), () -> rising, () -> Optional.ofNullable(slow), holds,
                 (trigger, duration) -> launcher.launch(trigger, duration), time);
         coordinator.addListener((trigger, session, outcome) -> lastOutcome = outcome);
         sampler.tick(); // t = 0: the sampler's starting point

@@ -20,10 +20,14 @@ class TriggerDecisionTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
     private static final Optional<SaturationReading> NO_THREAD = Optional.empty();
+    private static final Optional<LatencyRule.SlowEndpoint> NO_SLOW = Optional.empty();
     private static final Optional<SaturationReading> PINNED = Optional.of(new SaturationReading(42, "event-loop-1",
             97.0, Duration.ofSeconds(40)));
     private static final Optional<SaturationReading> HOT_NOT_PINNED = Optional.of(new SaturationReading(42,
             "event-loop-1", 60.0, null));
+
+    private static final Optional<LatencyRule.SlowEndpoint> SLOW = Optional.of(new LatencyRule.SlowEndpoint(
+            "GET /vault", 40, 30, 610, 200, null));
 
     private final TriggerDecision decision = decision(true, true, false);
     private final Holds holds = new Holds();
@@ -49,7 +53,7 @@ class TriggerDecisionTest {
     }
 
     private Optional<SessionTrigger> decide(double average, Optional<SaturationReading> hottest) {
-        return decision.decide(OptionalDouble.of(average), hottest, NONE, holds, NOW);
+        return decision.decide(OptionalDouble.of(average), hottest, NO_SLOW, NONE, holds, NOW);
     }
 
     @Test
@@ -57,14 +61,14 @@ class TriggerDecisionTest {
         assertThat(decide(80.1, NO_THREAD)).hasValue(SessionTrigger.CPU);
         assertThat(decide(80, NO_THREAD)).as("equal to the threshold").isEmpty();
         assertThat(decide(10, NO_THREAD)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.empty(), NO_THREAD, NONE, holds, NOW)).as("no baseline yet")
+        assertThat(decision.decide(OptionalDouble.empty(), NO_THREAD, NO_SLOW, NONE, holds, NOW)).as("no baseline yet")
                 .isEmpty();
     }
 
     @Test
     void aPinnedThreadTriggersHoweverLowTheCpuAndTheCpuKeepsPrecedence() {
         assertThat(decide(25, PINNED)).hasValue(SessionTrigger.SATURATION);
-        assertThat(decision.decide(OptionalDouble.empty(), PINNED, NONE, holds, NOW))
+        assertThat(decision.decide(OptionalDouble.empty(), PINNED, NO_SLOW, NONE, holds, NOW))
                 .as("before the first baseline too").hasValue(SessionTrigger.SATURATION);
         assertThat(decide(25, HOT_NOT_PINNED)).as("hot, not for a whole window").isEmpty();
         assertThat(decide(85, PINNED)).hasValue(SessionTrigger.CPU);
@@ -73,14 +77,14 @@ class TriggerDecisionTest {
     @Test
     void withTheSaturationTriggerOffAPinnedThreadTriggersNothing() {
         TriggerDecision cpuOnly = decision(true, false, false);
-        assertThat(cpuOnly.decide(OptionalDouble.of(25), PINNED, NONE, holds, NOW)).isEmpty();
-        assertThat(cpuOnly.decide(OptionalDouble.of(85), PINNED, NONE, holds, NOW)).hasValue(SessionTrigger.CPU);
+        assertThat(cpuOnly.decide(OptionalDouble.of(25), PINNED, NO_SLOW, NONE, holds, NOW)).isEmpty();
+        assertThat(cpuOnly.decide(OptionalDouble.of(85), PINNED, NO_SLOW, NONE, holds, NOW)).hasValue(SessionTrigger.CPU);
     }
 
     @Test
     void aDisabledTriggerDecidesNothing() {
         TriggerDecision disabled = decision(false, true, false);
-        assertThat(disabled.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW)).isEmpty();
+        assertThat(disabled.decide(OptionalDouble.of(100), PINNED, NO_SLOW, NONE, holds, NOW)).isEmpty();
     }
 
     @Test
@@ -88,9 +92,46 @@ class TriggerDecisionTest {
         holds.startGrace(NOW.plusSeconds(60));
 
         assertThat(decide(100, PINNED)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW.plusSeconds(59))).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NONE, holds, NOW.plusSeconds(60)))
+        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NO_SLOW, NONE, holds, NOW.plusSeconds(59))).isEmpty();
+        assertThat(decision.decide(OptionalDouble.of(100), PINNED, NO_SLOW, NONE, holds, NOW.plusSeconds(60)))
                 .hasValue(SessionTrigger.CPU);
+    }
+
+    @Test
+    void aSlowEndpointStartsALatencyProfileWithItsOwnCooldownAndTheCpuKeepsPrecedence() {
+        assertThat(decision.decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds, NOW))
+                .hasValue(SessionTrigger.LATENCY);
+        assertThat(decision.decide(OptionalDouble.of(90), NO_THREAD, SLOW, NONE, holds, NOW))
+                .hasValue(SessionTrigger.CPU);
+        assertThat(decision.nothingToDecide(OptionalDouble.of(10), NO_THREAD, SLOW)).isFalse();
+
+        holds.startCooldown(NOW.plus(Duration.ofMinutes(10)));
+        assertThat(decision.decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds, NOW))
+                .as("the CPU's cooldown holds the CPU only").hasValue(SessionTrigger.LATENCY);
+        holds.startLatencyCooldown(NOW.plus(Duration.ofHours(1)));
+        assertThat(decision.decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds, NOW.plusSeconds(3599)))
+                .isEmpty();
+        assertThat(decision.decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds, NOW.plusSeconds(3600)))
+                .hasValue(SessionTrigger.LATENCY);
+        holds.startGrace(NOW.plusSeconds(3700));
+        assertThat(decision.decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds, NOW.plusSeconds(3600)))
+                .as("in the start-up grace").isEmpty();
+    }
+
+    @Test
+    void theLatencyTriggerIsItsOwnSwitchAndSlowRequestsAreNoMomentForAReference() {
+        CpuProfilerOptions options = new CpuProfilerOptions();
+        options.setEnabled(false);
+        options.setStartupGrace(Duration.ZERO);
+        assertThat(new TriggerDecision(options, true, 2).decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds,
+                NOW)).as("profiler.cpu.enabled=false").hasValue(SessionTrigger.LATENCY);
+        holds.startLatencyCooldown(NOW.plus(Duration.ofHours(1)));
+        assertThat(new TriggerDecision(options, true, 2).decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE, holds,
+                NOW)).as("a reference is due, but requests are slow").isEmpty();
+        options.getLatency().setEnabled(false);
+        assertThat(new TriggerDecision(options, true, 2).decide(OptionalDouble.of(10), NO_THREAD, SLOW, NONE,
+                new Holds(), NOW)).as("profiler.latency.enabled=false: a reference instead")
+                .hasValue(SessionTrigger.REFERENCE);
     }
 
     @Test
@@ -99,20 +140,20 @@ class TriggerDecisionTest {
 
         assertThat(decide(100, NO_THREAD)).isEmpty();
         assertThat(decide(25, PINNED)).isEmpty();
-        assertThat(decision.decide(OptionalDouble.of(25), PINNED, NONE, holds, NOW.plus(Duration.ofMinutes(10))))
+        assertThat(decision.decide(OptionalDouble.of(25), PINNED, NO_SLOW, NONE, holds, NOW.plus(Duration.ofMinutes(10))))
                 .hasValue(SessionTrigger.SATURATION);
     }
 
     /** The common poll goes no further: nothing could trigger, whatever the holds say. */
     @Test
     void aCalmPollHasNothingToDecide() {
-        assertThat(decision.nothingToDecide(OptionalDouble.of(50), NO_THREAD)).isTrue();
-        assertThat(decision.nothingToDecide(OptionalDouble.of(80), HOT_NOT_PINNED)).isTrue();
-        assertThat(decision.nothingToDecide(OptionalDouble.empty(), NO_THREAD)).isTrue();
-        assertThat(decision.nothingToDecide(OptionalDouble.of(80.1), NO_THREAD)).isFalse();
-        assertThat(decision.nothingToDecide(OptionalDouble.of(10), PINNED)).isFalse();
+        assertThat(decision.nothingToDecide(OptionalDouble.of(50), NO_THREAD, NO_SLOW)).isTrue();
+        assertThat(decision.nothingToDecide(OptionalDouble.of(80), HOT_NOT_PINNED, NO_SLOW)).isTrue();
+        assertThat(decision.nothingToDecide(OptionalDouble.empty(), NO_THREAD, NO_SLOW)).isTrue();
+        assertThat(decision.nothingToDecide(OptionalDouble.of(80.1), NO_THREAD, NO_SLOW)).isFalse();
+        assertThat(decision.nothingToDecide(OptionalDouble.of(10), PINNED, NO_SLOW)).isFalse();
         assertThat(decision(true, false, false)
-                .nothingToDecide(OptionalDouble.of(10), PINNED)).as("saturation off").isTrue();
+                .nothingToDecide(OptionalDouble.of(10), PINNED, NO_SLOW)).as("saturation off").isTrue();
     }
 
     // The reference of normal: due at once, then once the last is as old as the refresh; recorded only while calm.
@@ -139,7 +180,7 @@ class TriggerDecisionTest {
 
     private Optional<SessionTrigger> reference(double average, Optional<SaturationReading> hottest,
             TriggerDecision.Activity activity, Instant at) {
-        return withReference.decide(OptionalDouble.of(average), hottest, activity, holds, at);
+        return withReference.decide(OptionalDouble.of(average), hottest, NO_SLOW, activity, holds, at);
     }
 
     @Test
@@ -156,9 +197,9 @@ class TriggerDecisionTest {
         // Every default on 2 CPUs: 20 samples of a 10-s reference at 10 ms are 1% of 2 CPUs.
         TriggerDecision floored = new TriggerDecision(new CpuProfilerOptions().validate(), true, 2);
         assertThat(floored.idleBelowPercent()).isEqualTo(1.0);
-        assertThat(floored.decide(OptionalDouble.of(0.05), NO_THREAD, NONE, holds, NOW)).as("an idle JVM's 0.05%")
+        assertThat(floored.decide(OptionalDouble.of(0.05), NO_THREAD, NO_SLOW, NONE, holds, NOW)).as("an idle JVM's 0.05%")
                 .isEmpty();
-        assertThat(floored.decide(OptionalDouble.of(3), NO_THREAD, NONE, holds, NOW)).as("a light load's 3%")
+        assertThat(floored.decide(OptionalDouble.of(3), NO_THREAD, NO_SLOW, NONE, holds, NOW)).as("a light load's 3%")
                 .hasValue(SessionTrigger.REFERENCE);
         // An idle poll decides without the clock.
         assertThat(floored.referenceMayBeDue(holds, UNREAD, OptionalDouble.of(0.05))).isFalse();
@@ -171,18 +212,18 @@ class TriggerDecisionTest {
                 .hasValue(SessionTrigger.CPU);
         assertThat(reference(25, PINNED, NONE, NOW)).as("a pinned thread: an incident")
                 .hasValue(SessionTrigger.SATURATION);
-        assertThat(withReference.decide(OptionalDouble.empty(), NO_THREAD, NONE, holds, NOW)).as("no baseline yet")
+        assertThat(withReference.decide(OptionalDouble.empty(), NO_THREAD, NO_SLOW, NONE, holds, NOW)).as("no baseline yet")
                 .isEmpty();
         assertThat(reference(30, NO_THREAD, TriggerDecision.Activity.RISING, NOW)).as("the CPU rising").isEmpty();
         assertThat(reference(30, NO_THREAD, TriggerDecision.Activity.REFERENCE_RECORDING, NOW))
                 .as("one already records").isEmpty();
 
         TriggerDecision triggerOff = decision(false, false, true);
-        assertThat(triggerOff.decide(OptionalDouble.of(95), NO_THREAD, NONE, holds, NOW))
+        assertThat(triggerOff.decide(OptionalDouble.of(95), NO_THREAD, NO_SLOW, NONE, holds, NOW))
                 .as("above the threshold with the trigger off: no incident, and no calm either").isEmpty();
-        assertThat(triggerOff.decide(OptionalDouble.of(30), PINNED, NONE, holds, NOW))
+        assertThat(triggerOff.decide(OptionalDouble.of(30), PINNED, NO_SLOW, NONE, holds, NOW))
                 .as("a pinned thread is no calm, whether or not it triggers").isEmpty();
-        assertThat(triggerOff.decide(OptionalDouble.of(30), NO_THREAD, NONE, holds, NOW))
+        assertThat(triggerOff.decide(OptionalDouble.of(30), NO_THREAD, NO_SLOW, NONE, holds, NOW))
                 .as("the reference does not need the CPU trigger").hasValue(SessionTrigger.REFERENCE);
     }
 

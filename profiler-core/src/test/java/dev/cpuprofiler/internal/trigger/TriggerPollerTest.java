@@ -51,7 +51,7 @@ class TriggerPollerTest {
             () -> {
                 averageReads.incrementAndGet();
                 return OptionalDouble.of(average);
-            }, Optional::empty, () -> false, new Holds(),
+            }, Optional::empty, () -> false, Optional::empty, new Holds(),
             (trigger, duration) -> {
                 if (slowLaunch) {
                     // The look-back handing over, an engine starting: as long as the test wants.

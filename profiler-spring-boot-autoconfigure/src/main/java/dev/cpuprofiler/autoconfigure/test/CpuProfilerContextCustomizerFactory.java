@@ -32,6 +32,7 @@ class CpuProfilerContextCustomizerFactory implements ContextCustomizerFactory {
     static final Map<String, Object> QUIET = Map.of(
             "profiler.cpu.enabled", "false",
             "profiler.cpu.reference.enabled", "false",
+            "profiler.latency.enabled", "false",
             "profiler.cpu.output-directory", "",
             "profiler.cpu.export.enabled", "false");
 

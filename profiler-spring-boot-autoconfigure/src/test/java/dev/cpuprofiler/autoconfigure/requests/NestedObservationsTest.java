@@ -28,7 +28,7 @@ class NestedObservationsTest {
         // Room for three events a request (its outermost scope opened and closed, its end), not for the two dozen
         // more its nested scopes would add.
         int requests = 1000;
-        RequestTimeline timeline = new RequestTimeline(3 * (requests + 1), false);
+        RequestTimeline timeline = new RequestTimeline(3 * (requests + 1), false, null);
         ObservationRegistry registry = ObservationRegistry.create();
         registry.observationConfig().observationHandler(new CpuProfilerObservationHandler(timeline.reporter()));
         timeline.start();
