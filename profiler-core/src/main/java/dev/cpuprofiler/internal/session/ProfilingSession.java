@@ -170,18 +170,20 @@ final class ProfilingSession implements RunningSession, Runnable {
             List<EndpointShare> endpoints = requests.tally().endpoints(tree.totalSamples(), samplingPeriod,
                     requests.maxEndpoints());
             endpointNotes(requestLog, endpoints).forEach(notes::add);
-            Profile profile = new Profile(id, trigger, EngineChoice.fromId(result.engineId()), result.engineDetail(), result.fallbacks(),
-                    notes, startedAt, endedAt, samplingPeriod, tree.totalSamples(), result.lostSamples(),
-                    cpuPercent, tree.snapshot(), result.jfrFile(), report, lookback, cpuBreakdown, endpoints,
-                    requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
-                    requests.tally().spanTree(), focus == null ? null : focus.saturation());
+            Profile profile = new Profile(id, trigger, new Profile.Recording(EngineChoice.fromId(result.engineId()),
+                    result.engineDetail(), result.fallbacks(), notes, startedAt, endedAt, samplingPeriod,
+                    tree.totalSamples(), result.lostSamples(), result.jfrFile()), tree.snapshot(),
+                    new Profile.CpuUse(cpuPercent, report, cpuBreakdown), new Profile.Requests(endpoints,
+                            requests.tally().tree(), requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES),
+                            requests.tally().spanTree()), lookback, focus == null ? null : focus.saturation(), null);
             store.add(compared(profile));
+            Profile.Recording recorded = profile.recording();
             if (trigger == SessionTrigger.REFERENCE) {
-                log.info("Recorded a reference of normal, {}: {} samples by {} in {}, {}", id, profile.samples(),
-                        profile.engine(), profile.duration(), requestsSeen(profile));
+                log.info("Recorded a reference of normal, {}: {} samples by {} in {}, {}", id, recorded.samples(),
+                        recorded.engine(), recorded.duration(), requestsSeen(profile));
             } else {
-                log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, profile.samples(), profile.engine(),
-                        profile.engineDetail(), profile.duration(), lookback == null ? ""
+                log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, recorded.samples(),
+                        recorded.engine(), recorded.engineDetail(), recorded.duration(), lookback == null ? ""
                                 : ", plus " + lookback.samples() + " look-back samples from the "
                                         + lookback.duration() + " before");
             }
@@ -232,7 +234,7 @@ final class ProfilingSession implements RunningSession, Runnable {
     private static String requestsSeen(Profile profile) {
         long requests = 0;
         int endpoints = 0;
-        for (EndpointShare e : profile.endpoints()) {
+        for (EndpointShare e : profile.requests().endpoints()) {
             if (e.requests() != null && e.requests() > 0) {
                 requests += e.requests();
                 endpoints++;
