@@ -72,7 +72,7 @@ public interface CpuProfiler extends AutoCloseable {
 
     /**
      * Where requests report which thread serves them, so that profiles say which requests burned the CPU
-     * ({@link Profile#endpoints()}); the starter's observation handler reports every root observation here.
+     * ({@link Profile.Requests#endpoints()}); the starter's observation handler reports every root observation here.
      */
     RequestActivity requestActivity();
 

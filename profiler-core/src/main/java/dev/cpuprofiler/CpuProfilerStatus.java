@@ -49,7 +49,7 @@ public record CpuProfilerStatus(State state, Cpu cpu, Trigger trigger, Session s
     public record Reference(String id, Instant recordedAt, long samples) {
 
         public static Reference of(Profile reference) {
-            return new Reference(reference.id(), reference.endedAt(), reference.samples());
+            return new Reference(reference.id(), reference.recording().endedAt(), reference.recording().samples());
         }
     }
 

@@ -7,91 +7,115 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One recorded profile: what was sampled, by which engine, and the merged stack tree.
+ * One recorded profile: how it was recorded, the merged stack tree, where the CPU went, which requests the samples
+ * served, and what changed from normal.
  *
  * @param id unique, URL-safe
  * @param trigger what started it: the CPU, a pinned thread, a request (MANUAL) or the reference of normal
- * @param engine the engine that recorded it (never {@link EngineChoice#AUTO})
- * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
- * @param fallbacks engines tried before it, each with the reason it could not record
- * @param notes remarks from the engine (lost samples, and the like)
- * @param startedAt when recording started
- * @param endedAt when it stopped
- * @param samplingPeriod the interval between stack samples
- * @param samples samples in the tree
- * @param lostSamples samples the engine dropped or failed to take
- * @param cpuPercent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
+ * @param recording how it was recorded: by which engine, when, at which period, with how many samples
  * @param tree the merged stacks; with {@code profiler.cpu.group-by-thread}, each under its thread's group (a
  *        first-level node of kind {@link FrameKind#THREAD} named by the folded thread name)
- * @param jfrFile the engine's JFR recording ({@code format=jfr}), if one was kept (in the work directory by the
- *        profile store, or in the output directory), else null
- * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
- *        or null when thread CPU time cannot be read
+ * @param cpu where the CPU went while it recorded
+ * @param requests the session's samples by the request their thread served; {@link Requests#NONE} when nothing
+ *        reported requests
  * @param lookback what was sampled in the look-back window before the session started (CPU-triggered profiles with
- *        look-back on), or null; {@code tree} holds the session's samples only ({@code ProfileView} of the formats selects either or both)
- * @param cpuBreakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
- *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
- * @param endpoints the session's samples by the request their thread served ({@link RequestActivity}), most first;
- *        empty when nothing reported requests (the notes say why)
- * @param endpointTree the session's samples, each stack under its endpoint's group: a first-level node of kind
- *        {@link FrameKind#ENDPOINT} named {@code GET /owners/{id}}; null without endpoints
- * @param hottestTraces the traced requests with the most samples, most first; empty without tracing
- * @param spanTree as {@code endpointTree}, each traced request's samples further down, under a node of kind
- *        {@link FrameKind#TRACE} named by its trace id and one of kind {@link FrameKind#SPAN} named by its span id:
- *        what pprof's {@code span_id} labels and OTLP's links come from; null without tracing
+ *        look-back on), or null; {@code tree} holds the session's samples only ({@code ProfileView} of the formats
+ *        selects either or both)
  * @param saturation why a SATURATION profile was recorded, or null
  * @param comparison what changed from the reference of normal in force when it started (a REFERENCE profile recorded
  *        while the application was calm), or null: no reference then, the comparison off, or a reference itself
  */
-public record Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
-        List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
-        Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-        Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
-        List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
-        StackTreeSnapshot spanTree, Saturation saturation, Comparison comparison) {
+public record Profile(String id, SessionTrigger trigger, Recording recording, StackTreeSnapshot tree, CpuUse cpu,
+        Requests requests, LookbackSnapshot lookback, Saturation saturation, Comparison comparison) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(trigger, "trigger");
-        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(recording, "recording");
         Objects.requireNonNull(tree, "tree");
-        fallbacks = List.copyOf(fallbacks);
-        notes = List.copyOf(notes);
-        endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
-        hottestTraces = hottestTraces == null ? List.of() : List.copyOf(hottestTraces);
-    }
-
-    /** A profile compared with nothing. */
-    public Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
-            List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
-            Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-            Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown,
-            List<EndpointShare> endpoints, StackTreeSnapshot endpointTree, List<TraceShare> hottestTraces,
-            StackTreeSnapshot spanTree, Saturation saturation) {
-        this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
-                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, endpoints, endpointTree,
-                hottestTraces, spanTree, saturation, null);
-    }
-
-    /** A profile without endpoints. */
-    public Profile(String id, SessionTrigger trigger, EngineChoice engine, String engineDetail,
-            List<EngineFallback> fallbacks, List<String> notes, Instant startedAt, Instant endedAt,
-            Duration samplingPeriod, long samples, long lostSamples, Double cpuPercent, StackTreeSnapshot tree,
-            Path jfrFile, ConcurrencyReport concurrency, LookbackSnapshot lookback, CpuBreakdown cpuBreakdown) {
-        this(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
-                lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, List.of(), null, List.of(),
-                null, null, null);
+        Objects.requireNonNull(cpu, "cpu");
+        Objects.requireNonNull(requests, "requests");
     }
 
     /** This profile with {@code comparison} as what changed from normal. */
     public Profile withComparison(Comparison comparison) {
-        return new Profile(id, trigger, engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod,
-                samples, lostSamples, cpuPercent, tree, jfrFile, concurrency, lookback, cpuBreakdown, endpoints,
-                endpointTree, hottestTraces, spanTree, saturation, comparison);
+        return new Profile(id, trigger, recording, tree, cpu, requests, lookback, saturation, comparison);
     }
 
-    public Duration duration() {
-        return Duration.between(startedAt, endedAt);
+    /**
+     * How a profile was recorded.
+     *
+     * @param engine the engine that recorded it (never {@link EngineChoice#AUTO})
+     * @param engineDetail what the engine actually used (e.g. async-profiler's {@code perf_events} or {@code ctimer})
+     * @param fallbacks engines tried before it, each with the reason it could not record
+     * @param notes remarks from the engine and the session (lost samples, an early stop, what the tree and the
+     *        endpoints left out, and the like)
+     * @param startedAt when recording started
+     * @param endedAt when it stopped
+     * @param samplingPeriod the interval between stack samples
+     * @param samples samples in the tree
+     * @param lostSamples samples the engine dropped or failed to take
+     * @param jfrFile the engine's JFR recording ({@code format=jfr}), if one was kept (in the work directory by the
+     *        profile store, or in the output directory), else null
+     */
+    public record Recording(EngineChoice engine, String engineDetail, List<EngineFallback> fallbacks,
+            List<String> notes, Instant startedAt, Instant endedAt, Duration samplingPeriod, long samples,
+            long lostSamples, Path jfrFile) {
+
+        public Recording {
+            Objects.requireNonNull(engine, "engine");
+            fallbacks = List.copyOf(fallbacks);
+            notes = List.copyOf(notes);
+        }
+
+        /** How long it recorded. */
+        public Duration duration() {
+            return Duration.between(startedAt, endedAt);
+        }
+
+        /** This recording with its JFR recording at {@code file} (null: none kept). */
+        public Recording withJfrFile(Path file) {
+            return new Recording(engine, engineDetail, fallbacks, notes, startedAt, endedAt, samplingPeriod, samples,
+                    lostSamples, file);
+        }
+    }
+
+    /**
+     * Where the CPU went while a profile recorded; each part null when it could not be measured.
+     *
+     * @param percent the process's (or cgroup's) average CPU% while it recorded, or null if unknown
+     * @param concurrency how many threads ran at once while it recorded (utilization, bottleneck, per-thread CPU),
+     *        or null when thread CPU time cannot be read
+     * @param breakdown where the process's CPU time went while it recorded (application, GC, JIT, the profiler, the
+     *        rest of the JVM), from the kernel's per-thread accounting, or null when it could not be measured
+     */
+    public record CpuUse(Double percent, ConcurrencyReport concurrency, CpuBreakdown breakdown) {
+
+        /** Nothing measured. */
+        public static final CpuUse UNKNOWN = new CpuUse(null, null, null);
+    }
+
+    /**
+     * A profile's samples by the request their thread served ({@link RequestActivity}).
+     *
+     * @param endpoints the samples by endpoint, most first; empty when nothing reported requests (the notes say why)
+     * @param endpointTree the samples, each stack under its endpoint's group: a first-level node of kind
+     *        {@link FrameKind#ENDPOINT} named {@code GET /owners/{id}}; null without endpoints
+     * @param hottestTraces the traced requests with the most samples, most first; empty without tracing
+     * @param spanTree as {@code endpointTree}, each traced request's samples further down, under a node of kind
+     *        {@link FrameKind#TRACE} named by its trace id and one of kind {@link FrameKind#SPAN} named by its span
+     *        id: what pprof's {@code span_id} labels and OTLP's links come from; null without tracing
+     */
+    public record Requests(List<EndpointShare> endpoints, StackTreeSnapshot endpointTree,
+            List<TraceShare> hottestTraces, StackTreeSnapshot spanTree) {
+
+        /** No requests: nothing reported any, or the samples could not be joined with them. */
+        public static final Requests NONE = new Requests(List.of(), null, List.of(), null);
+
+        public Requests {
+            endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
+            hottestTraces = hottestTraces == null ? List.of() : List.copyOf(hottestTraces);
+        }
     }
 
     /**
@@ -151,7 +175,7 @@ public record Profile(String id, SessionTrigger trigger, EngineChoice engine, St
      * started). Rates and shares are per second of each profile, so a 10-s reference compares with a 30-s profile.
      *
      * @param reference the id of the profile compared with
-     * @param endpoints each endpoint of this profile that served requests, as {@link #endpoints()} orders them
+     * @param endpoints each endpoint of this profile that served requests, as {@link Requests#endpoints()} orders them
      * @param methods the methods whose share of the samples (self time) grew the most, the largest growth first
      */
     public record Comparison(String reference, List<EndpointChange> endpoints, List<MethodChange> methods) {

@@ -2,8 +2,9 @@ package dev.cpuprofiler;
 
 /**
  * Where requests tell the profiler which thread serves which request, so that a profile can say which requests
- * burned its CPU ({@link Profile#endpoints()}). A request is whatever the caller counts as one: the starter reports
- * each root Micrometer observation (an HTTP request, a {@code @Scheduled} run), from every thread its scopes open on.
+ * burned its CPU ({@link Profile.Requests#endpoints()}). A request is whatever the caller counts as one: the starter
+ * reports each root Micrometer observation (an HTTP request, a {@code @Scheduled} run), from every thread its scopes
+ * open on.
  * <p>
  * Cheap when no profile records: each call then reads one volatile field and returns, allocating nothing, but
  * {@link #completed}, which counts the request's duration for the latency trigger. While one records, a call appends a

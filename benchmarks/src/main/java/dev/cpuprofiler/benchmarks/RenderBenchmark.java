@@ -60,9 +60,10 @@ public class RenderBenchmark {
     /** A profile of that tree, as a session would store it. */
     public static Profile profile(StackTreeSnapshot tree) {
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        return new Profile("bench", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
-                start, start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree, null, null,
-                null, null);
+        Profile.Recording recording = new Profile.Recording(EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
+                start, start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, null);
+        return new Profile("bench", SessionTrigger.MANUAL, recording, tree, Profile.CpuUse.UNKNOWN,
+                Profile.Requests.NONE, null, null, null);
     }
 
     /** A tree of at least {@code nodes} nodes (a few more: the last stack may add several). */

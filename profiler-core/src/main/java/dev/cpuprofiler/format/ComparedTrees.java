@@ -2,6 +2,7 @@ package dev.cpuprofiler.format;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.StackTreeSnapshot;
+import java.time.Duration;
 
 /**
  * A profile's tree and the tree of the profile it is compared with, both in the same view (look-back part, grouping,
@@ -32,6 +33,7 @@ record ComparedTrees(StackTreeSnapshot reference, double scale, StackTreeSnapsho
     }
 
     private static long nanos(Profile p) {
-        return p.samplingPeriod() == null || p.samplingPeriod().isZero() ? 1 : p.samplingPeriod().toNanos();
+        Duration period = p.recording().samplingPeriod();
+        return period == null || period.isZero() ? 1 : period.toNanos();
     }
 }

@@ -18,8 +18,8 @@ final class FlameGraphFormat extends FormatBase {
 
     @Override
     public void write(Profile p, ProfileView view, OutputStream out) throws IOException {
-        String title = "CPU profile " + p.id() + " (" + p.trigger() + ", " + p.engine() + ", " + p.samples()
-                + " samples" + lookbackTitle(p, view) + ")" + (view.thread() == null ? ""
+        String title = "CPU profile " + p.id() + " (" + p.trigger() + ", " + p.recording().engine() + ", "
+                + p.recording().samples() + " samples" + lookbackTitle(p, view) + ")" + (view.thread() == null ? ""
                         : ": thread " + view.thread() + (p.saturation() != null && view.thread().equals(
                                 p.saturation().thread()) ? String.format(Locale.ROOT, ", pinned at %.0f%% of one core",
                                 p.saturation().percentOfCore()) : ""));
@@ -30,8 +30,8 @@ final class FlameGraphFormat extends FormatBase {
         }
         // The colours key, in the title: the converter's page has no legend of its diff colours.
         String against = title + " against " + reference.id() + " (" + reference.trigger() + ", "
-                + reference.samples() + " samples), per second: red more self time, blue less, grey as much, "
-                + "yellow not in " + reference.id();
+                + reference.recording().samples() + " samples), per second: red more self time, blue less, grey as "
+                + "much, yellow not in " + reference.id();
         new FlameGraphRenderer(against, 0).render(ComparedTrees.of(p, view), out);
     }
 

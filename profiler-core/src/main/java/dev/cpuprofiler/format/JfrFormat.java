@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -19,22 +20,24 @@ final class JfrFormat extends FormatBase {
 
     @Override
     public Optional<String> missing(Profile p) {
-        if (p.jfrFile() == null) {
-            return Optional.of("Profile '" + p.id() + "' has no JFR recording: its engine (" + p.engine()
+        Path file = p.recording().jfrFile();
+        if (file == null) {
+            return Optional.of("Profile '" + p.id() + "' has no JFR recording: its engine (" + p.recording().engine()
                     + ") handed over no file, or it was not kept (larger than retained-size, or its disk down to "
                     + "min-free-disk-space)");
         }
-        return RecordingFile.readable(p.jfrFile()) ? Optional.empty()
+        return RecordingFile.readable(file) ? Optional.empty()
                 : Optional.of("Profile '" + p.id() + "' has no JFR recording any more");
     }
 
     /** Copies the recording; the view does not apply (the endpoint refuses a look-back view other than include). */
     @Override
     public void write(Profile p, ProfileView view, OutputStream out) throws IOException {
-        if (p.jfrFile() == null) {
+        Path file = p.recording().jfrFile();
+        if (file == null) {
             throw new IOException(missing(p).orElseThrow());
         }
-        try (InputStream in = Channels.newInputStream(RecordingFile.open(p.jfrFile()))) {
+        try (InputStream in = Channels.newInputStream(RecordingFile.open(file))) {
             in.transferTo(out);
         }
     }

@@ -51,13 +51,15 @@ final class JsonFormat extends FormatBase {
         StackTreeSnapshot full = view.fullTree(p);
         StackTreeSnapshot tree = view.tree(p);
         StackTree.RootCut cut = StackTree.RootCut.of(full);
-        return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), p.engine().id(),
-                p.engineDetail(), p.fallbacks(), p.notes(),
-                iso(p.startedAt()), iso(p.endedAt()), iso(p.duration()), iso(p.samplingPeriod()), p.samples(),
-                p.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpuPercent()),
-                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.endpoints(), view.comparison(p),
-                p.hottestTraces().isEmpty() ? null : p.hottestTraces(), Breakdown.of(p.cpuBreakdown()),
-                p.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.concurrency()),
+        Profile.Recording r = p.recording();
+        List<Profile.TraceShare> traces = p.requests().hottestTraces();
+        return new Document(p.id(), p.trigger().name(), Saturation.of(p.saturation()), r.engine().id(),
+                r.engineDetail(), r.fallbacks(), r.notes(),
+                iso(r.startedAt()), iso(r.endedAt()), iso(r.duration()), iso(r.samplingPeriod()), r.samples(),
+                r.lostSamples(), p.tree().truncatedSamples(), cut.samples(), cut.percent(), round(p.cpu().percent()),
+                HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.requests().endpoints(), view.comparison(p),
+                traces.isEmpty() ? null : traces, Breakdown.of(p.cpu().breakdown()),
+                r.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.cpu().concurrency()),
                 Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(), view.thread(),
                 view.minPercent() > 0 ? view.minPercent() : null,
                 treeJson(tree));

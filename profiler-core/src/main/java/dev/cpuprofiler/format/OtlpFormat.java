@@ -87,9 +87,10 @@ final class OtlpFormat extends FormatBase {
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
         Dictionary d = new Dictionary();
         StackTreeSnapshot tree = view.labelled(profile).labelledTree(profile);
-        Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(profile.startedAt())
-                ? profile.lookback().startedAt() : profile.startedAt();
-        Duration period = profile.samplingPeriod() == null ? Duration.ofMillis(10) : profile.samplingPeriod();
+        Profile.Recording recording = profile.recording();
+        Instant from = profile.lookback() != null && profile.lookback().startedAt().isBefore(recording.startedAt())
+                ? profile.lookback().startedAt() : recording.startedAt();
+        Duration period = recording.samplingPeriod() == null ? Duration.ofMillis(10) : recording.samplingPeriod();
 
         // Samples counted in the session's sampling period, CPU time being what the period measures (the
         // OpenTelemetry eBPF profiler's convention for CPU profiles).
@@ -131,13 +132,13 @@ final class OtlpFormat extends FormatBase {
             p.message(PROFILE_SAMPLES, sample.packedInt64(SAMPLE_VALUES, self));
         }
         p.fixed64(PROFILE_TIME_UNIX_NANO, from.getEpochSecond() * 1_000_000_000L + from.getNano())
-                .uint64(PROFILE_DURATION_NANO, Math.max(0, Duration.between(from, profile.endedAt()).toNanos()))
+                .uint64(PROFILE_DURATION_NANO, Math.max(0, Duration.between(from, recording.endedAt()).toNanos()))
                 .message(PROFILE_PERIOD_TYPE, valueType(d, "cpu", "nanoseconds"))
                 .int64(PROFILE_PERIOD, period.toNanos())
                 .bytes(PROFILE_PROFILE_ID, profileId(profile.id()))
                 .packedInt32(PROFILE_ATTRIBUTE_INDICES, List.of(
                         d.attribute("profile.trigger", profile.trigger().name().toLowerCase(Locale.ROOT)),
-                        d.attribute("profile.engine", profile.engine().id()),
+                        d.attribute("profile.engine", recording.engine().id()),
                         d.attribute("profile.id", profile.id())));
 
         ProtoMessage resource = new ProtoMessage().message(RESOURCE_ATTRIBUTES, keyValue("service.name", serviceName));

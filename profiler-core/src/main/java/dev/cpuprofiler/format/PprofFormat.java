@@ -25,8 +25,8 @@ import java.util.zip.GZIPOutputStream;
  * with endpoints carries an {@code endpoint} label on each sample instead (ungrouped or grouped by endpoint), as
  * {@code go tool pprof -tags} lists and {@code -tagfocus=endpoint=...} selects; a traced request's samples carry
  * {@code span_id} and {@code span_name} too, the labels of Pyroscope's span profiles (its Java and Go integrations
- * label the local root span: its 16-hex-digit id and its name), from {@link Profile#spanTree}. Every label is read
- * from the tree's group nodes ({@link FrameKind#isGroup()}), never from a frame's name.
+ * label the local root span: its 16-hex-digit id and its name), from {@link Profile.Requests#spanTree}. Every label
+ * is read from the tree's group nodes ({@link FrameKind#isGroup()}), never from a frame's name.
  *
  * <p>Written like OTLP, with {@link ProtoMessage} and profile.proto's field numbers (part of pprof's wire contract,
  * they never change). Our frames carry no file names or line numbers, so {@code filename} is empty and lines are 0.
@@ -119,7 +119,8 @@ final class PprofFormat extends FormatBase {
         }
 
         void write() throws IOException {
-            long periodNanos = profile.samplingPeriod() == null ? 0 : profile.samplingPeriod().toNanos();
+            Duration period = profile.recording().samplingPeriod();
+            long periodNanos = period == null ? 0 : period.toNanos();
             int samples = string("samples");
             int count = string("count");
             int cpu = string("cpu");
@@ -149,8 +150,9 @@ final class PprofFormat extends FormatBase {
             top.int64(PROFILE_DURATION_NANOS, Math.max(0, nanos(Duration.between(window.start(), window.end()))));
             valueType(PROFILE_PERIOD_TYPE, cpu, nanoseconds);
             top.int64(PROFILE_PERIOD, periodNanos);
+            String detail = profile.recording().engineDetail();
             top.int64(PROFILE_COMMENT, string("cpuprofiler profile " + profile.id() + " (" + profile.trigger()
-                    + ", " + profile.engine() + (profile.engineDetail() == null ? "" : " " + profile.engineDetail())
+                    + ", " + profile.recording().engine() + (detail == null ? "" : " " + detail)
                     + ", lookback=" + view.lookback().id() + ")" + role));
             top.int64(PROFILE_DEFAULT_SAMPLE_TYPE, cpu);
             // Last: every string is known once the rest is written (pprof reads the fields in any order).
@@ -215,8 +217,8 @@ final class PprofFormat extends FormatBase {
         /** The time the view covers: the look-back's part starts before the session. */
         private Window window() {
             LookbackSnapshot lookback = profile.lookback();
-            Instant start = profile.startedAt();
-            Instant end = profile.endedAt();
+            Instant start = profile.recording().startedAt();
+            Instant end = profile.recording().endedAt();
             if (lookback != null && view.lookback() == LookbackView.ONLY) {
                 return new Window(lookback.startedAt(), lookback.endedAt());
             }

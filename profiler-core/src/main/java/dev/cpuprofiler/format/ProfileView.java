@@ -193,7 +193,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
      * endpoint unless its threads are asked for, so that every sample carries its endpoint as a label, not a frame.
      */
     ProfileView labelled(Profile profile) {
-        return group(profile) == Group.NONE && profile.endpointTree() != null && thread == null
+        return group(profile) == Group.NONE && profile.requests().endpointTree() != null && thread == null
                 ? new ProfileView(lookback, minPercent, Group.ENDPOINT, null, compare) : this;
     }
 
@@ -226,7 +226,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
      * both; what the stacks of two profiles of different lengths are scaled by to compare per second.
      */
     double seconds(Profile profile) {
-        double session = profile.duration().toNanos() / 1e9;
+        double session = profile.recording().duration().toNanos() / 1e9;
         LookbackSnapshot l = profile.lookback();
         double before = l == null || l.weight() == 0 || pinnedThread(profile) ? 0 : l.duration().toNanos() / 1e9;
         return switch (lookback) {
@@ -238,7 +238,7 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
 
     /** Whether this view's first level is the profile's endpoints (else its threads, if any). */
     boolean byEndpoint(Profile profile) {
-        return group(profile) == Group.ENDPOINT && profile.endpointTree() != null;
+        return group(profile) == Group.ENDPOINT && profile.requests().endpointTree() != null;
     }
 
     /**
@@ -260,15 +260,15 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
         if (thread != null) {
             return missingThread(profile, g);
         }
-        if (g == Group.ENDPOINT && profile.endpointTree() == null) {
-            String why = profile.notes().stream().filter(n -> n.startsWith("no endpoints")).findFirst()
+        if (g == Group.ENDPOINT && profile.requests().endpointTree() == null) {
+            String why = profile.recording().notes().stream().filter(n -> n.startsWith("no endpoints")).findFirst()
                     .orElse("no endpoints: it recorded no request");
             return Optional.of("Profile '" + profile.id() + "' has " + why);
         }
         if (g == Group.ENDPOINT && lookback == LookbackView.ONLY) {
             return Optional.of("lookback=only has no endpoints: requests are recorded only while a session records");
         }
-        if (g == Group.THREAD && !byThread(profile) && profile.samples() > 0) {
+        if (g == Group.THREAD && !byThread(profile) && profile.recording().samples() > 0) {
             return Optional.of("Profile '" + profile.id() + "' was recorded without threads: "
                     + "profiler.cpu.group-by-thread=true records them");
         }
@@ -314,17 +314,17 @@ public record ProfileView(LookbackView lookback, double minPercent, Group group,
                     ThreadNames.groupFrame(thread));
             return group(profile) == Group.THREAD ? one : TreeGroups.withoutGroups(one);
         }
-        return fullTree(profile, profile.endpointTree());
+        return fullTree(profile, profile.requests().endpointTree());
     }
 
     /**
      * The tree a format that labels samples draws from {@link #labelled} this view: {@link #tree}, but by endpoint,
      * every frame kept, with each traced request's samples under its trace and span groups when the profile has them
-     * ({@link Profile#spanTree}), for span labels.
+     * ({@link Profile.Requests#spanTree}), for span labels.
      */
     StackTreeSnapshot labelledTree(Profile profile) {
-        return byEndpoint(profile) && profile.spanTree() != null && minPercent == 0
-                ? fullTree(profile, profile.spanTree()) : tree(profile);
+        return byEndpoint(profile) && profile.requests().spanTree() != null && minPercent == 0
+                ? fullTree(profile, profile.requests().spanTree()) : tree(profile);
     }
 
     private StackTreeSnapshot fullTree(Profile profile, StackTreeSnapshot endpointTree) {

@@ -38,15 +38,16 @@ final class TextFormat extends FormatBase {
     /** The few lines above the tree: what recorded it, and what CPU% alone would hide. */
     static String summary(Profile p, ProfileView view) {
         StringBuilder b = new StringBuilder();
+        Profile.Recording r = p.recording();
         b.append("Profile ").append(p.id()).append(" (").append(p.trigger()).append(")  ")
-                .append(p.startedAt()).append(" .. ").append(p.endedAt()).append('\n');
-        b.append("Engine: ").append(p.engine());
-        if (p.engineDetail() != null && !p.engineDetail().isBlank()) {
-            b.append(" (").append(p.engineDetail()).append(')');
+                .append(r.startedAt()).append(" .. ").append(r.endedAt()).append('\n');
+        b.append("Engine: ").append(r.engine());
+        if (r.engineDetail() != null && !r.engineDetail().isBlank()) {
+            b.append(" (").append(r.engineDetail()).append(')');
         }
-        b.append(", every ").append(p.samplingPeriod().toMillis()).append(" ms");
-        if (p.cpuPercent() != null) {
-            b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpuPercent()));
+        b.append(", every ").append(r.samplingPeriod().toMillis()).append(" ms");
+        if (p.cpu().percent() != null) {
+            b.append(String.format(Locale.ROOT, ", CPU %.1f%% while recording", p.cpu().percent()));
         }
         b.append('\n');
         Profile.Saturation s = p.saturation();
@@ -62,9 +63,9 @@ final class TextFormat extends FormatBase {
         StackTree.RootCut cut = StackTree.RootCut.of(tree);
         // The session's samples, as the JSON, the log and the flame graph's title count them; what the view below
         // holds besides (the look-back's weighed samples) or instead (one thread's) is said apart.
-        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%s%n", p.samples(),
+        b.append(String.format(Locale.ROOT, "Samples: %d, %d (%.1f%%) cut at the root%s%s%n", r.samples(),
                 cut.samples(), cut.percent(), cut.samples() > 0 ? " (their callers are unknown: see the notes)" : "",
-                tree.totalSamples() == p.samples() ? "" : view.thread() != null ? "; " + tree.totalSamples()
+                tree.totalSamples() == r.samples() ? "" : view.thread() != null ? "; " + tree.totalSamples()
                         + " of them below (thread " + view.thread() + ")" : view.lookback() == LookbackView.ONLY
                         ? "; the tree below holds the look-back's alone, weighing " + tree.totalSamples()
                         : "; the tree below weighs " + tree.totalSamples() + ", the look-back's samples included"));
@@ -76,7 +77,7 @@ final class TextFormat extends FormatBase {
                         h.totalPercent(), h.samples(), h.method()));
             }
         }
-        CpuBreakdown breakdown = p.cpuBreakdown();
+        CpuBreakdown breakdown = p.cpu().breakdown();
         if (breakdown != null) {
             b.append(String.format(Locale.ROOT, "Where the CPU went: %.1fs of process CPU time;",
                     breakdown.processCpuTime().toNanos() / 1e9));
@@ -85,10 +86,10 @@ final class TextFormat extends FormatBase {
             }
             b.append('\n');
         }
-        for (Profile.EngineFallback f : p.fallbacks()) {
+        for (Profile.EngineFallback f : r.fallbacks()) {
             b.append("Skipped ").append(f.engineId()).append(": ").append(f.reason()).append('\n');
         }
-        for (String note : p.notes()) {
+        for (String note : r.notes()) {
             b.append("Note: ").append(note).append('\n');
         }
         LookbackSnapshot l = p.lookback();
@@ -106,7 +107,7 @@ final class TextFormat extends FormatBase {
         } else if (view.lookback() == LookbackView.ONLY) {
             b.append("Look-back: none in this profile\n");
         }
-        ConcurrencyReport c = p.concurrency();
+        ConcurrencyReport c = p.cpu().concurrency();
         if (c != null) {
             b.append(String.format(Locale.ROOT,
                     "Utilization %.0f%% of %.1f CPUs; bottleneck %.0f%% of the time at least one thread ran "

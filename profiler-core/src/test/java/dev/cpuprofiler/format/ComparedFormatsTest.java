@@ -8,7 +8,6 @@ import static dev.cpuprofiler.format.ComparedProfiles.RUN;
 import static dev.cpuprofiler.format.ComparedProfiles.WARMUP;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.Comparison.Change;
@@ -19,6 +18,7 @@ import dev.cpuprofiler.format.ProfileView.Compare;
 import dev.cpuprofiler.format.ProfileView.Group;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -157,9 +157,9 @@ class ComparedFormatsTest {
     @Test
     void theReferenceScalesBySamplingPeriodAndLengthToWeighPerSecondAsTheProfileDoes() {
         // A 20-s reference at 20 ms a sample: each of its samples is 2 of the profile's, its seconds 2/3 of them.
-        Profile slow = new Profile("slow", SessionTrigger.REFERENCE, EngineChoice.JFR_EXECUTION, null, List.of(),
-                List.of(), ComparedProfiles.START, ComparedProfiles.START.plusSeconds(20), Duration.ofMillis(20), 100,
-                0, null, tree(100, RUN, ORBIT), null, null, null, null);
+        Profile slow = ProfileBuilder.profile("slow", SessionTrigger.REFERENCE, tree(100, RUN, ORBIT))
+                .between(ComparedProfiles.START, ComparedProfiles.START.plusSeconds(20)).period(Duration.ofMillis(20))
+                .build();
         assertThat(collapsed(cost, PLAIN.comparedWith(Compare.with(slow)))).contains(RUN + ";" + ORBIT + " 300 1350");
     }
 
@@ -199,10 +199,9 @@ class ComparedFormatsTest {
 
     @Test
     void aViewTheReferenceCannotBeDrawnInIsMissingForTheFormatsThatDrawIt() {
-        Profile bare = new Profile("bare", SessionTrigger.REFERENCE, EngineChoice.JFR_EXECUTION, null, List.of(),
-                List.of("no endpoints: nothing reports requests to the profiler"), ComparedProfiles.START,
-                ComparedProfiles.START.plusSeconds(10), Duration.ofMillis(10), 10, 0, null, tree(10, RUN, ORBIT), null,
-                null, null, null);
+        Profile bare = ProfileBuilder.profile("bare", SessionTrigger.REFERENCE, tree(10, RUN, ORBIT))
+                .notes(List.of("no endpoints: nothing reports requests to the profiler"))
+                .between(ComparedProfiles.START, ComparedProfiles.START.plusSeconds(10)).build();
         ProfileView byEndpoint = ProfileView.of(LookbackView.INCLUDE, Group.ENDPOINT)
                 .comparedWith(Compare.with(bare));
 

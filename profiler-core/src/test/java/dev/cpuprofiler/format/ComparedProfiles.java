@@ -8,7 +8,7 @@ import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
-import java.time.Duration;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -100,9 +100,10 @@ final class ComparedProfiles {
                     share("GET /orbit", orbit, all, orbitRequests), share("GET /ledger", ledger, all, ledgerRequests),
                     new EndpointShare("[no request]", none, 100.0 * none / all, null, null)));
             endpoints.sort((a, b) -> Long.compare(b.samples(), a.samples()));
-            return new Profile(id, trigger, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample", List.of(), List.of(),
-                    start, start.plusSeconds(seconds), Duration.ofMillis(10), all, 0, null, tree.snapshot(), null,
-                    null, null, null, endpoints, byEndpoint.snapshot(), List.of(), null, null);
+            return ProfileBuilder.profile(id, trigger, tree.snapshot())
+                    .engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample")
+                    .between(start, start.plusSeconds(seconds))
+                    .endpoints(endpoints, byEndpoint.snapshot()).build();
         }
 
         private static EndpointShare share(String endpoint, long samples, long all, long requests) {

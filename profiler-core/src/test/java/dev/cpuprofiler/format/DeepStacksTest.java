@@ -11,11 +11,11 @@ import dev.cpuprofiler.StackTreeSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -267,12 +267,10 @@ class DeepStacksTest {
             before.accept(deep.a(), "worker-1", 10);
             before.accept(deep.c(), "worker-3", 20);
             Instant start = Instant.EPOCH;
-            Profile reference = new Profile("ref", SessionTrigger.REFERENCE, EngineChoice.JFR_EXECUTION, null,
-                    List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 30, 0, null,
-                    before.snapshot(), null, null, null, null);
-            Profile profile = new Profile("deep", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, null, List.of(),
-                    List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, deep.tree(), null,
-                    null, null, null);
+            Profile reference = ProfileBuilder.profile("ref", SessionTrigger.REFERENCE, before.snapshot())
+                    .between(start, start.plusSeconds(1)).build();
+            Profile profile = ProfileBuilder.profile("deep", SessionTrigger.CPU, deep.tree())
+                    .between(start, start.plusSeconds(1)).build();
             ProfileView compared = ProfileView.of(LookbackView.INCLUDE)
                     .comparedWith(ProfileView.Compare.with(reference));
 

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.format;
 
-import dev.cpuprofiler.EngineChoice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.internal.stack.Frame;
@@ -8,9 +7,8 @@ import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +23,7 @@ class FlameGraphFormatTest {
         StackTree tree = new StackTree(64, 1000, true);
         tree.accept(List.of(Frame.java("app.Main.run")), "P".repeat(27) + "-x", 40);
         tree.accept(List.of(Frame.java("app.Main.run")), HOSTILE, 60);
-        Profile p = new Profile("p1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
-                Instant.EPOCH, Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(),
-                null, null, null, null);
+        Profile p = ProfileBuilder.profile("p1", SessionTrigger.MANUAL, tree.snapshot()).build();
 
         String all = html(p, ProfileView.of(LookbackView.INCLUDE));
         String one = html(p, ProfileView.of(LookbackView.INCLUDE).ofThread(HOSTILE));

@@ -15,6 +15,7 @@ import dev.cpuprofiler.internal.requests.EndpointTally;
 import dev.cpuprofiler.internal.requests.RequestLog;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -119,9 +120,9 @@ class PprofFormatTest {
 
     @Test
     void anEmptyProfileIsAValidProfileWithNoSamples() {
-        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, "jfr",
-                List.of(), List.of(), START, END, PERIOD, 0, 0, null, new StackTree(64, 1000, false).snapshot(), null,
-                null, null, null);
+        Profile profile = ProfileBuilder.profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL,
+                new StackTree(64, 1000, false).snapshot()).engine(EngineChoice.JFR_EXECUTION, "jfr")
+                .between(START, END).build();
 
         PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.ONLY));
 
@@ -151,10 +152,10 @@ class PprofFormatTest {
         tally.accept(List.of(run, Frame.java("app.Plain.parse")), "worker", thread, inPlain, 20);
         tally.accept(List.of(run, Frame.java("app.Idle.poll")), "worker", thread, outside, 10);
         timeline.close();
-        Profile profile = new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, null, List.of(),
-                List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, null, null,
-                tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10), tally.spanTree(),
-                null);
+        Profile profile = ProfileBuilder.profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, tree.snapshot())
+                .between(START, END).samples(100).cpuPercent(50.0).requests(new Profile.Requests(
+                        tally.endpoints(100, PERIOD, 10), tally.tree(), tally.hottestTraces(PERIOD, 10),
+                        tally.spanTree())).build();
 
         PprofDecoded pprof = PprofDecoded.decode(Written.pprof(profile, LookbackView.INCLUDE));
 
@@ -196,7 +197,8 @@ class PprofFormatTest {
         tree.accept(List.of(run, Frame.java("app.Cold.parse")), "main", 25);
         tree.accept(List.of(run, Frame.java("app.Cold.parse"), new Frame("read", FrameKind.NATIVE)), "main", 10);
         tree.accept(List.of(run), "main", 5);
-        return new Profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample",
-                List.of(), List.of(), START, END, PERIOD, 100, 0, 50.0, tree.snapshot(), null, null, lookback, null);
+        return ProfileBuilder.profile("20260101T000030Z-cpu-1", SessionTrigger.CPU, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample").between(START, END).cpuPercent(50.0)
+                .lookback(lookback).build();
     }
 }

@@ -13,6 +13,7 @@ import dev.cpuprofiler.internal.engine.EnginesHere;
 import dev.cpuprofiler.fixtures.SplitWorkload;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.internal.testing.SplitWorkloadRunning;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -63,9 +64,9 @@ class PprofGoToolTest {
         Thread.sleep(RECORDING.toMillis());
         SplitWorkload.CpuSplit truth = WORKLOAD.workload().snapshot().minus(before);
         EngineRecording.Result result = recording.stop();
-        Profile profile = new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.fromId(result.engineId()),
-                result.engineDetail(), List.of(), result.notes(), startedAt, Instant.now(), Duration.ofMillis(10),
-                tree.totalSamples(), result.lostSamples(), null, tree.snapshot(), null, null, null, null);
+        Profile profile = ProfileBuilder.profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, tree.snapshot())
+                .engine(EngineChoice.fromId(result.engineId()), result.engineDetail()).notes(result.notes())
+                .between(startedAt, Instant.now()).lostSamples(result.lostSamples()).build();
         Path pprof = workDirectory.resolve(profile.id() + ".pb.gz");
         Files.write(pprof, Written.pprof(profile, LookbackView.INCLUDE));
 

@@ -1,6 +1,5 @@
 package dev.cpuprofiler.format;
 
-import dev.cpuprofiler.EngineChoice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.internal.stack.Frame;
@@ -10,9 +9,8 @@ import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.format.ProfileView.Group;
 import dev.cpuprofiler.internal.stack.StackTree;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -78,10 +76,8 @@ class ProfileViewGroupTest {
     void withoutEndpointsGroupByEndpointSaysWhy() {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java(RUN)), "main", 5);
-        Profile p = new Profile("p2", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(),
-                List.of("no endpoints: nothing reports requests to the profiler"), Instant.EPOCH,
-                Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 5, 0, null, tree.snapshot(), null, null, null,
-                null);
+        Profile p = ProfileBuilder.profile("p2", SessionTrigger.MANUAL, tree.snapshot())
+                .notes(List.of("no endpoints: nothing reports requests to the profiler")).build();
         assertThat(ProfileView.of(LookbackView.INCLUDE, Group.ENDPOINT).missing(p))
                 .hasValue("Profile 'p2' has no endpoints: nothing reports requests to the profiler");
         assertThat(Group.of("Endpoint")).hasValue(Group.ENDPOINT);
@@ -95,11 +91,9 @@ class ProfileViewGroupTest {
         add(tree, byEndpoint, "GET /alpha", 30, RUN, ALPHA);
         add(tree, byEndpoint, "GET /beta", 60, RUN, BETA);
         add(tree, byEndpoint, "no request", 10, RUN);
-        return new Profile("p1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(), Instant.EPOCH,
-                Instant.EPOCH.plusSeconds(1), Duration.ofMillis(10), 100, 0, null, tree.snapshot(), null, null, null,
-                null, List.of(new EndpointShare("GET /beta", 60, 60, 20L, 30.0), new EndpointShare("GET /alpha", 30, 30,
-                        20L, 15.0), new EndpointShare("[no request]", 10, 10, null, null)), byEndpoint.snapshot(), List.of(),
-                null, null);
+        return ProfileBuilder.profile("p1", SessionTrigger.MANUAL, tree.snapshot()).endpoints(List.of(
+                new EndpointShare("GET /beta", 60, 60, 20L, 30.0), new EndpointShare("GET /alpha", 30, 30, 20L, 15.0),
+                new EndpointShare("[no request]", 10, 10, null, null)), byEndpoint.snapshot()).build();
     }
 
     private static void add(StackTree tree, StackTree byEndpoint, String endpoint, long weight, String... frames) {

@@ -90,8 +90,8 @@ public class CpuProfilerMeterBinder implements MeterBinder {
         }
         for (CpuBreakdown.Group group : CpuBreakdown.Group.values()) {
             gauge(registry, "profiler.cpu.breakdown", s -> s.latestProfile() == null
-                    || s.latestProfile().cpuBreakdown() == null ? Double.NaN
-                    : s.latestProfile().cpuBreakdown().ratio(group))
+                    || s.latestProfile().cpu().breakdown() == null ? Double.NaN
+                    : s.latestProfile().cpu().breakdown().ratio(group))
                     .description("Latest profile: share of the process's CPU time used by this group of threads")
                     .tag("group", group.id())
                     .baseUnit("ratio")
@@ -113,10 +113,10 @@ public class CpuProfilerMeterBinder implements MeterBinder {
 
     private static double latestConcurrency(CpuProfilerStatus s, boolean utilization) {
         Profile latest = s.latestProfile();
-        if (latest == null || latest.concurrency() == null) {
+        if (latest == null || latest.cpu().concurrency() == null) {
             return Double.NaN;
         }
-        return utilization ? latest.concurrency().utilization() : latest.concurrency().bottleneck();
+        return utilization ? latest.cpu().concurrency().utilization() : latest.cpu().concurrency().bottleneck();
     }
 
     private static Counter sessions(MeterRegistry registry, String trigger, String outcome) {

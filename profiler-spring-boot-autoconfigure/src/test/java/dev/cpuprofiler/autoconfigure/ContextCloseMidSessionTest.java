@@ -114,16 +114,16 @@ class ContextCloseMidSessionTest {
             context.close();
 
             Profile kept = profiler.profile(id).orElseThrow();
-            assertThat(kept.notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
+            assertThat(kept.recording().notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
                     .endsWith(" of the 300 s planned");
-            assertThat(kept.duration()).isLessThan(Duration.ofNanos(System.nanoTime() - recording));
-            assertThat(kept.samples()).isPositive();
+            assertThat(kept.recording().duration()).isLessThan(Duration.ofNanos(System.nanoTime() - recording));
+            assertThat(kept.recording().samples()).isPositive();
             try (Stream<Path> files = Files.list(output)) {
                 assertThat(files.map(f -> f.getFileName().toString())).as("the output directory")
                         .contains(id + ProfileFormat.COLLAPSED.extension(), id + ProfileFormat.HTML.extension());
             }
             assertThat(pushed).as("pushed to Pyroscope").singleElement().asString().startsWith("/ingest?")
-                    .contains("from=" + kept.startedAt().getEpochSecond() + "&");
+                    .contains("from=" + kept.recording().startedAt().getEpochSecond() + "&");
 
             assertThat(jfrRecordings()).as("the engine's recording is closed").doesNotContain(recordingName);
             assertThat(workDirectory).doesNotExist();

@@ -229,7 +229,7 @@ class ContextRestartsTest {
         if (kind == Kind.WEB_CLOSED_MID_SESSION) {
             // Closed mid-session, the profile is kept, as the user asked for it.
             Profile kept = profiler.profile(id).orElseThrow();
-            assertThat(kept.notes()).first().asString().startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
+            assertThat(kept.recording().notes()).first().asString().startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
         }
         if (kind == Kind.EXPORT) {
             exporterClosed();

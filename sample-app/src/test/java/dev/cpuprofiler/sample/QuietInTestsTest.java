@@ -100,7 +100,7 @@ class QuietInTestsTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> !cpuProfiler.profiles().isEmpty());
         Profile profile = cpuProfiler.profiles().get(0);
         assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
-        assertThat(profile.samples()).isPositive();
+        assertThat(profile.recording().samples()).isPositive();
 
         assertThat(cpuProfiler.profiles()).extracting(Profile::trigger).containsOnly(SessionTrigger.MANUAL);
         try (Stream<Path> files = Files.list(OUTPUT)) {

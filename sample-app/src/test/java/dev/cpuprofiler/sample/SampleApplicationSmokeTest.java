@@ -86,10 +86,11 @@ class SampleApplicationSmokeTest {
                 .pollInterval(Duration.ofMillis(500))
                 .until(this::cpuTriggeredProfile, Optional::isPresent).orElseThrow();
         System.out.printf("Smoke test: CPU-triggered profile %s, %d samples by %s (%s), CPU %.0f%%, %s%n",
-                profile.id(), profile.samples(), profile.engine(), profile.engineDetail(), profile.cpuPercent(),
+                profile.id(), profile.recording().samples(), profile.recording().engine(),
+                profile.recording().engineDetail(), profile.cpu().percent(),
                 ProfileSummary.of(profile));
 
-        assertThat(profile.samples()).isPositive();
+        assertThat(profile.recording().samples()).isPositive();
         List<List<String>> workPaths = pathsTo(profile.tree(), WORK_METHODS);
         assertThat(workPaths).as("stacks through one of %s", WORK_METHODS).isNotEmpty();
         // Real requests: the burning methods run under Tomcat and Spring MVC's dispatcher.
@@ -99,7 +100,7 @@ class SampleApplicationSmokeTest {
         // Look-back is on in the sample: the seconds of load before the trigger are in the profile too.
         assertThat(profile.lookback()).as("the look-back part").isNotNull();
         assertThat(profile.lookback().samples()).isPositive();
-        assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.startedAt());
+        assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.recording().startedAt());
 
         // The endpoint shows it over real HTTP.
         JsonNode status = JSON.readTree(get("/actuator/cpuprofiler").body());
@@ -122,7 +123,7 @@ class SampleApplicationSmokeTest {
             return Optional.empty();
         }
         return cpuProfiler.profiles().stream()
-                .filter(p -> p.trigger() == SessionTrigger.CPU && !p.startedAt().isBefore(busySince.get()))
+                .filter(p -> p.trigger() == SessionTrigger.CPU && !p.recording().startedAt().isBefore(busySince.get()))
                 .findFirst();
     }
 

@@ -98,18 +98,19 @@ public final class EndpointsChild {
                 : args.length > 5 ? Double.parseDouble(args[5]) * 1e3 : Double.NaN;
         double truthAlpha = a == null || b == null || a.requests() == null || b.requests() == null ? Double.NaN
                 : 100.0 * a.requests() * alphaCpu / (a.requests() * alphaCpu + b.requests() * betaCpu);
-        double alphaOwn = own(p.endpointTree(), "alphaWork", ALPHA);
-        double betaOwn = own(p.endpointTree(), "betaWork", BETA);
+        double alphaOwn = own(p.requests().endpointTree(), "alphaWork", ALPHA);
+        double betaOwn = own(p.requests().endpointTree(), "betaWork", BETA);
         System.out.println("RESULT " + String.format(Locale.ROOT, "{\"engine\": \"%s\", \"virtual\": %s, "
                 + "\"java\": \"%s\", \"samples\": %d, \"alphaSamples\": %d, \"betaSamples\": %d, "
                 + "\"alphaRequests\": %d, \"betaRequests\": %d, \"alphaCpuMicros\": %.1f, \"betaCpuMicros\": %.1f, "
                 + "\"alphaPercent\": %.2f, \"truthAlphaPercent\": %.2f, \"alphaOwnPercent\": %.2f, "
                 + "\"betaOwnPercent\": %.2f, \"noRequestPercent\": %.2f, \"kernelAlphaMicros\": %.1f, "
-                + "\"kernelBetaMicros\": %.1f, \"truthMeasured\": %s}", p.engine(), virtual, Runtime.version(),
-                p.samples(), a == null ? 0 : a.samples(), b == null ? 0 : b.samples(),
+                + "\"kernelBetaMicros\": %.1f, \"truthMeasured\": %s}", p.recording().engine(), virtual,
+                Runtime.version(),
+                p.recording().samples(), a == null ? 0 : a.samples(), b == null ? 0 : b.samples(),
                 a == null || a.requests() == null ? 0 : a.requests(), b == null || b.requests() == null ? 0
                         : b.requests(), alphaCpu / 1e3, betaCpu / 1e3, measuredAlpha, truthAlpha, alphaOwn, betaOwn,
-                p.endpoints().stream().filter(e -> e.endpoint().equals("[no request]")).mapToDouble(
+                p.requests().endpoints().stream().filter(e -> e.endpoint().equals("[no request]")).mapToDouble(
                         EndpointShare::percent).sum(), kernelAlpha / 1e3, kernelBeta / 1e3,
                 truth.measuredRequests(0) > 0));
         System.out.flush();
@@ -134,7 +135,7 @@ public final class EndpointsChild {
     }
 
     private static EndpointShare share(Profile p, String endpoint) {
-        return p.endpoints().stream().filter(e -> e.endpoint().equals(endpoint)).findFirst().orElse(null);
+        return p.requests().endpoints().stream().filter(e -> e.endpoint().equals(endpoint)).findFirst().orElse(null);
     }
 
     /** The share (%) of a kernel's samples that sit under the given endpoint frame. */

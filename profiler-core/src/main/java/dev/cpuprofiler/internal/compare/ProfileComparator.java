@@ -42,11 +42,11 @@ public final class ProfileComparator {
         double referenceSeconds = seconds(reference);
         double profileSeconds = seconds(profile);
         Map<String, EndpointShare> before = new HashMap<>();
-        for (EndpointShare e : reference.endpoints()) {
+        for (EndpointShare e : reference.requests().endpoints()) {
             before.put(e.endpoint(), e);
         }
         List<EndpointChange> endpoints = new ArrayList<>();
-        for (EndpointShare now : profile.endpoints()) {
+        for (EndpointShare now : profile.requests().endpoints()) {
             if (now.requests() == null || now.requests() <= 0) {
                 continue; // [no request]: no rate, no cost per request; its code is in the methods
             }
@@ -106,11 +106,11 @@ public final class ProfileComparator {
     }
 
     private static double costMillis(double samples, long requests, Profile profile) {
-        return samples * profile.samplingPeriod().toNanos() / 1e6 / requests;
+        return samples * profile.recording().samplingPeriod().toNanos() / 1e6 / requests;
     }
 
     private static double seconds(Profile profile) {
-        return Math.max(profile.duration().toNanos() / 1e9, 1e-3);
+        return Math.max(profile.recording().duration().toNanos() / 1e9, 1e-3);
     }
 
     private static double round(double value) {

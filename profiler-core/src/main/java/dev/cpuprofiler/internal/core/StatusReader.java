@@ -68,10 +68,11 @@ final class StatusReader {
             Set<String> kept = profiles.stream().map(Profile::id).collect(Collectors.toSet());
             hotMethods.keySet().retainAll(kept);
         }
-        return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(), pr.engine().id(),
-                pr.startedAt(), pr.endedAt(), pr.samples(), pr.duration(),
+        return profiles.stream().map(pr -> new CpuProfilerStatus.ProfileSummary(pr.id(), pr.trigger(),
+                pr.recording().engine().id(), pr.recording().startedAt(), pr.recording().endedAt(),
+                pr.recording().samples(), pr.recording().duration(),
                 hotMethods.computeIfAbsent(pr.id(), id -> hotMethod(pr)).orElse(null),
-                pr.jfrFile() == null ? null : pr.id() + ProfileFormat.JFR.extension())).toList();
+                pr.recording().jfrFile() == null ? null : pr.id() + ProfileFormat.JFR.extension())).toList();
     }
 
     /** The method with the most self time, the look-back part included (as in the JSON's {@code hotMethods}). */

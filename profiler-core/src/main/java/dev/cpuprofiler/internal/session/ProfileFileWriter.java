@@ -119,9 +119,9 @@ public final class ProfileFileWriter {
             write(target, out -> file.writer().write(profile, out));
             mine.add(target);
         }
-        if (profile.jfrFile() != null && Files.exists(profile.jfrFile())) {
+        if (profile.recording().jfrFile() != null && Files.exists(profile.recording().jfrFile())) {
             Path target = directory.resolve(profile.id() + JFR);
-            publish(profile.jfrFile(), target);
+            publish(profile.recording().jfrFile(), target);
             mine.add(target);
             setOwnerOnly(target);
             return withJfrFile(profile, target);
@@ -209,10 +209,8 @@ public final class ProfileFileWriter {
 
     /** The profile with its recording at {@code file} (null: none kept). */
     static Profile withJfrFile(Profile p, Path file) {
-        return new Profile(p.id(), p.trigger(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(), p.startedAt(),
-                p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), file,
-                p.concurrency(), p.lookback(), p.cpuBreakdown(), p.endpoints(), p.endpointTree(), p.hottestTraces(),
-                p.spanTree(), p.saturation(), p.comparison());
+        return new Profile(p.id(), p.trigger(), p.recording().withJfrFile(file), p.tree(), p.cpu(), p.requests(),
+                p.lookback(), p.saturation(), p.comparison());
     }
 
     /**

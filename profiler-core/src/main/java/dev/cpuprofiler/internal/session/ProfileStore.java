@@ -101,14 +101,15 @@ public final class ProfileStore implements AutoCloseable {
     public Profile add(Profile profile) {
         Profile stored = writer == null ? profile : writer.write(profile);
         long recordingBytes = 0;
-        if (stored.jfrFile() != null && stored.jfrFile().equals(profile.jfrFile())) {
+        if (stored.recording().jfrFile() != null
+                && stored.recording().jfrFile().equals(profile.recording().jfrFile())) {
             // Not moved to an output directory: the recording is this store's to keep, within its bounds.
-            String refusal = refusal(stored.jfrFile());
-            recordingBytes = refusal == null ? sizeOf(stored.jfrFile()) : -1;
+            String refusal = refusal(stored.recording().jfrFile());
+            recordingBytes = refusal == null ? sizeOf(stored.recording().jfrFile()) : -1;
             if (recordingBytes <= 0) {
                 log.debug("Not keeping the recording of profile {}: {}", stored.id(),
                         refusal != null ? refusal : "empty or unreadable");
-                delete(stored.jfrFile());
+                delete(stored.recording().jfrFile());
                 stored = ProfileFileWriter.withJfrFile(stored, null);
                 recordingBytes = 0;
             }
@@ -119,7 +120,7 @@ public final class ProfileStore implements AutoCloseable {
             // Decided before anything is pushed out: a recording that would not fit beside what this profile may not
             // push out is refused, and costs no other profile.
             if (recordingBytes > 0 && estimatedBytes(stored) + recordingBytes > room(group)) {
-                dropped.add(stored.jfrFile());
+                dropped.add(stored.recording().jfrFile());
                 stored = ProfileFileWriter.withJfrFile(stored, null);
                 recordingBytes = 0;
                 log.debug("Not keeping the recording of profile {}: larger than what retained-size ({} bytes) leaves "
@@ -169,7 +170,7 @@ public final class ProfileStore implements AutoCloseable {
             profiles.clear();
             for (Kept k : kept) {
                 if (k.recordingBytes() > 0) {
-                    owned.add(k.profile().jfrFile());
+                    owned.add(k.profile().recording().jfrFile());
                     bytes -= k.recordingBytes();
                     profiles.addLast(new Kept(ProfileFileWriter.withJfrFile(k.profile(), null), 0));
                 } else {
@@ -217,7 +218,7 @@ public final class ProfileStore implements AutoCloseable {
                 it.remove();
                 bytes -= k.bytes();
                 if (k.recordingBytes() > 0) {
-                    dropped.add(k.profile().jfrFile());
+                    dropped.add(k.profile().recording().jfrFile());
                 }
                 log.debug("Dropped profile {} from memory (keeping {} profiles, {} bytes)", k.profile().id(),
                         profiles.size(), bytes);
@@ -248,7 +249,7 @@ public final class ProfileStore implements AutoCloseable {
                 it.remove();
                 bytes -= k.bytes();
                 if (k.recordingBytes() > 0) {
-                    dropped.add(k.profile().jfrFile());
+                    dropped.add(k.profile().recording().jfrFile());
                 }
                 log.debug("Dropped reference {} from memory: a newer one is in force and no kept profile names it",
                         k.profile().id());
@@ -333,11 +334,11 @@ public final class ProfileStore implements AutoCloseable {
     /** A generous estimate of the heap a profile holds, for the byte bound. */
     static long estimatedBytes(Profile p) {
         // ~33 B/node in the snapshot's arrays plus the frame names it references.
-        return 512L + p.tree().size() * 96L + (p.concurrency() == null ? 0
-                : 256L + p.concurrency().threads().size() * 128L) + (p.lookback() == null ? 0
-                : 256L + p.lookback().tree().size() * 96L) + p.endpoints().size() * 128L
-                + (p.endpointTree() == null ? 0 : p.endpointTree().size() * 96L)
-                + (p.spanTree() == null ? 0 : p.spanTree().size() * 96L)
+        return 512L + p.tree().size() * 96L + (p.cpu().concurrency() == null ? 0
+                : 256L + p.cpu().concurrency().threads().size() * 128L) + (p.lookback() == null ? 0
+                : 256L + p.lookback().tree().size() * 96L) + p.requests().endpoints().size() * 128L
+                + (p.requests().endpointTree() == null ? 0 : p.requests().endpointTree().size() * 96L)
+                + (p.requests().spanTree() == null ? 0 : p.requests().spanTree().size() * 96L)
                 + (p.saturation() == null ? 0 : p.saturation().tree().size() * 96L);
     }
 

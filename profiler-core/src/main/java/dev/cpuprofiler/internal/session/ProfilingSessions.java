@@ -170,10 +170,13 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         LookbackSnapshot lookbackPart = trigger.automatic() ? handOver.map(LookbackHandOver::snapshot)
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
         handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
-        ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration,
-                options.getStackSamplingPeriod(), store, clock, cpuMeter.apply(started), concurrency, lookbackPart,
-                cpuBreakdown, new ProfilingSession.Requests(requests, endpoints, options.getMaxEndpoints(),
-                        recording.seesVirtualThreads()), focus, reference);
+        SessionRequests sessionRequests = new SessionRequests(requests, endpoints, options.getMaxEndpoints(),
+                recording.seesVirtualThreads());
+        ProfileAssembly assembly = new ProfileAssembly(id, trigger, started, duration,
+                options.getStackSamplingPeriod(), tree, sessionRequests, recording.engineId(), lookbackPart, focus,
+                reference);
+        ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration, store, clock,
+                cpuMeter.apply(started), concurrency, cpuBreakdown, sessionRequests, assembly);
         Thread thread;
         try {
             thread = threadFactory.newThread(() -> {

@@ -3,7 +3,6 @@ package dev.cpuprofiler.internal.compare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.Comparison;
 import dev.cpuprofiler.Profile.Comparison.EndpointChange;
@@ -12,7 +11,7 @@ import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
-import java.time.Duration;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,8 +108,7 @@ class ProfileComparatorTest {
             endpoints.add(new EndpointShare("GET /new", newRequests, 100.0 * newRequests / all, newRequests, null));
         }
         endpoints.add(new EndpointShare("[no request]", 100, 100.0 * 100 / all, null, null));
-        return new Profile(id, SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
-                Instant.EPOCH, Instant.EPOCH.plusSeconds(seconds), Duration.ofMillis(10), all, 0, null,
-                tree.snapshot(), null, null, null, null, endpoints, null, List.of(), null, null);
+        return ProfileBuilder.profile(id, SessionTrigger.MANUAL, tree.snapshot())
+                .between(Instant.EPOCH, Instant.EPOCH.plusSeconds(seconds)).endpoints(endpoints, null).build();
     }
 }

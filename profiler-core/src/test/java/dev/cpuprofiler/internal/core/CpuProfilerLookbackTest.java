@@ -56,15 +56,15 @@ class CpuProfilerLookbackTest {
         }
         assertThat(collapsed(ProfileView.of(LookbackView.EXCLUDE).fullTree(profile))).contains("workWhileTheSessionRecords");
         assertThat(profile.lookback().startedAt()).isAfterOrEqualTo(run.armedSince());
-        assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.startedAt());
+        assertThat(profile.lookback().endedAt()).isBeforeOrEqualTo(profile.recording().startedAt());
         assertThat(profile.lookback().startedAt()).isBefore(profile.lookback().endedAt());
-        assertThat(profile.lookback().weightUnit()).isEqualTo(profile.samplingPeriod());
+        assertThat(profile.lookback().weightUnit()).isEqualTo(profile.recording().samplingPeriod());
         assertThat(ProfileView.of(LookbackView.INCLUDE).fullTree(profile).totalSamples())
                 .isEqualTo(profile.tree().totalSamples() + profile.lookback().weight());
         System.out.println("[lookback] armed " + run.armedSince() + ", look-back " + profile.lookback().startedAt()
                 + ".." + profile.lookback().endedAt() + " (" + profile.lookback().samples() + " samples), session from "
-                + profile.startedAt() + ": hand-over gap " + Duration.between(profile.lookback().endedAt(),
-                        profile.startedAt()).toMillis() + " ms; notes " + profile.lookback().notes());
+                + profile.recording().startedAt() + ": hand-over gap " + Duration.between(profile.lookback().endedAt(),
+                        profile.recording().startedAt()).toMillis() + " ms; notes " + profile.lookback().notes());
     }
 
     /**
@@ -75,9 +75,9 @@ class CpuProfilerLookbackTest {
     void aSessionCutShortByShutdownKeepsTheRiseBeforeIt() throws Exception {
         Profile profile = runRiseThenTrigger(Duration.ofSeconds(10), true).profile();
 
-        assertThat(profile.notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
+        assertThat(profile.recording().notes().get(0)).startsWith(CpuProfiler.CUT_SHORT_BY_SHUTDOWN + ": recorded ")
                 .endsWith(" of the 30 s planned");
-        assertThat(profile.duration()).isLessThan(Duration.ofSeconds(30));
+        assertThat(profile.recording().duration()).isLessThan(Duration.ofSeconds(30));
         assertThat(profile.lookback()).isNotNull();
         assertThat(collapsed(ProfileView.of(LookbackView.ONLY).fullTree(profile))).contains("riseBeforeTheTrigger");
     }

@@ -74,12 +74,13 @@ class CpuProfilerReferenceTest {
             Profile reference = profiler.profile(status.reference().id()).orElseThrow();
             assertThat(reference.trigger()).isEqualTo(SessionTrigger.REFERENCE);
             assertThat(reference.comparison()).isNull();
-            assertThat(status.reference().recordedAt()).isEqualTo(reference.endedAt());
-            assertThat(status.reference().samples()).isEqualTo(reference.samples());
+            assertThat(status.reference().recordedAt()).isEqualTo(reference.recording().endedAt());
+            assertThat(status.reference().samples()).isEqualTo(reference.recording().samples());
             assertThat(status.latestProfile()).as("a reference is never the latest profile").isNull();
             assertThat(status.state()).as("no cooldown after a reference").isEqualTo(
                     CpuProfilerStatus.State.MONITORING);
-            assertThat(reference.endpoints()).extracting(Profile.EndpointShare::endpoint).contains("GET /orbit");
+            assertThat(reference.requests().endpoints()).extracting(Profile.EndpointShare::endpoint)
+                    .contains("GET /orbit");
             assertThat(log.messages(Level.INFO)).filteredOn(m -> m.startsWith("Recorded a reference of normal, "
                     + reference.id())).hasSize(1);
 

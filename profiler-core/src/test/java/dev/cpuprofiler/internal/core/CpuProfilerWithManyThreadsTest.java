@@ -72,13 +72,13 @@ class CpuProfilerWithManyThreadsTest {
                         .isEqualTo(SessionOutcome.Status.COMPLETED);
 
                 Profile profile = profiler.store().latest().orElseThrow();
-                assertThat(profile.samples()).isPositive();
-                assertThat(profile.concurrency()).isNotNull();
-                assertThat(profile.concurrency().threadsSeen()).isGreaterThan(CROWD);
-                assertThat(profile.concurrency().histogram()).as("bins up to the threads that can run at once")
+                assertThat(profile.recording().samples()).isPositive();
+                assertThat(profile.cpu().concurrency()).isNotNull();
+                assertThat(profile.cpu().concurrency().threadsSeen()).isGreaterThan(CROWD);
+                assertThat(profile.cpu().concurrency().histogram()).as("bins up to the threads that can run at once")
                         .hasSizeLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 1);
-                assertThat(profile.concurrency().threads()).extracting(ThreadCpu::name).contains("crowd-burner");
-                CpuBreakdown breakdown = profile.cpuBreakdown();
+                assertThat(profile.cpu().concurrency().threads()).extracting(ThreadCpu::name).contains("crowd-burner");
+                CpuBreakdown breakdown = profile.cpu().breakdown();
                 assertThat(breakdown).isNotNull();
                 assertThat(breakdown.groups()).hasSizeLessThanOrEqualTo(6);
                 assertThat(breakdown.groups().stream().mapToDouble(CpuBreakdown.Share::percent).sum()).isBetween(95.0, 105.0);

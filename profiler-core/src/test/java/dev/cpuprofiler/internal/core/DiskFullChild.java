@@ -88,7 +88,8 @@ public final class DiskFullChild {
             System.out.println("OUTCOME " + outcome.status() + " " + outcome.reason());
             Profile p = profiler.store().latest().orElse(null);
             if (p != null) {
-                System.out.println("PROFILE " + p.samples() + " " + p.duration().toMillis() + " " + p.notes());
+                System.out.println("PROFILE " + p.recording().samples() + " " + p.recording().duration().toMillis()
+                        + " " + p.recording().notes());
             }
             System.out.println("DISK " + profiler.status().disk().problem());
         } finally {

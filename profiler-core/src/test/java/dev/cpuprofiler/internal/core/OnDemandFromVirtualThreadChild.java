@@ -56,7 +56,8 @@ public final class OnDemandFromVirtualThreadChild {
             }
             Profile profile = profiler.profile(session.id()).orElse(null);
             System.out.println(profile == null ? "FAILED no profile stored"
-                    : "PROFILE " + profile.engine() + " " + profile.samples() + " fallbacks=" + profile.fallbacks());
+                    : "PROFILE " + profile.recording().engine() + " " + profile.recording().samples() + " fallbacks="
+                            + profile.recording().fallbacks());
         }
     }
 }

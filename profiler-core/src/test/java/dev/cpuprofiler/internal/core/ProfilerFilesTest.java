@@ -16,6 +16,7 @@ import dev.cpuprofiler.internal.engine.JfrExecutionEngine;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.testing.FakeTime;
 import dev.cpuprofiler.internal.testing.OtherUser;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.internal.testing.ScriptedEngine;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -144,9 +145,9 @@ class ProfilerFilesTest {
         Path secret = Files.writeString(dir.resolve("secret.txt"), "not a recording");
         Path link = Files.createSymbolicLink(dir.resolve("20261126T043053Z-cpu-1.jfr"), secret);
         StackTree tree = new StackTree(64, 1000, false);
-        Profile p = new Profile("20261126T043053Z-cpu-1", SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jfr", List.of(),
-                List.of(), SAME_SECOND, SAME_SECOND.plusSeconds(1), Duration.ofMillis(10), 0, 0, 85.0, tree.snapshot(),
-                link, null, null, null);
+        Profile p = ProfileBuilder.profile("20261126T043053Z-cpu-1", SessionTrigger.CPU, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jfr").between(SAME_SECOND, SAME_SECOND.plusSeconds(1))
+                .cpuPercent(85.0).jfrFile(link).build();
 
         assertThat(ProfileFormat.JFR.missing(p)).isPresent();
         assertThatThrownBy(() -> ProfileFormat.JFR.bytes(p, ProfileView.FULL)).isInstanceOf(IOException.class);

@@ -137,15 +137,16 @@ public final class ReferenceCostMeasure {
             List<String> costs = new ArrayList<>();
             List<String> idles = new ArrayList<>();
             for (Profile r : refs) {
-                long from = r.startedAt().toEpochMilli() - BEFORE.toMillis();
-                long to = r.endedAt().toEpochMilli() + AFTER.toMillis();
+                long from = r.recording().startedAt().toEpochMilli() - BEFORE.toMillis();
+                long to = r.recording().endedAt().toEpochMilli() + AFTER.toMillis();
                 double idlePerMilli = cpuBetween(timeline, gapFrom, from) / (double) (from - gapFrom);
                 double cost = (cpuBetween(timeline, from, to) - idlePerMilli * (to - from)) / 1e6;
                 idles.add(String.format("%.2f", idlePerMilli * 60_000 / 1e6));
                 costs.add(String.format("%.1f", cost));
                 System.out.printf("reference %s (%s, %d samples in %s): %.1f ms CPU above the idle before it "
                         + "(%.2f ms a minute over %d s); by thread over %d s around it %s ms, in the %d s before %s "
-                        + "ms%n", r.id(), r.engine().id(), r.samples(), r.duration(), cost,
+                        + "ms%n", r.id(), r.recording().engine().id(), r.recording().samples(),
+                        r.recording().duration(), cost,
                         idlePerMilli * 60_000 / 1e6, (from - gapFrom) / 1000, (to - from) / 1000,
                         perSpan(groupsBetween(timeline, from, to)), (from - gapFrom) / 1000,
                         perSpan(groupsBetween(timeline, gapFrom, from)));
@@ -153,8 +154,9 @@ public final class ReferenceCostMeasure {
             }
             long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
             for (Profile r : refs) {
-                System.out.printf("uptime of reference %s: %d..%d ms%n", r.id(), r.startedAt().toEpochMilli() - jvmStart
-                        - BEFORE.toMillis(), r.endedAt().toEpochMilli() - jvmStart + AFTER.toMillis());
+                System.out.printf("uptime of reference %s: %d..%d ms%n", r.id(),
+                        r.recording().startedAt().toEpochMilli() - jvmStart - BEFORE.toMillis(),
+                        r.recording().endedAt().toEpochMilli() - jvmStart + AFTER.toMillis());
             }
             System.out.printf("SUMMARY engine %s, java %s: idle before each reference %s ms a minute; each reference "
                     + "%s ms CPU; by thread over the %d s after the settle: %s ms%n", engine.id(),

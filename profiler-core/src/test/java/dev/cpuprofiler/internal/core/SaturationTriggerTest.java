@@ -77,13 +77,13 @@ class SaturationTriggerTest {
             Profile p = profiler.store().latest().orElseThrow();
 
             System.out.printf("[saturation] pinned: %.1f%% of a core over %s, process CPU %.1f%%%n",
-                    p.saturation() == null ? Double.NaN : p.saturation().percentOfCore(), WINDOW, p.cpuPercent());
+                    p.saturation() == null ? Double.NaN : p.saturation().percentOfCore(), WINDOW, p.cpu().percent());
             assertThat(p.trigger()).isEqualTo(SessionTrigger.SATURATION);
             assertThat(p.saturation()).isNotNull();
             assertThat(p.saturation().thread()).isEqualTo("pinned-worker-0");
             assertThat(p.saturation().percentOfCore()).isGreaterThanOrEqualTo(SATURATION_THRESHOLD);
             assertThat(p.saturation().window()).isEqualTo(WINDOW);
-            assertThat(p.cpuPercent()).as("the process's CPU stayed under the 80% trigger").isLessThan(80.0);
+            assertThat(p.cpu().percent()).as("the process's CPU stayed under the 80% trigger").isLessThan(80.0);
             // The thread's own stacks: its hot method, nothing of other threads.
             assertThat(HotMethods.of(p.saturation().tree(), 1)).extracting(HotMethods.Method::method)
                     .singleElement().asString().endsWith("Burners.burn");

@@ -45,7 +45,7 @@ class DeepStackEnginesTest {
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 4000] deepest path " + path.size() + " frames, "
                 + DeepSpinPath.count(path, DeepBurner.RECURSE) + " recurse; tree depth " + profile.tree().maxDepth()
-                + ", cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.notes());
+                + ", cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.recording().notes());
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE)).isEqualTo(4000);
         assertThat(path.get(0)).isEqualTo("java.lang.Thread.run");
         assertThat(path.size()).isGreaterThan(4000);
@@ -61,7 +61,7 @@ class DeepStackEnginesTest {
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 9000] deepest path " + path.size() + " frames, "
                 + DeepSpinPath.count(path, DeepBurner.RECURSE) + " recurse; cut " + StackTree.RootCut.of(profile.tree())
-                + ", notes " + profile.notes());
+                + ", notes " + profile.recording().notes());
         // max-stack-depth entries: [truncated] and the 8191 leaf-most frames: burn, spin and 8189 levels, or, for a
         // sample taken in spin itself (between two calls of burn), spin and 8190 levels.
         assertThat(profile.tree().maxDepth()).isEqualTo(8192);
@@ -70,7 +70,8 @@ class DeepStackEnginesTest {
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE)).as("all but [truncated] and spin recurse")
                 .isEqualTo(path.size() - 2);
         assertThat(StackTree.RootCut.of(profile.tree()).samples()).isPositive();
-        assertThat(profile.notes()).anyMatch(n -> n.contains("max-stack-depth 8192") && n.contains("[truncated]"));
+        assertThat(profile.recording().notes())
+                .anyMatch(n -> n.contains("max-stack-depth 8192") && n.contains("[truncated]"));
     }
 
     @Test
@@ -82,12 +83,12 @@ class DeepStackEnginesTest {
         List<String> path = DeepSpinPath.deepest(profile.tree());
         System.out.println("[deep async-profiler 4000 fat frames] deepest path " + path.size() + " frames, "
                 + DeepSpinPath.count(path, DeepBurner.RECURSE_FAT) + " recurseFat; first " + path.subList(0, 2)
-                + "; cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.notes());
+                + "; cut " + StackTree.RootCut.of(profile.tree()) + ", notes " + profile.recording().notes());
         assertThat(path).isNotEmpty();
         assertThat(DeepSpinPath.count(path, DeepBurner.RECURSE_FAT)).isLessThan(4000);
         assertThat(path.get(0)).isEqualTo(StackTree.TRUNCATED);
         assertThat(StackTree.RootCut.of(profile.tree()).samples()).isPositive();
-        assertThat(profile.notes()).anyMatch(n -> n.contains("stack walk stopped"));
+        assertThat(profile.recording().notes()).anyMatch(n -> n.contains("stack walk stopped"));
     }
 
     private Profile profile(int depth, boolean fat) throws Exception {
@@ -103,7 +104,7 @@ class DeepStackEnginesTest {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(60, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.engine().id()).isEqualTo(AsyncProfilerEngine.ID);
+            assertThat(profile.recording().engine().id()).isEqualTo(AsyncProfilerEngine.ID);
             StackTreeSnapshot tree = profile.tree();
             assertThat(tree.totalSamples()).isPositive();
             return profile;

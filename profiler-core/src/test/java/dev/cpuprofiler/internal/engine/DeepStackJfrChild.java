@@ -34,10 +34,10 @@ public final class DeepStackJfrChild {
                     Profile p = profiler.store().latest().orElseThrow();
                     List<String> path = DeepSpinPath.deepest(p.tree());
                     StackTree.RootCut cut = StackTree.RootCut.of(p.tree());
-                    System.out.println("PROFILE " + p.engine() + " depth=" + p.tree().maxDepth() + " spinPath="
-                            + path.size() + " recurse=" + DeepSpinPath.count(path, DeepBurner.RECURSE) + " first="
+                    System.out.println("PROFILE " + p.recording().engine() + " depth=" + p.tree().maxDepth()
+                            + " spinPath=" + path.size() + " recurse=" + DeepSpinPath.count(path, DeepBurner.RECURSE) + " first="
                             + (path.isEmpty() ? "-" : path.get(0)) + " cut=" + cut.samples() + " samples="
-                            + p.tree().totalSamples() + " notes=" + p.notes());
+                            + p.tree().totalSamples() + " notes=" + p.recording().notes());
                 }
             }
         }

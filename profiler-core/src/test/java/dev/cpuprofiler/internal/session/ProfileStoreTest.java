@@ -16,12 +16,12 @@ import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.testing.LogCapture;
 import dev.cpuprofiler.internal.testing.OtherUser;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -48,8 +48,8 @@ class ProfileStoreTest {
         }
         Instant start = Instant.parse("2026-11-22T02:00:00Z").plusSeconds(seq++);
         String id = String.format("20261122T02%04dZ-%s-%d-test", seq, trigger.name().toLowerCase(Locale.ROOT), seq);
-        return new Profile(id, trigger, EngineChoice.JFR_EXECUTION, "jfr", List.of(), List.of(), start,
-                start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, 85.0, tree.snapshot(), jfr, null, null, null);
+        return ProfileBuilder.profile(id, trigger, tree.snapshot()).engine(EngineChoice.JFR_EXECUTION, "jfr")
+                .between(start, start.plusSeconds(30)).cpuPercent(85.0).jfrFile(jfr).build();
     }
 
     @Test
@@ -105,7 +105,7 @@ class ProfileStoreTest {
         ProfileStore store = new ProfileStore(1, Long.MAX_VALUE, null);
 
         Profile stored = store.add(profile("app.Hot.m", 1, first));
-        assertThat(stored.jfrFile()).isEqualTo(first).exists();
+        assertThat(stored.recording().jfrFile()).isEqualTo(first).exists();
         assertThat(store.estimatedBytes()).isEqualTo(ProfileStore.estimatedBytes(stored) + Files.size(first));
 
         store.add(profile("app.Hot.m", 1, second));
@@ -114,7 +114,7 @@ class ProfileStoreTest {
 
         store.close();
         assertThat(second).doesNotExist();
-        assertThat(store.latest()).get().extracting(Profile::jfrFile).isNull();
+        assertThat(store.latest()).get().extracting(p -> p.recording().jfrFile()).isNull();
     }
 
     @Test
@@ -131,11 +131,11 @@ class ProfileStoreTest {
 
         // Over the bound with its recording even alone: the recording is refused first, and nothing else goes.
         Profile third = store.add(profile("app.Hot.m", 1, huge));
-        assertThat(third.jfrFile()).isNull();
+        assertThat(third.recording().jfrFile()).isNull();
         assertThat(huge).doesNotExist();
         assertThat(older).exists();
         assertThat(store.list()).extracting(Profile::id).containsExactly(third.id(), second.id(), first.id());
-        assertThat(store.get(first.id())).get().extracting(Profile::jfrFile).isEqualTo(older);
+        assertThat(store.get(first.id())).get().extracting(p -> p.recording().jfrFile()).isEqualTo(older);
         assertThat(store.estimatedBytes()).isEqualTo(ProfileStore.estimatedBytes(first) + Files.size(older)
                 + ProfileStore.estimatedBytes(second) + ProfileStore.estimatedBytes(third));
     }
@@ -169,7 +169,7 @@ class ProfileStoreTest {
         // An on-demand recording that fits only by pushing out the incident is refused, and the incident stays.
         Path jfr = Files.write(dir.resolve("manual.jfr"), new byte[(int) ProfileStore.estimatedBytes(sized)]);
         Profile third = store.add(profile(SessionTrigger.MANUAL, "app.Hot.m", 200, jfr));
-        assertThat(third.jfrFile()).isNull();
+        assertThat(third.recording().jfrFile()).isNull();
         assertThat(jfr).doesNotExist();
         assertThat(store.list()).containsExactly(third, cpu);
 
@@ -187,7 +187,7 @@ class ProfileStoreTest {
 
         Profile stored = store.add(profile("app.Hot.m", 1, jfr));
 
-        assertThat(stored.jfrFile()).isNull();
+        assertThat(stored.recording().jfrFile()).isNull();
         assertThat(jfr).doesNotExist();
         assertThat(store.latest()).contains(stored);
     }
@@ -206,9 +206,9 @@ class ProfileStoreTest {
         Path html = out.resolve(p.id() + ".html");
         assertThat(Files.readString(collapsed)).contains("app.Main.run;app.Hot.compute0 3");
         assertThat(Files.readString(html)).contains("app.Hot.compute0");
-        assertThat(stored.jfrFile()).isEqualTo(out.resolve(p.id() + ".jfr"));
-        assertThat(Files.readString(stored.jfrFile())).isEqualTo("pretend JFR");
-        for (Path f : List.of(collapsed, html, stored.jfrFile())) {
+        assertThat(stored.recording().jfrFile()).isEqualTo(out.resolve(p.id() + ".jfr"));
+        assertThat(Files.readString(stored.recording().jfrFile())).isEqualTo("pretend JFR");
+        for (Path f : List.of(collapsed, html, stored.recording().jfrFile())) {
             assertThat(Files.getPosixFilePermissions(f)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
         try (Stream<Path> files = Files.list(out)) {
@@ -321,9 +321,7 @@ class ProfileStoreTest {
     }
 
     private static Profile withId(Profile p, String id) {
-        return new Profile(id, p.trigger(), p.engine(), p.engineDetail(), p.fallbacks(), p.notes(), p.startedAt(),
-                p.endedAt(), p.samplingPeriod(), p.samples(), p.lostSamples(), p.cpuPercent(), p.tree(), p.jfrFile(),
-                null, null, null);
+        return ProfileBuilder.copy(p).id(id).build();
     }
 
     private static List<String> fileNames(Path dir) throws IOException {

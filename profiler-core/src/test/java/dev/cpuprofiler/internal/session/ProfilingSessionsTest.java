@@ -137,13 +137,13 @@ class ProfilingSessionsTest {
             Profile profile = status.latestProfile();
             assertThat(profile.id()).isEqualTo(session.id());
             assertThat(profile.trigger()).isEqualTo(SessionTrigger.MANUAL);
-            assertThat(profile.engine().id()).isEqualTo(EnginesHere.autoExpected());
-            assertThat(profile.samples()).isGreaterThan(20);
-            assertThat(profile.tree().totalSamples()).isEqualTo(profile.samples());
+            assertThat(profile.recording().engine().id()).isEqualTo(EnginesHere.autoExpected());
+            assertThat(profile.recording().samples()).isGreaterThan(20);
+            assertThat(profile.tree().totalSamples()).isEqualTo(profile.recording().samples());
             assertThat(containsFrame(StackNode.of(profile.tree()), "ProfilingSessionsTest.burnDistinctively")).isTrue();
-            assertThat(profile.duration()).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
+            assertThat(profile.recording().duration()).isBetween(Duration.ofMillis(1900), Duration.ofSeconds(10));
             // Where the CPU went: the burner is an application thread, and the groups add up to the process.
-            CpuBreakdown breakdown = profile.cpuBreakdown();
+            CpuBreakdown breakdown = profile.cpu().breakdown();
             assertThat(breakdown).isNotNull();
             assertThat(breakdown.processCpuTime()).isPositive();
             assertThat(breakdown.groups()).extracting(CpuBreakdown.Share::group)
@@ -197,18 +197,19 @@ class ProfilingSessionsTest {
                         .anyMatch(f -> f.contains("session-test-burner"));
                 // Net.accept's Java part runs for each connection (real CPU); its native accept0 only waits.
                 assertThat(containsFrame(tree, "accept0")).as("a native accept() is waiting, not CPU").isFalse();
-                assertThat(profile.notes()).anyMatch(n -> n.contains("native code") && n.contains("not sampled"));
+                assertThat(profile.recording().notes())
+                        .anyMatch(n -> n.contains("native code") && n.contains("not sampled"));
 
-                assertThat(profile.concurrency()).isNotNull();
+                assertThat(profile.cpu().concurrency()).isNotNull();
                 // Carried, and a share of the CPUs: its value is the burner's CPU over 2 CPUs, which depends on the
                 // machine's load (0.5 when quiet, 0.17 measured in a CI run next to another test JVM); its accuracy
                 // is ConcurrencySamplerTest's, against the threads' own CPU time.
-                assertThat(profile.concurrency().utilization()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
-                assertThat(profile.concurrency().bottleneck()).isGreaterThanOrEqualTo(
-                        profile.concurrency().utilization());
+                assertThat(profile.cpu().concurrency().utilization()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+                assertThat(profile.cpu().concurrency().bottleneck()).isGreaterThanOrEqualTo(
+                        profile.cpu().concurrency().utilization());
                 // The burner used the most CPU; how much of a core it got depends on the machine's load, so
                 // its label is left to ThreadLabelsOnRealThreadsTest.
-                assertThat(profile.concurrency().threads().get(0).name()).isEqualTo("session-test-burner");
+                assertThat(profile.cpu().concurrency().threads().get(0).name()).isEqualTo("session-test-burner");
                 assertThat(profiler.status().threads()).anyMatch(t -> t.name().equals("session-test-burner"));
             } finally {
                 client.shutdownNow();
@@ -230,8 +231,8 @@ class ProfilingSessionsTest {
             RunningSession session = profiler.startOnDemand(Duration.ofSeconds(1));
             session.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.engine()).isEqualTo(EngineChoice.JFR_EXECUTION);
-            assertThat(profile.fallbacks()).singleElement().satisfies(f -> {
+            assertThat(profile.recording().engine()).isEqualTo(EngineChoice.JFR_EXECUTION);
+            assertThat(profile.recording().fallbacks()).singleElement().satisfies(f -> {
                 assertThat(f.engineId()).isEqualTo("jfr-cpu-time");
                 assertThat(f.reason()).contains("no CPU-time sampler");
             });
@@ -254,9 +255,9 @@ class ProfilingSessionsTest {
             assertThat(session.outcome().toCompletableFuture().get(20, TimeUnit.SECONDS).status())
                     .isEqualTo(SessionOutcome.Status.COMPLETED);
             Profile profile = profiler.store().latest().orElseThrow();
-            assertThat(profile.samples()).isPositive();
-            assertThat(profile.duration()).isLessThan(Duration.ofSeconds(25));
-            assertThat(profile.notes().get(0)).startsWith("stopped after").contains("of 30 s")
+            assertThat(profile.recording().samples()).isPositive();
+            assertThat(profile.recording().duration()).isLessThan(Duration.ofSeconds(25));
+            assertThat(profile.recording().notes().get(0)).startsWith("stopped after").contains("of 30 s")
                     .contains("only 10 MB").contains("floor of 64 MB");
             assertThat(profiler.status().disk().problem()).contains("only 10 MB");
             assertThat(profiler.status().disk().places()).extracting(CpuProfilerStatus.Disk.Place::role)
@@ -341,9 +342,10 @@ class ProfilingSessionsTest {
         assertThat(outcome.status()).as(outcome.toString()).isEqualTo(SessionOutcome.Status.COMPLETED);
         assertThat(outcome.reason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
         Profile kept = profiler.profile(session.id()).orElseThrow();
-        assertThat(kept.samples()).as("the samples recorded before the shutdown").isPositive();
-        assertThat(kept.notes().get(0)).startsWith("cut short by shutdown: recorded ").endsWith(" of the 300 s planned");
-        assertThat(kept.duration()).as("what it recorded, not what was planned")
+        assertThat(kept.recording().samples()).as("the samples recorded before the shutdown").isPositive();
+        assertThat(kept.recording().notes().get(0)).startsWith("cut short by shutdown: recorded ")
+                .endsWith(" of the 300 s planned");
+        assertThat(kept.recording().duration()).as("what it recorded, not what was planned")
                 .isPositive().isLessThan(Duration.ofNanos(System.nanoTime() - recording));
         assertThat(workDirectory).doesNotExist();
         if (jfr) {
@@ -388,10 +390,10 @@ class ProfilingSessionsTest {
             assertThat(outcome.reason()).isEqualTo(CpuProfiler.CUT_SHORT_BY_SHUTDOWN);
             assertThat(stored).singleElement().satisfies(p -> {
                 assertThat(p.id()).isEqualTo(session.id());
-                assertThat(p.samples()).isPositive();
-                assertThat(p.notes().get(0)).startsWith("cut short by shutdown: recorded ")
+                assertThat(p.recording().samples()).isPositive();
+                assertThat(p.recording().notes().get(0)).startsWith("cut short by shutdown: recorded ")
                         .endsWith(" of the 30 s planned");
-                assertThat(p.duration()).isLessThan(Duration.ofSeconds(10));
+                assertThat(p.recording().duration()).isLessThan(Duration.ofSeconds(10));
             });
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> profiler.startOnDemand(Duration.ofSeconds(1)))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("shutting down");
@@ -483,7 +485,8 @@ class ProfilingSessionsTest {
             RunningSession ok = profiler.startOnDemand(Duration.ofSeconds(1));
             assertThat(ok.outcome().toCompletableFuture().get(30, TimeUnit.SECONDS).status())
                     .isEqualTo(SessionOutcome.Status.COMPLETED);
-            assertThat(profiler.store().get(ok.id())).hasValueSatisfying(p -> assertThat(p.samples()).isEqualTo(1));
+            assertThat(profiler.store().get(ok.id()))
+                    .hasValueSatisfying(p -> assertThat(p.recording().samples()).isEqualTo(1));
             assertThat(engine.starts).hasValue(4);
 
             long samples = profiler.sampler().samples();

@@ -111,7 +111,7 @@ class ReferencesInTheStoreTest {
                     .containsExactlyInAnyOrder(second.id() + ".collapsed.txt", second.id() + ".html",
                             incident.id() + ".collapsed.txt", incident.id() + ".html", incident.id() + ".jfr");
         }
-        assertThat(incident.jfrFile()).isEqualTo(out.resolve(incident.id() + ".jfr"));
+        assertThat(incident.recording().jfrFile()).isEqualTo(out.resolve(incident.id() + ".jfr"));
         assertThat(incident.comparison()).as("the profile whose recording moved to the output directory")
                 .isNotNull();
         assertThat(store.latest().orElseThrow().comparison().reference()).isEqualTo(second.id());

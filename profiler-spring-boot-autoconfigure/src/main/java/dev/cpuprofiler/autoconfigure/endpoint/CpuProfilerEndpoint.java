@@ -147,7 +147,7 @@ public class CpuProfilerEndpoint {
         try {
             if (f == ProfileFormat.JFR) {
                 // Opened now, streamed later (the store may delete it with its profile); never through a link.
-                SeekableByteChannel recording = RecordingFile.open(p.jfrFile());
+                SeekableByteChannel recording = RecordingFile.open(p.recording().jfrFile());
                 return new WebEndpointResponse<>(new InputStreamResource(Channels.newInputStream(recording)) {
                     @Override
                     public long contentLength() throws IOException {

@@ -7,9 +7,9 @@ import java.io.IOException;
 import java.util.Optional;
 
 /**
- * The engine's own recording ({@link Profile#jfrFile()}), sent as Pyroscope's {@code jfr} format. The store keeps it while the
- * profile is retained (within {@code retained-size}); a profile whose recording was not kept (too large, a disk at
- * its floor) or is gone has none.
+ * The engine's own recording ({@link Profile.Recording#jfrFile()}), sent as Pyroscope's {@code jfr} format. The
+ * store keeps it while the profile is retained (within {@code retained-size}); a profile whose recording was not kept
+ * (too large, a disk at its floor) or is gone has none.
  */
 public final class JfrBody implements ProfileBody {
 

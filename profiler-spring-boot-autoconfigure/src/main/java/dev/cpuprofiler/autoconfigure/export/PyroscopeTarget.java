@@ -101,14 +101,16 @@ public final class PyroscopeTarget implements ExportTarget {
 
     /** The query string, each value URL-encoded (the name's braces, commas and equals signs included). */
     String query(Profile profile) {
+        Profile.Recording recording = profile.recording();
         Instant from = profile.lookback() != null && profile.lookback().startedAt() != null
-                && profile.lookback().startedAt().isBefore(profile.startedAt()) ? profile.lookback().startedAt()
-                        : profile.startedAt();
+                && profile.lookback().startedAt().isBefore(recording.startedAt()) ? profile.lookback().startedAt()
+                        : recording.startedAt();
         long fromSeconds = from.getEpochSecond();
         // Rounded up, and at least a second after from: Pyroscope spreads the samples over [from, until].
-        long untilSeconds = Math.max(fromSeconds + 1, profile.endedAt().getEpochSecond()
-                + (profile.endedAt().getNano() > 0 ? 1 : 0));
-        long period = Math.max(1, profile.samplingPeriod() == null ? 10_000_000 : profile.samplingPeriod().toNanos());
+        long untilSeconds = Math.max(fromSeconds + 1, recording.endedAt().getEpochSecond()
+                + (recording.endedAt().getNano() > 0 ? 1 : 0));
+        long period = Math.max(1, recording.samplingPeriod() == null ? 10_000_000
+                : recording.samplingPeriod().toNanos());
         long sampleRate = Math.max(1, Math.round(1e9 / period));
         StringJoiner q = new StringJoiner("&");
         q.add("name=" + encode(name(profile)));
@@ -124,7 +126,7 @@ public final class PyroscopeTarget implements ExportTarget {
     String name(Profile profile) {
         Map<String, String> all = new TreeMap<>(labels);
         all.put(TRIGGER_LABEL, profile.trigger().name().toLowerCase(Locale.ROOT));
-        all.put(ENGINE_LABEL, profile.engine().id());
+        all.put(ENGINE_LABEL, profile.recording().engine().id());
         StringJoiner name = new StringJoiner(",", applicationName + "{", "}");
         all.forEach((k, v) -> name.add(k + "=" + v));
         return name.toString();

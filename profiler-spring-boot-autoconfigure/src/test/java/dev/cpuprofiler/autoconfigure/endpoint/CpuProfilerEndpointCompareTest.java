@@ -8,6 +8,7 @@ import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.stack.Frame;
@@ -197,8 +198,8 @@ class CpuProfilerEndpointCompareTest {
         endpoints.add(new EndpointShare("GET /orbit", orbit, 100.0 * orbit / all, 15L * seconds, orbit * 10.0 / 15
                 / seconds));
         Instant start = START.plusSeconds(trigger == SessionTrigger.REFERENCE ? 0 : 3600);
-        return new Profile(id, trigger, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample", List.of(), List.of(), start,
-                start.plusSeconds(seconds), Duration.ofMillis(10), all, 0, null, tree.snapshot(), null, null, null,
-                null, endpoints, byEndpoint.snapshot(), List.of(), null, null);
+        return ProfileBuilder.profile(id, trigger, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample").between(start, start.plusSeconds(seconds))
+                .endpoints(endpoints, byEndpoint.snapshot()).build();
     }
 }

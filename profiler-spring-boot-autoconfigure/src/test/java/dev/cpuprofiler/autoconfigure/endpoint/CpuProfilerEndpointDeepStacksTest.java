@@ -9,6 +9,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
@@ -117,9 +118,9 @@ class CpuProfilerEndpointDeepStacksTest {
 
     private Profile profile(String id, StackTree tree, LookbackSnapshot lookback) {
         Instant start = Instant.parse("2026-11-23T10:00:10Z");
-        return new Profile(id, SessionTrigger.MANUAL, EngineChoice.ASYNC_PROFILER, "perf_events", List.of(), List.of(), start,
-                start.plusSeconds(1), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree.snapshot(), null,
-                null, lookback, null);
+        return ProfileBuilder.profile(id, SessionTrigger.MANUAL, tree.snapshot())
+                .engine(EngineChoice.ASYNC_PROFILER, "perf_events").between(start, start.plusSeconds(1))
+                .lookback(lookback).build();
     }
 
     private static StackTree tree(List<Frame> deep, long weight, List<Frame> other, long otherWeight) {

@@ -32,6 +32,7 @@ import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -540,10 +541,10 @@ class CpuProfilerEndpointFixtureTest {
                 new CpuBreakdown.Share(CpuBreakdown.Group.JIT, Duration.ofMillis(275), 5.0),
                 new CpuBreakdown.Share(CpuBreakdown.Group.PROFILER, Duration.ofMillis(110), 2.0),
                 new CpuBreakdown.Share(CpuBreakdown.Group.JVM_OTHER, Duration.ofMillis(165), 3.0)));
-        return new Profile(id, trigger, EngineChoice.ASYNC_PROFILER, "perf_events",
-                List.of(new Profile.EngineFallback("jfr-cpu-time", "needs JDK 25")), List.of("2 samples lost"), STARTED,
-                ENDED, Duration.ofMillis(10), tree.totalSamples(), 2, 87.456, tree.snapshot(), jfrFile, concurrency,
-                lookback, breakdown);
+        return ProfileBuilder.profile(id, trigger, tree.snapshot()).engine(EngineChoice.ASYNC_PROFILER, "perf_events")
+                .fallbacks(List.of(new Profile.EngineFallback("jfr-cpu-time", "needs JDK 25")))
+                .notes(List.of("2 samples lost")).between(STARTED, ENDED).lostSamples(2).jfrFile(jfrFile)
+                .cpu(new Profile.CpuUse(87.456, concurrency, breakdown)).lookback(lookback).build();
     }
 
     /** 20 look-back samples at 20 ms, weighing 40 in the session's 10 ms unit, all in {@code warmUp}. */

@@ -190,7 +190,7 @@ class CpuProfilerEndpointHttpTest {
         assertThat(latest.path("id").asString()).isEqualTo(stored.id());
         assertThat(latest.path("trigger").asString()).isEqualTo("CPU");
         assertThat(latest.path("engine").asString()).isEqualTo("jfr-execution");
-        assertThat(latest.path("samples").asLong()).isPositive().isEqualTo(stored.samples());
+        assertThat(latest.path("samples").asLong()).isPositive().isEqualTo(stored.recording().samples());
         assertThat(latest.path("tree").path("frame").asString()).isEqualTo("all");
         // The burners ran for seconds before the average crossed the threshold: the look-back saw them.
         JsonNode lookback = latest.path("lookback");
@@ -211,14 +211,14 @@ class CpuProfilerEndpointHttpTest {
                 .isGreaterThanOrEqualTo(hot.get(0).path("selfPercent").asDouble());
         // Where the CPU went: every group, in the contract's order, from the profile's own figures.
         JsonNode breakdown = latest.path("cpuBreakdown");
-        assertThat(breakdown.path("source").asString()).isEqualTo(stored.cpuBreakdown().source());
+        assertThat(breakdown.path("source").asString()).isEqualTo(stored.cpu().breakdown().source());
         assertThat(breakdown.path("groups")).extracting(g -> g.path("group").asString())
                 .startsWith("application", "gc", "jit", "profiler", "jvm-other");
         assertThat(registry.find("profiler.cpu.breakdown").tag("group", "application").gauge().value())
-                .isEqualTo(stored.cpuBreakdown().ratio(CpuBreakdown.Group.APPLICATION));
+                .isEqualTo(stored.cpu().breakdown().ratio(CpuBreakdown.Group.APPLICATION));
         // The burners used the most CPU; how much of a core each got depends on the machine, so their label is
         // checked against their own figure: the label the product derives from it.
-        ThreadCpu busiest = stored.concurrency().threads().get(0);
+        ThreadCpu busiest = stored.cpu().concurrency().threads().get(0);
         JsonNode busiestShown = latest.path("concurrency").path("threads").get(0);
         assertThat(busiestShown.path("name").asString()).startsWith("endpoint-test-burner-")
                 .isEqualTo(busiest.name());

@@ -8,6 +8,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.autoconfigure.page.StatusPageHeaders;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -61,9 +62,9 @@ class CpuProfilerEndpointPathsTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION,
-                "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
-                null, tree.snapshot(), null, null, null, null));
+        StoredProfiles.add(profiler, ProfileBuilder.profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL,
+                tree.snapshot()).engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample")
+                .between(start, start.plusSeconds(1)).build());
 
         HttpResponse<byte[]> pprof = http.bytes(PATH + "/latest?format=pprof");
         assertThat(pprof.statusCode()).isEqualTo(200);

@@ -14,6 +14,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;
@@ -149,9 +150,9 @@ class CpuProfilerEndpointWebFluxTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), "main", 10);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        StoredProfiles.add(profiler, new Profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION,
-                "jdk.ExecutionSample", List.of(), List.of(), start, start.plusSeconds(1), Duration.ofMillis(10), 10, 0,
-                null, tree.snapshot(), jfr, null, null, null));
+        StoredProfiles.add(profiler, ProfileBuilder.profile("20260101T000000Z-manual-1", SessionTrigger.MANUAL,
+                tree.snapshot()).engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample")
+                .between(start, start.plusSeconds(1)).jfrFile(jfr).build());
         Http http = new Http(port);
 
         HttpResponse<byte[]> pprof = http.bytes(PATH + "/latest?format=pprof");

@@ -9,6 +9,7 @@ import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.LookbackView;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -54,9 +55,8 @@ class FlameGraphBrowserTest {
             tree.accept(stack, "worker", 100 - branch * 30);
         }
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        Profile profile = new Profile("deep", SessionTrigger.MANUAL, EngineChoice.JFR_EXECUTION, null, List.of(), List.of(), start,
-                start.plusSeconds(10), Duration.ofMillis(10), tree.totalSamples(), 0, null, tree.snapshot(), null,
-                null, null, null);
+        Profile profile = ProfileBuilder.profile("deep", SessionTrigger.MANUAL, tree.snapshot())
+                .between(start, start.plusSeconds(10)).build();
         Path html = dir.resolve("deep.html");
         Files.write(html, ProfileFormat.HTML.bytes(profile, ProfileView.of(LookbackView.INCLUDE)));
         Path png = Files.createDirectories(Path.of("target")).resolve("flame-graph-deep.png").toAbsolutePath();

@@ -8,6 +8,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.autoconfigure.CpuProfilerAutoConfiguration;
 import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -43,9 +44,9 @@ class ReferenceInTheStatusTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.loop"), Frame.java("app.Calm.wait")), "worker", 42);
         Instant started = Instant.parse("2026-11-28T09:00:00Z");
-        return new Profile("20261128T090000Z-reference-1-test", SessionTrigger.REFERENCE, EngineChoice.JFR_EXECUTION,
-                "jfr", List.of(), List.of(), started, started.plusSeconds(10), Duration.ofMillis(10),
-                tree.totalSamples(), 0, 3.0, tree.snapshot(), null, null, null, null);
+        return ProfileBuilder.profile("20261128T090000Z-reference-1-test", SessionTrigger.REFERENCE, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jfr").between(started, started.plusSeconds(10)).cpuPercent(3.0)
+                .build();
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.File;
@@ -75,9 +76,9 @@ class StatusPageBrowserTest {
         StackTree tree = new StackTree(64, 1000, false);
         tree.accept(List.of(Frame.java("app.Main.run"), Frame.java("app.Hot.spin")), BUSY, 40);
         Instant now = Instant.now();
-        StoredProfiles.add(profiler, new Profile(PROFILE_ID, SessionTrigger.CPU, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample",
-                List.of(), List.of(), now.minusSeconds(12), now.minusSeconds(4), Duration.ofMillis(10), 40, 0, null,
-                tree.snapshot(), null, null, null, null));
+        StoredProfiles.add(profiler, ProfileBuilder.profile(PROFILE_ID, SessionTrigger.CPU, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample").between(now.minusSeconds(12),
+                        now.minusSeconds(4)).build());
         StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("older", SessionTrigger.MANUAL, null));
         StoredProfiles.add(profiler, CpuProfilerEndpointFixtureTest.fixture("newest", SessionTrigger.CPU,
                 CpuProfilerEndpointFixtureTest.lookback()));
@@ -85,13 +86,11 @@ class StatusPageBrowserTest {
                 null));
         // The latest: with endpoints, for the "CPU by endpoint" table.
         Profile base = CpuProfilerEndpointFixtureTest.fixture("with-endpoints", SessionTrigger.CPU, null);
-        StoredProfiles.add(profiler, new Profile(base.id(), base.trigger(), base.engine(), base.engineDetail(),
-                base.fallbacks(), base.notes(), base.startedAt(), base.endedAt(), base.samplingPeriod(),
-                base.samples(), base.lostSamples(), base.cpuPercent(), base.tree(), base.jfrFile(), base.concurrency(),
-                base.lookback(), base.cpuBreakdown(), List.of(new EndpointShare("GET /owners/{id}", 60, 60.0, 240L,
-                        2.5), new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree(),
+        StoredProfiles.add(profiler, ProfileBuilder.copy(base).requests(new Profile.Requests(List.of(
+                new EndpointShare("GET /owners/{id}", 60, 60.0, 240L, 2.5),
+                new EndpointShare("[no request]", 40, 40.0, null, null)), base.tree(),
                 List.of(new TraceShare("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7", "GET /owners/{id}", 12,
-                        120.0)), null, null));
+                        120.0)), null)).build());
 
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();

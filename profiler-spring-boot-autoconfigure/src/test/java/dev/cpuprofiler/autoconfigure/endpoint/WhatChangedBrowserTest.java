@@ -11,6 +11,7 @@ import dev.cpuprofiler.Profile.Comparison.MethodChange;
 import dev.cpuprofiler.Profile.Comparison.Verdict;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.fixtures.Chromium;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
@@ -191,8 +192,8 @@ class WhatChangedBrowserTest {
                     samples * (double) PERIOD.toMillis() / l.requests()));
         }
         endpoints.add(new EndpointShare("[no request]", background, background * 100.0 / total, null, null));
-        return new Profile(id, trigger, EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample", List.of(), List.of(),
-                start, start.plus(duration), PERIOD, total, 0, 40.0, tree.snapshot(), null, null, null, null,
-                endpoints, null, List.of(), null, null);
+        return ProfileBuilder.profile(id, trigger, tree.snapshot())
+                .engine(EngineChoice.JFR_EXECUTION, "jdk.ExecutionSample").between(start, start.plus(duration))
+                .period(PERIOD).cpuPercent(40.0).endpoints(endpoints, null).build();
     }
 }

@@ -6,6 +6,7 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.Frame;
@@ -55,10 +56,9 @@ final class ExportFixtures {
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Main.loop"), Frame.java(HOT)),
                 "worker", 70);
         tree.accept(List.of(Frame.java("java.lang.Thread.run"), Frame.java("app.Io.read")), "worker", 30);
-        return new Profile("20261123T100010Z-" + trigger.name().toLowerCase(java.util.Locale.ROOT) + "-"
-                + SEQ.incrementAndGet(), trigger,
-                EngineChoice.ASYNC_PROFILER, "perf_events", List.of(), List.of(), STARTED, ENDED, Duration.ofMillis(10),
-                tree.totalSamples(), 0, null, tree.snapshot(), null, null, null, null);
+        return ProfileBuilder.profile("20261123T100010Z-" + trigger.name().toLowerCase(java.util.Locale.ROOT) + "-"
+                + SEQ.incrementAndGet(), trigger, tree.snapshot()).engine(EngineChoice.ASYNC_PROFILER, "perf_events")
+                .between(STARTED, ENDED).build();
     }
 
     /** The collapsed stacks of the profile: the transport's tests need known bytes, not a real pprof. */

@@ -11,6 +11,7 @@ import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.autoconfigure.ProfileBuilder;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.StackTree;
@@ -129,11 +130,9 @@ class OtlpExportTest {
         byEndpoint.accept(concat(List.of(noRequest), io), "worker", 30);
         bySpan.accept(concat(concat(List.of(orbit), span), hot), "worker", 70);
         bySpan.accept(concat(List.of(noRequest), io), "worker", 30);
-        Profile p = new Profile(plain.id(), plain.trigger(), plain.engine(), plain.engineDetail(), plain.fallbacks(),
-                plain.notes(), plain.startedAt(), plain.endedAt(), plain.samplingPeriod(), plain.samples(),
-                plain.lostSamples(), plain.cpuPercent(), plain.tree(), null, null, null, null,
+        Profile p = ProfileBuilder.copy(plain).requests(new Profile.Requests(
                 List.of(new Profile.EndpointShare("GET /orbit", 70, 70, 7L, 100.0)), byEndpoint.snapshot(), List.of(),
-                bySpan.snapshot(), null);
+                bySpan.snapshot())).build();
 
         ExportProfilesServiceRequest export = ExportProfilesServiceRequest.parseFrom(
                 ProfileFormat.otlp("shop", Map.of()).bytes(p, ProfileView.FULL));

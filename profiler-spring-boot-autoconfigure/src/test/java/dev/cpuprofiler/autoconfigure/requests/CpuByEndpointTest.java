@@ -3,6 +3,7 @@ package dev.cpuprofiler.autoconfigure.requests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.fixtures.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ class CpuByEndpointTest {
     void onPlatformThreadsEachKernelSitsUnderItsOwnEndpoint(String engine) throws Exception {
         TwoKernelsRun.Result r = TwoKernelsRun.run(engine, false, Duration.ofSeconds(2));
         System.out.println("[CpuByEndpoint] platform threads: " + r);
-        Map<String, EndpointShare> endpoints = r.profile().endpoints().stream()
+        Map<String, EndpointShare> endpoints = r.profile().requests().endpoints().stream()
                 .collect(Collectors.toMap(EndpointShare::endpoint, Function.identity()));
         assertThat(endpoints).containsKeys("GET /alpha/{n}", "GET /beta");
         assertThat(endpoints.keySet()).noneMatch(name -> name.matches(".*/alpha/\\d.*"));
@@ -50,15 +51,14 @@ class CpuByEndpointTest {
         assertThat(endpoints.get("GET /beta").requests()).isPositive();
         assertThat(endpoints.get("GET /beta").cpuPerRequestMillis()).isPositive();
         // Brave is on this module's test class path: each request is traced, and the profile lists its hottest traces.
-        assertThat(r.profile().hottestTraces()).isNotEmpty().hasSizeLessThanOrEqualTo(10).allSatisfy(t -> {
+        assertThat(r.profile().requests().hottestTraces()).isNotEmpty().hasSizeLessThanOrEqualTo(10).allSatisfy(t -> {
             assertThat(t.traceId()).matches("[0-9a-f]{16}|[0-9a-f]{32}");
             assertThat(t.spanId()).matches("[0-9a-f]{16}");
             assertThat(t.endpoint()).isIn("GET /alpha/{n}", "GET /beta", "@Scheduled Ticker.tick");
             assertThat(t.samples()).isPositive();
         });
-        assertThat(r.profile().hottestTraces().get(0).samples())
-                .isGreaterThanOrEqualTo(r.profile().hottestTraces().get(r.profile().hottestTraces().size() - 1)
-                        .samples());
+        List<Profile.TraceShare> traces = r.profile().requests().hottestTraces();
+        assertThat(traces.get(0).samples()).isGreaterThanOrEqualTo(traces.get(traces.size() - 1).samples());
         if (engine.equals("async-profiler")) {
             // jfr-execution samples a few running Java threads per period, and left this task (4 ms in every 20,
             // next to six busy threads) with 1 sample in 2 s; async-profiler samples by CPU time (measured 5.8%).
@@ -80,7 +80,8 @@ class CpuByEndpointTest {
                         + tags.lines().limit(30).collect(Collectors.joining("\n")));
                 assertThat(tags).contains("endpoint:", "GET /alpha/{n}", "GET /beta");
                 // Traced requests' samples carry Pyroscope's span-profile labels: the hottest trace's span is one.
-                assertThat(tags).contains("span_id:", "span_name:", r.profile().hottestTraces().get(0).spanId());
+                assertThat(tags).contains("span_id:", "span_name:",
+                        r.profile().requests().hottestTraces().get(0).spanId());
             }
         } finally {
             Files.deleteIfExists(pprof);
@@ -111,7 +112,7 @@ class CpuByEndpointTest {
         TwoKernelsRun.Result r = TwoKernelsRun.run("async-profiler", false, Duration.ofSeconds(2),
                 WebApplicationType.REACTIVE);
         System.out.println("[CpuByEndpoint] WebFlux: " + r);
-        assertThat(r.profile().endpoints()).extracting(EndpointShare::endpoint)
+        assertThat(r.profile().requests().endpoints()).extracting(EndpointShare::endpoint)
                 .contains("GET /alpha/{n}", "GET /beta");
         assertKernelsUnderTheirEndpoints(r.alphaShare(), r.alphaUnderBeta(), r.alphaSamples(), r.betaShare(),
                 r.betaUnderAlpha(), r.betaSamples(), r.toString());

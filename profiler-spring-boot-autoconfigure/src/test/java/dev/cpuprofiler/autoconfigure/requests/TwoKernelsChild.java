@@ -21,7 +21,7 @@ public final class TwoKernelsChild {
                     + " alphaUnderBeta=" + r.alphaUnderBeta() + " betaUnderAlpha=" + r.betaUnderAlpha()
                     + " alphaSamples=" + r.alphaSamples() + " betaSamples=" + r.betaSamples()
                     + " groupEndpoint=" + r.collapsedByEndpoint().lines().findFirst().orElse("").replace(' ', '_')
-                    + " endpoints=" + r.profile().endpoints().size() + " " + r);
+                    + " endpoints=" + r.profile().requests().endpoints().size() + " " + r);
         }
         System.exit(0);
     }

@@ -64,8 +64,8 @@ final class TwoKernelsRun {
 
         @Override
         public String toString() {
-            return "engine=" + profile.engine() + " endpoints=" + profile.endpoints() + " alphaKernel=" + alpha
-                    + " betaKernel=" + beta + " notes=" + profile.notes();
+            return "engine=" + profile.recording().engine() + " endpoints=" + profile.requests().endpoints()
+                    + " alphaKernel=" + alpha + " betaKernel=" + beta + " notes=" + profile.recording().notes();
         }
     }
 
@@ -107,8 +107,8 @@ final class TwoKernelsRun {
                 Profile profile = profiler.profile(id).orElseThrow(() -> new IllegalStateException(
                         "no profile " + id + ": " + profiler.status()));
                 String base = "http://localhost:" + port + "/actuator/cpuprofiler/" + id;
-                return new Result(profile, kernelUnder(profile.endpointTree(), "alphaKernel"),
-                        kernelUnder(profile.endpointTree(), "betaKernel"),
+                return new Result(profile, kernelUnder(profile.requests().endpointTree(), "alphaKernel"),
+                        kernelUnder(profile.requests().endpointTree(), "betaKernel"),
                         new String(fetch(base + "?format=collapsed&group=endpoint"), StandardCharsets.UTF_8),
                         fetch(base + "?format=pprof"));
             } finally {

@@ -80,10 +80,10 @@ public class ProfileAnnouncer {
                   json:        {}
                   text:        {}
                   flame graph: {}{}""",
-                what, profile.id(), profile.samples(), profile.engine(),
-                profile.engineDetail() == null ? "" : " (" + profile.engineDetail() + ")",
-                Durations.human(profile.duration()),
-                profile.cpuPercent() == null ? "?" : fmt(profile.cpuPercent()),
+                what, profile.id(), profile.recording().samples(), profile.recording().engine(),
+                profile.recording().engineDetail() == null ? "" : " (" + profile.recording().engineDetail() + ")",
+                Durations.human(profile.recording().duration()),
+                profile.cpu().percent() == null ? "?" : fmt(profile.cpu().percent()),
                 summary.topSelfFrame(), fmt(summary.topSelfPercent()), summary.workMethodsText(),
                 urls.profile(profile.id(), "json"), urls.profile(profile.id(), "text"),
                 urls.profile(profile.id(), "html"), trigger == SessionTrigger.REFERENCE

@@ -1,0 +1,157 @@
+package dev.cpuprofiler.internal.session;
+
+import dev.cpuprofiler.EngineChoice;
+import dev.cpuprofiler.LookbackSnapshot;
+import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.Profile.EndpointShare;
+import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.compare.ProfileComparator;
+import dev.cpuprofiler.internal.engine.EngineRecording;
+import dev.cpuprofiler.internal.requests.RequestLog;
+import dev.cpuprofiler.internal.requests.RequestTimeline;
+import dev.cpuprofiler.internal.stack.StackTree;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one session's samples become once its engine stopped: the profile's notes (why it ended early, what its tree
+ * and its endpoints leave out), its endpoints, the profile itself, and what changed from the reference of normal in
+ * force when it started. {@link ProfilingSession} records and stops; this assembles.
+ *
+ * @param planned how long the session was to record
+ * @param engineId the engine recording, as the notes name it
+ * @param lookback what was sampled before the session started, or null
+ * @param focus the pinned thread a SATURATION session watches, or null
+ * @param reference the reference of normal in force when it started, which its profile is compared with; or null
+ */
+record ProfileAssembly(String id, SessionTrigger trigger, Instant startedAt, Duration planned, Duration samplingPeriod,
+        StackTree tree, SessionRequests requests, String engineId, LookbackSnapshot lookback, ThreadFocus focus,
+        Profile reference) {
+
+    private static final Logger log = LoggerFactory.getLogger(ProfileAssembly.class);
+    /** How many traces a profile lists. */
+    private static final int HOTTEST_TRACES = 10;
+
+    /**
+     * The profile of what the session recorded, compared with the reference it started with.
+     *
+     * @param endedAt when the engine was told to stop
+     * @param cpu where the CPU went meanwhile
+     * @param requestLog what requests reported while it recorded, the samples joined with it; null if none was kept
+     * @param result what the engine handed over
+     * @param earlyStop why the engine had to stop before the planned end to keep what it recorded, or null
+     * @param cutShort why the session was told to stop early (a shutdown), or null
+     */
+    Profile assemble(Instant endedAt, Profile.CpuUse cpu, RequestLog requestLog, EngineRecording.Result result,
+            String earlyStop, String cutShort) {
+        List<String> notes = new ArrayList<>(result.notes());
+        if (earlyStop != null) {
+            String why = "stopped after " + Duration.between(startedAt, endedAt).toSeconds() + " s of "
+                    + planned.toSeconds() + " s to keep what was recorded: " + earlyStop;
+            notes.add(0, why);
+            log.warn("Profile {} {}", id, why);
+        }
+        if (cutShort != null) {
+            notes.add(0, String.format(Locale.ROOT, "%s: recorded %.1f s of the %d s planned", cutShort,
+                    Duration.between(startedAt, endedAt).toMillis() / 1000.0, planned.toSeconds()));
+        }
+        // Only what the tree cut: stacks the engine cut already have their own note.
+        if (tree.samplesCutByLimits() > 0) {
+            notes.add(tree.samplesCutByLimits() + " samples were cut to fit the tree's limits (max-stack-depth "
+                    + tree.maxStackDepth() + ", max-tree-nodes " + tree.maxTreeNodes() + ")");
+        }
+        List<EndpointShare> endpoints = requests.tally().endpoints(tree.totalSamples(), samplingPeriod,
+                requests.maxEndpoints());
+        notes.addAll(endpointNotes(requestLog, endpoints));
+        Profile.Recording recording = new Profile.Recording(EngineChoice.fromId(result.engineId()),
+                result.engineDetail(), result.fallbacks(), notes, startedAt, endedAt, samplingPeriod,
+                tree.totalSamples(), result.lostSamples(), result.jfrFile());
+        Profile.Requests served = new Profile.Requests(endpoints, requests.tally().tree(),
+                requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES), requests.tally().spanTree());
+        return compared(new Profile(id, trigger, recording, tree.snapshot(), cpu, served, lookback,
+                focus == null ? null : focus.saturation(), null));
+    }
+
+    /** Says in the log what {@code profile} holds, once it is stored. */
+    void logRecorded(Profile profile) {
+        Profile.Recording recorded = profile.recording();
+        if (trigger == SessionTrigger.REFERENCE) {
+            log.info("Recorded a reference of normal, {}: {} samples by {} in {}, {}", id, recorded.samples(),
+                    recorded.engine(), recorded.duration(), requestsSeen(profile));
+        } else {
+            log.info("Profile {} recorded: {} samples by {} ({}) in {}{}", id, recorded.samples(), recorded.engine(),
+                    recorded.engineDetail(), recorded.duration(), lookback == null ? ""
+                            : ", plus " + lookback.samples() + " look-back samples from the " + lookback.duration()
+                                    + " before");
+        }
+    }
+
+    /**
+     * The profile with what changed from the reference it started with; as it is without one, or when the comparison
+     * fails (a comparison never costs the profile).
+     */
+    private Profile compared(Profile profile) {
+        if (reference == null) {
+            return profile;
+        }
+        try {
+            return profile.withComparison(ProfileComparator.compare(reference, profile));
+        } catch (RuntimeException e) {
+            log.warn("Profile {} could not be compared with the reference {}; it is kept without a comparison", id,
+                    reference.id(), e);
+            return profile;
+        }
+    }
+
+    /** The requests a reference saw, in a few words. */
+    private static String requestsSeen(Profile profile) {
+        long requests = 0;
+        int endpoints = 0;
+        for (EndpointShare e : profile.requests().endpoints()) {
+            if (e.requests() != null && e.requests() > 0) {
+                requests += e.requests();
+                endpoints++;
+            }
+        }
+        return requests + " requests to " + endpoints + (endpoints == 1 ? " endpoint" : " endpoints");
+    }
+
+    /** What a reader of the endpoints must know: why there are none, or why they cover less than the profile. */
+    private List<String> endpointNotes(RequestLog log, List<EndpointShare> endpoints) {
+        List<String> notes = new ArrayList<>();
+        if (!requests.timeline().isReported()) {
+            notes.add("no endpoints: nothing reports requests to the profiler (the starter reports the application's "
+                    + "Micrometer observations, and finds no ObservationRegistry here)");
+            return notes;
+        }
+        if (requests.blind()) {
+            notes.add("no endpoints: the application serves requests on virtual threads, and " + engineId
+                    + " samples their carrier threads, so no sample can be joined with its request; jfr-execution "
+                    + "or jfr-cpu-time (JDK 25) can");
+            return notes;
+        }
+        if (log != null && log.dropped() > 0) {
+            notes.add("endpoints cover the session only until its request log filled (" + RequestTimeline.MAX_EVENTS
+                    + " events): " + log.dropped() + " later events were not kept, and the samples they would have "
+                    + "named count under " + RequestLog.NO_REQUEST);
+        }
+        if (log != null && log.tracesLeftOut() > 0) {
+            notes.add("hottestTraces and span labels leave out " + log.tracesLeftOut() + " traced requests: their "
+                    + "ids are not lowercase hex (at most 32 digits, 16 for a span), as Brave and OpenTelemetry write "
+                    + "them");
+        }
+        if (requests.tally().spansCut()) {
+            notes.add("pprof and OTLP carry no span labels: keeping each traced request's stacks apart outgrew "
+                    + "max-tree-nodes; their endpoint labels and hottestTraces are whole");
+        }
+        if (lookback != null && !endpoints.isEmpty()) {
+            notes.add("endpoints count the session's samples only: requests are not recorded in the look-back");
+        }
+        return notes;
+    }
+}
