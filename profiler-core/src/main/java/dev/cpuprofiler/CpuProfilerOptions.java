@@ -198,7 +198,7 @@ public final class CpuProfilerOptions implements Cloneable {
         private Duration cooldown = Duration.ofHours(1);
         public Duration getCooldown() { return cooldown; }
         public void setCooldown(Duration cooldown) { this.cooldown = cooldown; }
-        private Duration waitThreshold = Duration.ofMillis(10);
+        private Duration waitThreshold = Duration.ofMillis(1);
         public Duration getWaitThreshold() { return waitThreshold; }
         public void setWaitThreshold(Duration waitThreshold) { this.waitThreshold = waitThreshold; }
 

@@ -24,9 +24,11 @@ import java.util.Objects;
  * @param saturation why a SATURATION profile was recorded, or null
  * @param comparison what changed from the reference of normal in force when it started (a REFERENCE profile recorded
  *        while the application was calm), or null: no reference then, the comparison off, or a reference itself
+ * @param latency where each endpoint's request time went (a LATENCY profile), or each endpoint's normal durations (a
+ *        reference of normal); null for the others
  */
 public record Profile(String id, SessionTrigger trigger, Recording recording, StackTreeSnapshot tree, CpuUse cpu,
-        Requests requests, LookbackSnapshot lookback, Saturation saturation, Comparison comparison) {
+        Requests requests, LookbackSnapshot lookback, Saturation saturation, Comparison comparison, Latency latency) {
 
     public Profile {
         Objects.requireNonNull(id, "id");
@@ -39,7 +41,7 @@ public record Profile(String id, SessionTrigger trigger, Recording recording, St
 
     /** This profile with {@code comparison} as what changed from normal. */
     public Profile withComparison(Comparison comparison) {
-        return new Profile(id, trigger, recording, tree, cpu, requests, lookback, saturation, comparison);
+        return new Profile(id, trigger, recording, tree, cpu, requests, lookback, saturation, comparison, latency);
     }
 
     /**
@@ -235,6 +237,94 @@ public record Profile(String id, SessionTrigger trigger, Recording recording, St
             /** The reference had no such requests. */
             NEW,
             /** Neither the rate nor the cost per request grew beyond the noise (a fall is in the ratios). */
+            UNCHANGED
+        }
+    }
+
+    /**
+     * Why requests got slow: per endpoint that ended requests while the profile recorded, how long they took, how much
+     * of that was CPU and how much waiting, and on what.
+     *
+     * @param endpoints the slowest first (by their 95th percentile)
+     */
+    public record Latency(List<EndpointLatency> endpoints) {
+
+        public Latency {
+            endpoints = List.copyOf(endpoints);
+        }
+
+        /** The endpoint's figures, if it ended requests. */
+        public java.util.Optional<EndpointLatency> endpoint(String name) {
+            return endpoints.stream().filter(e -> e.endpoint().equals(name)).findFirst();
+        }
+
+        /**
+         * One endpoint's requests.
+         *
+         * @param requests requests that ended while the profile recorded
+         * @param slowRequests those slower than the latency trigger's cut ({@code threshold}, or {@code normal-factor}
+         *        times the reference's 95th percentile when that is longer)
+         * @param p50Millis the median duration, within 10%
+         * @param p95Millis the 95th percentile, within 10%
+         * @param meanMillis the mean duration, within 10%
+         * @param referenceP95Millis the 95th percentile in the reference of normal, or null where it did not know the
+         *        endpoint
+         * @param cpuMillisPerRequest its samples × the sampling period ÷ its requests, or null where its samples could
+         *        not be joined with requests
+         * @param waitMillisPerRequest the recorded waits of its requests ÷ its requests (waits shorter than
+         *        {@code wait-threshold} are not recorded)
+         * @param verdict where the time went, as against normal
+         * @param waits what its requests waited on, the longest first
+         */
+        public record EndpointLatency(String endpoint, long requests, long slowRequests, double p50Millis,
+                double p95Millis, double meanMillis, Double referenceP95Millis, Double cpuMillisPerRequest,
+                double waitMillisPerRequest, Verdict verdict, List<Wait> waits) {
+
+            public EndpointLatency {
+                Objects.requireNonNull(endpoint, "endpoint");
+                Objects.requireNonNull(verdict, "verdict");
+                waits = List.copyOf(waits);
+            }
+        }
+
+        /**
+         * What an endpoint's requests waited on, at one place.
+         *
+         * @param frame the first application frame of the waiting stack (not the JDK's or a framework's)
+         * @param millisPerRequest the waits' time ÷ the endpoint's requests
+         * @param stack the first such wait's stack, the waiting frame first
+         */
+        public record Wait(WaitKind kind, String frame, double millisPerRequest, List<String> stack) {
+
+            public Wait {
+                Objects.requireNonNull(kind, "kind");
+                stack = List.copyOf(stack);
+            }
+        }
+
+        /** What a thread waited on. */
+        public enum WaitKind {
+            /** A monitor or a lock: {@code synchronized}, {@code ReentrantLock}, a read-write lock. */
+            LOCK,
+            /** A socket or a file. */
+            IO,
+            /** {@code Thread.sleep}. */
+            SLEEP,
+            /** A pool or a queue: a connection pool's borrow, a blocking queue, a semaphore. */
+            POOL,
+            /** Anything else: a future, a latch, {@code Object.wait} on a condition. */
+            OTHER
+        }
+
+        /** Where an endpoint's request time went. */
+        public enum Verdict {
+            /** Its requests are slow, and mostly by the CPU they burn (more of it than normal, where that is known). */
+            CPU,
+            /** Its requests are slow, and mostly by waiting: on what, its waits say. */
+            WAIT,
+            /** Its requests are slow by both. */
+            BOTH,
+            /** Its requests are not slow by the latency trigger's rule. */
             UNCHANGED
         }
     }

@@ -63,7 +63,7 @@ public class RenderBenchmark {
         Profile.Recording recording = new Profile.Recording(EngineChoice.JFR_EXECUTION, null, List.of(), List.of(),
                 start, start.plusSeconds(30), Duration.ofMillis(10), tree.totalSamples(), 0, null);
         return new Profile("bench", SessionTrigger.MANUAL, recording, tree, Profile.CpuUse.UNKNOWN,
-                Profile.Requests.NONE, null, null, null);
+                Profile.Requests.NONE, null, null, null, null);
     }
 
     /** A tree of at least {@code nodes} nodes (a few more: the last stack may add several). */

@@ -60,8 +60,8 @@ final class JsonFormat extends FormatBase {
                 HotMethods.of(full, HotMethods.DEFAULT_LIMIT), p.requests().endpoints(), view.comparison(p),
                 traces.isEmpty() ? null : traces, Breakdown.of(p.cpu().breakdown()),
                 r.jfrFile() == null ? null : p.id() + JFR.extension(), Concurrency.of(p.cpu().concurrency()),
-                Lookback.of(p.lookback()), view.lookback().id(), view.group(p).id(), view.thread(),
-                view.minPercent() > 0 ? view.minPercent() : null,
+                Lookback.of(p.lookback()), Latency.of(p.latency()), view.lookback().id(), view.group(p).id(),
+                view.thread(), view.minPercent() > 0 ? view.minPercent() : null,
                 treeJson(tree));
     }
 
@@ -80,7 +80,8 @@ final class JsonFormat extends FormatBase {
             long cutSamples, double cutPercent, Double cpuPercent, List<HotMethods.Method> hotMethods,
             List<Profile.EndpointShare> endpoints, Profile.Comparison comparison,
             List<Profile.TraceShare> hottestTraces, Breakdown cpuBreakdown, String jfrFile, Concurrency concurrency,
-            Lookback lookback, String lookbackView, String group, String thread, Double treeMinPercent,
+            Lookback lookback, Latency latency, String lookbackView, String group, String thread,
+            Double treeMinPercent,
             @JsonRawValue String tree) {
     }
 
@@ -150,6 +151,36 @@ final class JsonFormat extends FormatBase {
             throw new UncheckedIOException(e);
         }
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Why requests got slow ({@link Profile.Latency}), milliseconds to a tenth; null for a profile without it. */
+    record Latency(List<Endpoint> endpoints) {
+
+        static Latency of(Profile.Latency l) {
+            return l == null ? null : new Latency(l.endpoints().stream().map(e -> new Endpoint(e.endpoint(),
+                    e.requests(), e.slowRequests(), tenth(e.p50Millis()), tenth(e.p95Millis()), tenth(e.meanMillis()),
+                    tenth(e.referenceP95Millis()), tenth(e.cpuMillisPerRequest()), tenth(e.waitMillisPerRequest()),
+                    e.verdict().name(), e.waits().stream().map(w -> new Wait(w.kind().name(), w.frame(),
+                            tenth(w.millisPerRequest()), w.stack())).toList())).toList());
+        }
+    }
+
+    /** One endpoint's requests: see {@link Profile.Latency.EndpointLatency}. */
+    record Endpoint(String endpoint, long requests, long slowRequests, double p50Millis, double p95Millis,
+            double meanMillis, Double referenceP95Millis, Double cpuMillisPerRequest, double waitMillisPerRequest,
+            String verdict, List<Wait> waits) {
+    }
+
+    /** What an endpoint's requests waited on: see {@link Profile.Latency.Wait}. */
+    record Wait(String kind, String frame, double millisPerRequest, List<String> stack) {
+    }
+
+    private static double tenth(double millis) {
+        return Math.round(millis * 10.0) / 10.0;
+    }
+
+    private static Double tenth(Double millis) {
+        return millis == null ? null : tenth(millis.doubleValue());
     }
 
     private static double ratio(double r) {

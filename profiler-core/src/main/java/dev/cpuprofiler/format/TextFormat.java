@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What changed from the reference of normal, when the profile is compared ({@link WhatChangedText}), then a summary
+ * Why requests got slow, for a LATENCY profile, what changed from the reference of normal, when the profile is
+ * compared ({@link WhatChangedText}), then a summary
  * (what recorded the profile, its samples and the share cut at the root, the hot methods, where the CPU
  * went, the look-back part, how many threads ran at once), then the tree as indented text.
  */
@@ -30,9 +31,60 @@ final class TextFormat extends FormatBase {
 
     @Override
     public void write(Profile profile, ProfileView view, OutputStream out) throws IOException {
-        out.write((WhatChangedText.of(view.comparison(profile)) + summary(profile, view))
+        out.write((whySlow(profile.latency()) + WhatChangedText.of(view.comparison(profile)) + summary(profile, view))
                 .getBytes(StandardCharsets.UTF_8));
         renderer.render(view.tree(profile), out);
+    }
+
+    /**
+     * A LATENCY profile's first lines: each slow endpoint, its verdict and its top waits in words; nothing when no
+     * endpoint is slow (a reference's durations are in the JSON).
+     */
+    static String whySlow(Profile.Latency latency) {
+        if (latency == null || latency.endpoints().stream().allMatch(e -> e.verdict()
+                == Profile.Latency.Verdict.UNCHANGED)) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("Why requests got slow\n");
+        List<String> calm = new java.util.ArrayList<>();
+        for (Profile.Latency.EndpointLatency e : latency.endpoints()) {
+            if (e.verdict() == Profile.Latency.Verdict.UNCHANGED) {
+                calm.add(e.endpoint());
+                continue;
+            }
+            b.append(String.format(Locale.ROOT, "  %s: %s. %d of %d requests slower than the cut; median %.0f ms, "
+                    + "95th percentile %.0f ms%s; per request %s ms of CPU, %.1f ms recorded waiting\n", e.endpoint(),
+                    words(e.verdict()), e.slowRequests(), e.requests(), e.p50Millis(), e.p95Millis(),
+                    e.referenceP95Millis() == null ? "" : String.format(Locale.ROOT, " (normally %.0f ms)",
+                            e.referenceP95Millis()), e.cpuMillisPerRequest() == null ? "unknown"
+                            : String.format(Locale.ROOT, "%.1f", e.cpuMillisPerRequest()), e.waitMillisPerRequest()));
+            e.waits().stream().limit(3).forEach(w -> b.append(String.format(Locale.ROOT,
+                    "    waits %.1f ms per request on %s at %s\n", w.millisPerRequest(), kindWords(w.kind()),
+                    w.frame())));
+        }
+        if (!calm.isEmpty()) {
+            b.append("  Not slow: ").append(String.join(", ", calm)).append('\n');
+        }
+        return b.append('\n').toString();
+    }
+
+    private static String words(Profile.Latency.Verdict v) {
+        return switch (v) {
+            case CPU -> "slow by its CPU";
+            case WAIT -> "slow by waiting";
+            case BOTH -> "slow by CPU and waiting";
+            case UNCHANGED -> "not slow";
+        };
+    }
+
+    private static String kindWords(Profile.Latency.WaitKind k) {
+        return switch (k) {
+            case LOCK -> "a lock";
+            case IO -> "I/O";
+            case SLEEP -> "a sleep";
+            case POOL -> "a pool or queue";
+            case OTHER -> "another thread or task";
+        };
     }
 
     /** The few lines above the tree: what recorded it, and what CPU% alone would hide. */

@@ -66,7 +66,7 @@ public record CpuProfilerProperties(@DefaultValue("true") boolean enabled, @Defa
             @DefaultValue("30s") @DurationUnit(ChronoUnit.SECONDS) Duration window,
             @DefaultValue("2") double normalFactor,
             @DefaultValue("1h") @DurationUnit(ChronoUnit.SECONDS) Duration cooldown,
-            @DefaultValue("10ms") @DurationUnit(ChronoUnit.MILLIS) Duration waitThreshold) {
+            @DefaultValue("1ms") @DurationUnit(ChronoUnit.MILLIS) Duration waitThreshold) {
     }
 
     /**

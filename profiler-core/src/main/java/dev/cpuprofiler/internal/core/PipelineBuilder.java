@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.core;
 import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.InvalidOptionException;
+import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
@@ -233,7 +234,8 @@ public final class PipelineBuilder {
                 : EngineSelector.standardEngines(jfrSetup, debugNonSafepoints, jfrKeeper), engineLock);
         ThreadCpuTracker concurrencyTracker = tracker;
         // Every request's duration, by endpoint, in 5-s slots over the latency window: what the latency trigger judges.
-        EndpointLatencies latencies = new EndpointLatencies(options.getLatency().getWindow(), LATENCY_SLOT,
+        EndpointLatencies latencies = new EndpointLatencies(options.getLatency().getWindow(),
+                max(options.getDuration(), options.getReference().getDuration()), LATENCY_SLOT,
                 options.getMaxEndpoints(), ticker::nanoTime);
         RequestTimeline requests = new RequestTimeline(virtualThreads, latencies);
         ProfilingSessions sessions = new ProfilingSessions(engines, options, profiles, clock,
@@ -338,7 +340,8 @@ public final class PipelineBuilder {
 
     /** An endpoint's 95th percentile in the reference of normal in force, in ms; empty where it knows none. */
     private static Function<String, OptionalDouble> normalP95(ProfileStore profiles) {
-        return endpoint -> OptionalDouble.empty();
+        return endpoint -> profiles.reference().map(Profile::latency).flatMap(l -> l.endpoint(endpoint))
+                .map(e -> OptionalDouble.of(e.p95Millis())).orElse(OptionalDouble.empty());
     }
 
     /** The hottest thread at the latest tick; never one without per-thread CPU. */

@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.engine;
 
+import dev.cpuprofiler.Profile.Latency.WaitKind;
 import dev.cpuprofiler.internal.stack.Frame;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,19 +33,6 @@ public final class JfrWaitRecording {
     static final Set<String> EVENTS = Set.of("jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark",
             "jdk.ThreadSleep", "jdk.SocketRead", "jdk.SocketWrite", "jdk.FileRead", "jdk.FileWrite");
 
-    /** What a thread waited on. */
-    public enum Kind {
-        /** A monitor or a lock: {@code synchronized}, {@code ReentrantLock}, a read-write lock. */
-        LOCK,
-        /** A socket or a file. */
-        IO,
-        /** {@code Thread.sleep}. */
-        SLEEP,
-        /** A pool or a queue: a connection pool's borrow, a blocking queue, a semaphore. */
-        POOL,
-        /** Anything else: a future, a latch, {@code Object.wait} on a condition. */
-        OTHER
-    }
 
     /** Where a recording's waits go, as they are read back. */
     @FunctionalInterface
@@ -53,7 +41,7 @@ public final class JfrWaitRecording {
         /**
          * @param framesRootFirst the waiting stack, the thread's first frame first
          */
-        void accept(long threadId, long startEpochNanos, long durationNanos, Kind kind, List<Frame> framesRootFirst);
+        void accept(long threadId, long startEpochNanos, long durationNanos, WaitKind kind, List<Frame> framesRootFirst);
     }
 
     private final Recording recording;
@@ -79,7 +67,9 @@ public final class JfrWaitRecording {
             r = new Recording();
             r.setName("cpuprofiler-waits-" + sessionId);
             for (String event : EVENTS) {
-                r.enable(event).withThreshold(threshold).withStackTrace();
+                // JDK 25 throttles socket and file events to 100 a second by default, which kept a third of the read
+                // time in a probe; JDK 17 has no such setting, and ignores it.
+                r.enable(event).withThreshold(threshold).withStackTrace().with("throttle", "off");
             }
             r.setToDisk(true);
             r.setMaxSize(MAX_BYTES);
@@ -138,28 +128,28 @@ public final class JfrWaitRecording {
     }
 
     /** What the wait was on, by its event and its stack. */
-    static Kind kind(RecordedEvent e, List<Frame> framesRootFirst) {
+    static WaitKind kind(RecordedEvent e, List<Frame> framesRootFirst) {
         String type = e.getEventType().getName();
         switch (type) {
             case "jdk.ThreadSleep":
-                return Kind.SLEEP;
+                return WaitKind.SLEEP;
             case "jdk.SocketRead", "jdk.SocketWrite", "jdk.FileRead", "jdk.FileWrite":
-                return Kind.IO;
+                return WaitKind.IO;
             case "jdk.JavaMonitorEnter":
-                return Kind.LOCK;
+                return WaitKind.LOCK;
             default:
                 break;
         }
         if (pool(framesRootFirst)) {
-            return Kind.POOL;
+            return WaitKind.POOL;
         }
         if (type.equals("jdk.ThreadPark") && e.hasField("parkedClass")) {
             RecordedClass parked = e.getValue("parkedClass");
             if (parked != null && lock(parked.getName())) {
-                return Kind.LOCK;
+                return WaitKind.LOCK;
             }
         }
-        return Kind.OTHER;
+        return WaitKind.OTHER;
     }
 
     /** A lock's synchronizer: {@code ReentrantLock$NonfairSync}, {@code ReentrantReadWriteLock$FairSync}, .... */

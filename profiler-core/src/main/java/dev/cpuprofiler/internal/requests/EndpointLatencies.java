@@ -23,6 +23,7 @@ public final class EndpointLatencies {
     static final int BUCKETS = 24 * SUB_BUCKETS;
 
     private final long slotNanos;
+    private final int windowSlots;
     private final int slots;
     private final int maxEndpoints;
     private final LongSupplier nanoTime;
@@ -30,12 +31,16 @@ public final class EndpointLatencies {
 
     /**
      * @param window how far back {@link #window} looks, in whole slots
+     * @param longestSession the longest span {@link #last} is asked for: a session's
      * @param slot the granularity: a window ends at the last full slot, and the current one is partial
      * @param nanoTime the monotonic clock ({@code System::nanoTime} in production)
      */
-    public EndpointLatencies(Duration window, Duration slot, int maxEndpoints, LongSupplier nanoTime) {
+    public EndpointLatencies(Duration window, Duration longestSession, Duration slot, int maxEndpoints,
+            LongSupplier nanoTime) {
         this.slotNanos = slot.toNanos();
-        this.slots = (int) Math.max(1, window.toNanos() / slotNanos) + 1; // the window's full slots and the current
+        this.windowSlots = (int) Math.max(1, window.toNanos() / slotNanos);
+        // The window's full slots, or a session's and the one it began in, and the current one.
+        this.slots = Math.max(windowSlots, (int) ceilDiv(longestSession.toNanos(), slotNanos) + 1) + 1;
         this.maxEndpoints = maxEndpoints;
         this.nanoTime = nanoTime;
     }
@@ -76,12 +81,19 @@ public final class EndpointLatencies {
 
     /** Each endpoint's requests over the window's full slots (the current, partial one left out), any order. */
     public List<Window> window() {
-        return over(slots - 1, false);
+        return over(windowSlots, false);
     }
 
-    /** Each endpoint's requests over the last {@code span}, the current partial slot included (a session's). */
+    /**
+     * Each endpoint's requests over the last {@code span} (a session's), in whole slots: the current partial one and
+     * as many before it as the span reaches into, so a little more than the span.
+     */
     public List<Window> last(Duration span) {
-        return over((int) Math.min(slots - 1, Math.max(1, span.toNanos() / slotNanos)), true);
+        return over((int) Math.min(slots, ceilDiv(span.toNanos(), slotNanos) + 1), true);
+    }
+
+    private static long ceilDiv(long a, long b) {
+        return -Math.floorDiv(-a, b);
     }
 
     private List<Window> over(int slotCount, boolean withCurrent) {
@@ -115,6 +127,15 @@ public final class EndpointLatencies {
                 slow += counts[b];
             }
             return slow;
+        }
+
+        /** The mean duration, in ms, each request at its bucket's middle. */
+        public double meanMillis() {
+            double sum = 0;
+            for (int b = 0; b < counts.length; b++) {
+                sum += counts[b] * middleNanos(b);
+            }
+            return requests == 0 ? 0 : sum / requests / 1e6;
         }
 
         /** The duration under which {@code fraction} (0..1) of the requests ended, in ms: its bucket's middle. */

@@ -1,6 +1,7 @@
 package dev.cpuprofiler.internal.requests;
 
 import dev.cpuprofiler.FrameKind;
+import dev.cpuprofiler.Profile.Latency.WaitKind;
 import dev.cpuprofiler.internal.engine.JfrWaitRecording;
 import dev.cpuprofiler.internal.stack.Frame;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.Map;
 /**
  * A LATENCY profile's waits joined with the requests their threads served ({@link RequestLog}): per endpoint, the
  * time its requests waited, by what they waited on (its kind and the first application frame of the waiting stack).
- * A wait on a thread that served no request then (an idle pool thread, a poller) counts for nothing.
+ * A wait counts only where it began and ended in the same request: one on a thread that served none then (an idle
+ * pool thread waiting for work, a poller) counts for nothing.
  */
 public final class WaitTally implements JfrWaitRecording.WaitSink {
 
@@ -34,7 +36,7 @@ public final class WaitTally implements JfrWaitRecording.WaitSink {
         this.log = log;
     }
 
-    private record Key(JfrWaitRecording.Kind kind, String frame) {
+    private record Key(WaitKind kind, String frame) {
     }
 
     /**
@@ -42,19 +44,22 @@ public final class WaitTally implements JfrWaitRecording.WaitSink {
      *
      * @param stack the first such wait's stack, the waiting frame first
      */
-    public record Wait(JfrWaitRecording.Kind kind, String frame, long nanos, long count, List<String> stack) {
+    public record Wait(WaitKind kind, String frame, long nanos, long count, List<String> stack) {
     }
 
     @Override
-    public void accept(long threadId, long startEpochNanos, long durationNanos, JfrWaitRecording.Kind kind,
+    public void accept(long threadId, long startEpochNanos, long durationNanos, WaitKind kind,
             List<Frame> framesRootFirst) {
         if (log == null) {
             return;
         }
-        String endpoint = log.requestAt(threadId, startEpochNanos);
-        if (endpoint == null || endpoint.equals(RequestLog.NO_REQUEST)) {
+        // Begun and ended in one request: an idle pool thread's wait for work begins just after one request and ends
+        // just before the next.
+        long request = log.requestIdAt(threadId, startEpochNanos);
+        if (request == 0 || log.requestIdAt(threadId, startEpochNanos + durationNanos) != request) {
             return;
         }
+        String endpoint = log.nameOf(request);
         Key key = new Key(kind, applicationFrame(framesRootFirst));
         byEndpoint.computeIfAbsent(endpoint, e -> new HashMap<>()).merge(key, new Wait(kind, key.frame(),
                 durationNanos, 1, stack(framesRootFirst)), (a, b) -> new Wait(a.kind(), a.frame(),

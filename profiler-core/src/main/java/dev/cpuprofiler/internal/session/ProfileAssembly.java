@@ -1,5 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.EngineChoice;
 import dev.cpuprofiler.LookbackSnapshot;
 import dev.cpuprofiler.Profile;
@@ -7,8 +8,10 @@ import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.engine.EngineRecording;
+import dev.cpuprofiler.internal.requests.EndpointLatencies;
 import dev.cpuprofiler.internal.requests.RequestLog;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
+import dev.cpuprofiler.internal.requests.WaitTally;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,10 +31,11 @@ import org.slf4j.LoggerFactory;
  * @param lookback what was sampled before the session started, or null
  * @param focus the pinned thread a SATURATION session watches, or null
  * @param reference the reference of normal in force when it started, which its profile is compared with; or null
+ * @param latency the latency trigger's settings, by which its endpoints are judged slow
  */
 record ProfileAssembly(String id, SessionTrigger trigger, Instant startedAt, Duration planned, Duration samplingPeriod,
         StackTree tree, SessionRequests requests, String engineId, LookbackSnapshot lookback, ThreadFocus focus,
-        Profile reference) {
+        Profile reference, CpuProfilerOptions.Latency latency) {
 
     private static final Logger log = LoggerFactory.getLogger(ProfileAssembly.class);
     /** How many traces a profile lists. */
@@ -43,12 +47,13 @@ record ProfileAssembly(String id, SessionTrigger trigger, Instant startedAt, Dur
      * @param endedAt when the engine was told to stop
      * @param cpu where the CPU went meanwhile
      * @param requestLog what requests reported while it recorded, the samples joined with it; null if none was kept
+     * @param waits what its requests waited on (a LATENCY session), or null
      * @param result what the engine handed over
      * @param earlyStop why the engine had to stop before the planned end to keep what it recorded, or null
      * @param cutShort why the session was told to stop early (a shutdown), or null
      */
-    Profile assemble(Instant endedAt, Profile.CpuUse cpu, RequestLog requestLog, EngineRecording.Result result,
-            String earlyStop, String cutShort) {
+    Profile assemble(Instant endedAt, Profile.CpuUse cpu, RequestLog requestLog, WaitTally waits,
+            EngineRecording.Result result, String earlyStop, String cutShort) {
         List<String> notes = new ArrayList<>(result.notes());
         if (earlyStop != null) {
             String why = "stopped after " + Duration.between(startedAt, endedAt).toSeconds() + " s of "
@@ -68,13 +73,22 @@ record ProfileAssembly(String id, SessionTrigger trigger, Instant startedAt, Dur
         List<EndpointShare> endpoints = requests.tally().endpoints(tree.totalSamples(), samplingPeriod,
                 requests.maxEndpoints());
         notes.addAll(endpointNotes(requestLog, endpoints));
+        // A LATENCY profile says where its requests' time went; a reference keeps each endpoint's normal durations.
+        EndpointLatencies latencies = requests.timeline().latencies();
+        Profile.Latency latencyPart = latencies == null
+                || trigger != SessionTrigger.LATENCY && trigger != SessionTrigger.REFERENCE ? null
+                : LatencyAssembly.of(latencies.last(Duration.between(startedAt, endedAt)), endpoints, waits, reference,
+                        cpu.percent(), latency);
+        if (trigger == SessionTrigger.LATENCY && waits == null) {
+            notes.add("no waits: JFR could not record them here; the verdicts weigh the CPU against the time left");
+        }
         Profile.Recording recording = new Profile.Recording(EngineChoice.fromId(result.engineId()),
                 result.engineDetail(), result.fallbacks(), notes, startedAt, endedAt, samplingPeriod,
                 tree.totalSamples(), result.lostSamples(), result.jfrFile());
         Profile.Requests served = new Profile.Requests(endpoints, requests.tally().tree(),
                 requests.tally().hottestTraces(samplingPeriod, HOTTEST_TRACES), requests.tally().spanTree());
         return compared(new Profile(id, trigger, recording, tree.snapshot(), cpu, served, lookback,
-                focus == null ? null : focus.saturation(), null));
+                focus == null ? null : focus.saturation(), null, latencyPart));
     }
 
     /** Says in the log what {@code profile} holds, once it is stored. */

@@ -210,7 +210,7 @@ public final class ProfileFileWriter {
     /** The profile with its recording at {@code file} (null: none kept). */
     static Profile withJfrFile(Profile p, Path file) {
         return new Profile(p.id(), p.trigger(), p.recording().withJfrFile(file), p.tree(), p.cpu(), p.requests(),
-                p.lookback(), p.saturation(), p.comparison());
+                p.lookback(), p.saturation(), p.comparison(), p.latency());
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.requests.RequestLog;
+import dev.cpuprofiler.internal.requests.WaitTally;
 import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.internal.threads.ConcurrencySampler;
 import dev.cpuprofiler.internal.threads.CpuBreakdownProbe;
@@ -105,10 +106,11 @@ final class ProfilingSession implements RunningSession, Runnable {
             ConcurrencyReport report = stopConcurrency();
             RequestLog requestLog = requests.stop();
             log.debug("Profile {}: the request log holds {}", id, requestLog);
+            WaitTally waits = requests.stopWaits(requestLog);
             EngineRecording.Result result = recording.stop();
             requests.close();
             Profile profile = assembly.assemble(endedAt, new Profile.CpuUse(cpuPercent, report, cpuBreakdown),
-                    requestLog, result, earlyStop, cutShort);
+                    requestLog, waits, result, earlyStop, cutShort);
             store.add(profile);
             assembly.logRecorded(profile);
             finish(new SessionOutcome(SessionOutcome.Status.COMPLETED, cutShort, clock.instant(), id));

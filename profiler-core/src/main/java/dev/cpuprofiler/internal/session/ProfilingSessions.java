@@ -12,6 +12,7 @@ import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.EngineSettings;
 import dev.cpuprofiler.internal.engine.EngineUnavailableException;
+import dev.cpuprofiler.internal.engine.JfrWaitRecording;
 import dev.cpuprofiler.internal.engine.SelectedRecording;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackHandOver;
@@ -158,6 +159,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         // thread reading every thread's CPU time every 10 ms) and the CPU breakdown, it costs an idle application
         // much less (README, the reference of normal: what it costs).
         boolean normal = trigger == SessionTrigger.REFERENCE;
+        JfrWaitRecording waits = trigger == SessionTrigger.LATENCY ? startWaits(id, depth) : null;
         ConcurrencySampler concurrency = normal ? null : startConcurrency();
         CpuBreakdownProbe.Measurement cpuBreakdown = breakdown == null || normal ? null : breakdown.start();
         // The session's clock starts once the engine records: starting one can take a while (loading
@@ -171,10 +173,10 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
         handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
         SessionRequests sessionRequests = new SessionRequests(requests, endpoints, options.getMaxEndpoints(),
-                recording.seesVirtualThreads());
+                recording.seesVirtualThreads(), waits);
         ProfileAssembly assembly = new ProfileAssembly(id, trigger, started, duration,
                 options.getStackSamplingPeriod(), tree, sessionRequests, recording.engineId(), lookbackPart, focus,
-                reference);
+                reference, options.getLatency());
         ProfilingSession session = new ProfilingSession(id, trigger, recording, tree, started, duration, store, clock,
                 cpuMeter.apply(started), concurrency, cpuBreakdown, sessionRequests, assembly);
         Thread thread;
@@ -188,7 +190,7 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
             });
             thread.start();
         } catch (RuntimeException | Error e) {
-            requests.close();
+            sessionRequests.close();
             recording.cancel();
             if (concurrency != null && concurrency.isRunning()) {
                 concurrency.stop();
@@ -198,6 +200,16 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         current = session;
         log.debug("Session {} ({}) recording with {} for {}", id, trigger, recording.engineId(), duration);
         return session;
+    }
+
+    /** A LATENCY session's recording of waits, or null when JFR cannot record them (the profile then says so). */
+    private JfrWaitRecording startWaits(String id, int depth) {
+        try {
+            return JfrWaitRecording.start(options.getLatency().getWaitThreshold(), workDirectory, id, depth);
+        } catch (EngineUnavailableException e) {
+            log.warn("Profile {} records no waits: {}", id, e.getMessage());
+            return null;
+        }
     }
 
     /**

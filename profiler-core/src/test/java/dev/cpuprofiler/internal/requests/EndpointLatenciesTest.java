@@ -12,8 +12,8 @@ class EndpointLatenciesTest {
 
     private static final long MS = 1_000_000;
     private final AtomicLong now = new AtomicLong(1_000 * 5_000 * MS);
-    private final EndpointLatencies latencies = new EndpointLatencies(Duration.ofSeconds(30), Duration.ofSeconds(5),
-            3, now::get);
+    private final EndpointLatencies latencies = new EndpointLatencies(Duration.ofSeconds(30),
+            Duration.ofSeconds(30), Duration.ofSeconds(5), 3, now::get);
 
     private EndpointLatencies.Window only(List<EndpointLatencies.Window> windows, String endpoint) {
         return windows.stream().filter(w -> w.endpoint().equals(endpoint)).findFirst().orElseThrow();

@@ -35,6 +35,7 @@ public final class ProfileBuilder {
     private LookbackSnapshot lookback;
     private Profile.Saturation saturation;
     private Profile.Comparison comparison;
+    private Profile.Latency latency;
 
     private ProfileBuilder(String id, SessionTrigger trigger, StackTreeSnapshot tree) {
         this.id = id;
@@ -136,9 +137,14 @@ public final class ProfileBuilder {
         return this;
     }
 
+    public ProfileBuilder latency(Profile.Latency latency) {
+        this.latency = latency;
+        return this;
+    }
+
     public Profile build() {
         return new Profile(id, trigger, new Profile.Recording(engine, engineDetail, fallbacks, notes, startedAt, endedAt,
                 samplingPeriod, samples != null ? samples : tree.totalSamples(), lostSamples, jfrFile), tree, cpu,
-                requests, lookback, saturation, comparison);
+                requests, lookback, saturation, comparison, latency);
     }
 }

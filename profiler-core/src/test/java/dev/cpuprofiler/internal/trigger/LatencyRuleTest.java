@@ -16,8 +16,8 @@ class LatencyRuleTest {
     private static final long MS = 1_000_000;
     private static final Function<String, OptionalDouble> NO_NORMAL = e -> OptionalDouble.empty();
     private final AtomicLong now = new AtomicLong(0);
-    private final EndpointLatencies latencies = new EndpointLatencies(Duration.ofSeconds(30), Duration.ofSeconds(5),
-            100, now::get);
+    private final EndpointLatencies latencies = new EndpointLatencies(Duration.ofSeconds(30),
+            Duration.ofSeconds(30), Duration.ofSeconds(5), 100, now::get);
     private final LatencyRule rule = new LatencyRule(new CpuProfilerOptions().getLatency());
 
     private void requests(String endpoint, int count, long millis) {
