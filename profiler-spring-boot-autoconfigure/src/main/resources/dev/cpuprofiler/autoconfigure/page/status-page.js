@@ -212,6 +212,13 @@
       return;
     }
     item('Profile', p.id + ' (' + p.trigger + ', ' + p.engine + ')');
+    // A LATENCY profile names its slow endpoints first: the verdict, the 95th percentile, the top wait.
+    (p.latency ? p.latency.endpoints : []).forEach(function (e) {
+      if (e.verdict === 'UNCHANGED') { return; }
+      var w = e.waits && e.waits[0];
+      item('Slow endpoint', e.endpoint + ': ' + e.verdict + ', 95th percentile ' + num(e.p95Millis) + ' ms' +
+        (w ? '; waits ' + num(w.millisPerRequest) + ' ms per request on ' + w.kind + ' at ' + w.frame : ''));
+    });
     item('CPU while recording', pct(p.cpuPercent) + ': the whole process (or container), GC, JIT and the profiler ' +
       'included, of the effective CPUs');
     var hot = p.hotMethods && p.hotMethods[0];

@@ -136,6 +136,12 @@ class LatencyTriggerTest {
         // Its threads wait only for the odd socket write of a loaded machine.
         assertThat(calm.path("waitMillisPerRequest").asDouble()).isLessThan(truth / 10);
 
+        // The status's latest profile carries it: the status page names the slow endpoint from there.
+        JsonNode status = JsonMapper.builder().build().readTree(client.send(HttpRequest.newBuilder(URI.create(
+                "http://127.0.0.1:" + port + "/actuator/cpuprofiler")).build(), HttpResponse.BodyHandlers.ofString())
+                .body());
+        assertThat(endpoint(status.path("latestProfile"), "GET /vault").path("verdict").asString()).isEqualTo("WAIT");
+
         String text = client.send(HttpRequest.newBuilder(URI.create(base + "?format=text")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(text).startsWith("Why requests got slow\n")
