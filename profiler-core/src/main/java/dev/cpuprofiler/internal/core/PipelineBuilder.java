@@ -4,6 +4,8 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.InvalidOptionException;
 import dev.cpuprofiler.Profile;
+import dev.cpuprofiler.format.ProfileFormat;
+import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.baseline.RollingBaseline;
 import dev.cpuprofiler.internal.cpu.CpuSampler;
 import dev.cpuprofiler.internal.cpu.CpuSourceSelector;
@@ -16,7 +18,9 @@ import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.EngineLock;
 import dev.cpuprofiler.internal.engine.EngineSelector;
 import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
+import dev.cpuprofiler.internal.engine.JfrSetup;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
+import dev.cpuprofiler.internal.engine.ProfilingEngine;
 import dev.cpuprofiler.internal.engine.WorkDirectory;
 import dev.cpuprofiler.internal.lookback.Lookback;
 import dev.cpuprofiler.internal.lookback.LookbackRecorder;
@@ -37,20 +41,18 @@ import dev.cpuprofiler.internal.trigger.Holds;
 import dev.cpuprofiler.internal.trigger.LatencyRule;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
-import dev.cpuprofiler.internal.engine.JfrSetup;
-import dev.cpuprofiler.internal.engine.ProfilingEngine;
-import java.util.List;
-import java.util.function.LongSupplier;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
-import java.util.function.Function;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -335,7 +337,7 @@ public final class PipelineBuilder {
         problem.ifPresent(p -> {
             throw new InvalidOptionException(CpuProfilerOptions.PREFIX + "output-directory", directory, p);
         });
-        return new ProfileFileWriter(directory, options.getOutputRetention(), diskSpace, OutputFiles.standard(), user);
+        return new ProfileFileWriter(directory, options.getOutputRetention(), diskSpace, outputFiles(), user);
     }
 
     /** An endpoint's 95th percentile in the reference of normal in force, in ms; empty where it knows none. */
@@ -380,5 +382,18 @@ public final class PipelineBuilder {
             DiskSpaceGuard diskSpace, JfrPeriodicTaskKeeper jfrKeeper, EngineSelector engines,
             ProfilingSessions sessions, Lookback lookback, SessionCoordinator coordinator,
             DebugNonSafepointsCheck debugNonSafepoints, RequestTimeline requests) {
+    }
+
+    /**
+     * What {@code profiler.cpu.output-directory} gets per profile: its collapsed stacks and its flame graph, each
+     * written by its format, with the look-back part (as the endpoint shows it by default); the recording is moved
+     * there too.
+     */
+    public static List<ProfileFileWriter.File> outputFiles() {
+        return List.of(file(ProfileFormat.COLLAPSED), file(ProfileFormat.HTML));
+    }
+
+    private static ProfileFileWriter.File file(ProfileFormat format) {
+        return new ProfileFileWriter.File(format.extension(), (profile, out) -> format.write(profile, ProfileView.FULL, out));
     }
 }

@@ -41,7 +41,8 @@ public final class JfrWaitRecording {
         /**
          * @param framesRootFirst the waiting stack, the thread's first frame first
          */
-        void accept(long threadId, long startEpochNanos, long durationNanos, WaitKind kind, List<Frame> framesRootFirst);
+        void accept(long threadId, long startEpochNanos, long durationNanos, WaitKind kind,
+                List<Frame> framesRootFirst);
     }
 
     private final Recording recording;

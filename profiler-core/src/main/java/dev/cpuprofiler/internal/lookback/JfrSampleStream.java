@@ -1,8 +1,8 @@
 package dev.cpuprofiler.internal.lookback;
 
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
-import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.engine.JfrAvailability;
+import dev.cpuprofiler.internal.engine.JfrPeriodicTaskKeeper;
 import dev.cpuprofiler.internal.stack.Frame;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,6 +17,13 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
@@ -325,5 +332,65 @@ final class JfrSampleStream implements LookbackSource.Recording {
             return null;
         }
         return thread.getJavaName() != null ? thread.getJavaName() : thread.getOSName();
+    }
+
+    /**
+     * Committed at a hand-over, so that the look-back's stream knows when JFR has delivered everything sampled before
+     * it. A stream's flush callbacks do not say which flush they end: one fires when a flush's data arrives, before its
+     * events are dispatched, and one at its end (seen on JDK 17 and 25: they come in pairs a few ms apart, the first
+     * still without the last second's samples). The flush that carries this event was written after the hand-over, so
+     * it and the flushes before it hold every sample taken before. Off unless a stream enables it, so that no other
+     * recording (a user's, a session's) holds it.
+     */
+    @Name(HandOverMark.NAME)
+    @Label("Look-back hand-over")
+    @Category("CPU Profiler")
+    @Description("The CPU profiler's look-back stopped sampling for a profiling session")
+    @Enabled(false)
+    @StackTrace(false)
+    static final class HandOverMark extends Event {
+
+        static final String NAME = "dev.cpuprofiler.LookbackHandOver";
+
+        /** Which stream handed over: every stream sees every recording's events in JFR's shared repository. */
+        @Label("Stream")
+        long stream;
+    }
+
+    /**
+     * The period JFR's CPU-time sampler runs at, told by the periods its samples say. A sample says the period in force
+     * times one plus the timer's overruns (JDK 25's jfrCPUTimeThreadSampler.cpp: {@code period * (si_overrun + 1)}): on
+     * a busy machine a signal that came late stands for 20 or 30 ms of a 10 ms period. That sample weighs what it says,
+     * but the period in force is the finest one the recent samples say: lower at once, higher only once a whole batch
+     * of samples says so (the recording that imposed a finer period has ended). Written by one thread, the stream's;
+     * read by any.
+     */
+    static final class SampledPeriod {
+
+        static final int BATCH = 16;
+
+        private volatile Duration inForce;
+        private Duration batchFinest;
+        private int inBatch;
+
+        /** One sample's period (the stream's thread only). */
+        void add(Duration said) {
+            if (inForce == null || said.compareTo(inForce) < 0) {
+                inForce = said;
+            }
+            if (batchFinest == null || said.compareTo(batchFinest) < 0) {
+                batchFinest = said;
+            }
+            if (++inBatch == BATCH) {
+                inForce = batchFinest;
+                batchFinest = null;
+                inBatch = 0;
+            }
+        }
+
+        /** The period in force, or null before the first sample. */
+        Duration inForce() {
+            return inForce;
+        }
     }
 }

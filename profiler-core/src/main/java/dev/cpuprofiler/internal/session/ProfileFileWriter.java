@@ -1,7 +1,6 @@
 package dev.cpuprofiler.internal.session;
 
 import dev.cpuprofiler.Profile;
-
 import dev.cpuprofiler.internal.engine.DiskSpaceGuard;
 import dev.cpuprofiler.internal.engine.OwnerOnlyDirectory;
 import java.io.IOException;

@@ -172,8 +172,8 @@ public final class ProfilingSessions implements SessionLauncher, AutoCloseable {
         LookbackSnapshot lookbackPart = trigger.automatic() ? handOver.map(LookbackHandOver::snapshot)
                 .filter(l -> !l.isEmpty()).map(l -> withGap(l, started)).orElse(null) : null;
         handOver.filter(h -> !trigger.automatic()).ifPresent(LookbackHandOver::snapshot); // forgets them
-        SessionRequests sessionRequests = new SessionRequests(requests, endpoints, options.getMaxEndpoints(),
-                recording.seesVirtualThreads(), waits);
+        ProfilingSession.SessionRequests sessionRequests = new ProfilingSession.SessionRequests(requests, endpoints,
+                options.getMaxEndpoints(), recording.seesVirtualThreads(), waits);
         ProfileAssembly assembly = new ProfileAssembly(id, trigger, started, duration,
                 options.getStackSamplingPeriod(), tree, sessionRequests, recording.engineId(), lookbackPart, focus,
                 reference, options.getLatency());

@@ -155,7 +155,8 @@ public final class SessionCoordinator {
         Optional<LatencyRule.SlowEndpoint> slowest = slow.get();
         // No launch or session holds the slot, so no watchdog either, nothing could trigger and no reference is due:
         // no lock, and the clock only with references on and the application not idle.
-        if (!slot.taken() && decision.nothingToDecide(avg, hottest, slowest) && !decision.referenceMayBeDue(holds, clock, avg)) {
+        if (!slot.taken() && decision.nothingToDecide(avg, hottest, slowest)
+                && !decision.referenceMayBeDue(holds, clock, avg)) {
             return null;
         }
         decisions.lock();

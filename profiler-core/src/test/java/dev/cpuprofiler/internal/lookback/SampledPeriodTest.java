@@ -13,7 +13,7 @@ class SampledPeriodTest {
 
     @Test
     void aLateSignalsSampleDoesNotChangeThePeriodInForce() {
-        SampledPeriod period = new SampledPeriod();
+        JfrSampleStream.SampledPeriod period = new JfrSampleStream.SampledPeriod();
         assertThat(period.inForce()).isNull();
 
         // A CI run on JDK 25 next to a 10 ms recording: the last sample said 30 ms (two overruns), and the look-back
@@ -28,19 +28,19 @@ class SampledPeriodTest {
 
     @Test
     void aFinerPeriodCountsAtOnceACoarserOneAfterAWholeBatch() {
-        SampledPeriod period = new SampledPeriod();
-        for (int i = 0; i < SampledPeriod.BATCH; i++) {
+        JfrSampleStream.SampledPeriod period = new JfrSampleStream.SampledPeriod();
+        for (int i = 0; i < JfrSampleStream.SampledPeriod.BATCH; i++) {
             period.add(MS_20);
         }
         period.add(MS_10); // a user's 10 ms recording started
         assertThat(period.inForce()).isEqualTo(MS_10);
 
         // It ended: our 20 ms again, said by every sample of the next batches.
-        for (int i = 0; i < SampledPeriod.BATCH - 1; i++) {
+        for (int i = 0; i < JfrSampleStream.SampledPeriod.BATCH - 1; i++) {
             period.add(MS_20);
             assertThat(period.inForce()).as("within the batch that still saw 10 ms").isEqualTo(MS_10);
         }
-        for (int i = 0; i < SampledPeriod.BATCH; i++) {
+        for (int i = 0; i < JfrSampleStream.SampledPeriod.BATCH; i++) {
             period.add(MS_20);
         }
         assertThat(period.inForce()).isEqualTo(MS_20);

@@ -10,30 +10,30 @@ class LatencyVerdictTest {
 
     @Test
     void waitingOnALockIsWaitAndBurningIsCpu() {
-        assertThat(LatencyAssembly.verdict(93, 2.0, null, 89, 20.0)).isEqualTo(Verdict.WAIT);
-        assertThat(LatencyAssembly.verdict(300, 280.0, null, 0, 60.0)).isEqualTo(Verdict.CPU);
-        assertThat(LatencyAssembly.verdict(300, 150.0, null, 140, 60.0)).isEqualTo(Verdict.BOTH);
+        assertThat(ProfileAssembly.verdict(93, 2.0, null, 89, 20.0)).isEqualTo(Verdict.WAIT);
+        assertThat(ProfileAssembly.verdict(300, 280.0, null, 0, 60.0)).isEqualTo(Verdict.CPU);
+        assertThat(ProfileAssembly.verdict(300, 150.0, null, 140, 60.0)).isEqualTo(Verdict.BOTH);
     }
 
     @Test
     void timeNeitherOnACpuNorRecordedWaitingIsQueueingWhenTheCpusAreSaturatedAndUnseenWaitingOtherwise() {
         // 40 ms of CPU in a 400-ms request, no wait recorded: runnable threads queueing for 2 busy CPUs.
-        assertThat(LatencyAssembly.verdict(400, 40.0, null, 0, 97.0)).isEqualTo(Verdict.CPU);
+        assertThat(ProfileAssembly.verdict(400, 40.0, null, 0, 97.0)).isEqualTo(Verdict.CPU);
         // The same with idle CPUs: a wait no event saw (a virtual thread's park).
-        assertThat(LatencyAssembly.verdict(400, 40.0, null, 0, 20.0)).isEqualTo(Verdict.WAIT);
+        assertThat(ProfileAssembly.verdict(400, 40.0, null, 0, 20.0)).isEqualTo(Verdict.WAIT);
     }
 
     @Test
     void againstTheReferenceOnlyTheCpuThatGrewCounts() {
         // Always 150 ms of CPU; now 400 ms waiting on top: the change is the wait.
-        assertThat(LatencyAssembly.verdict(560, 150.0, 150.0, 400, 50.0)).isEqualTo(Verdict.WAIT);
+        assertThat(ProfileAssembly.verdict(560, 150.0, 150.0, 400, 50.0)).isEqualTo(Verdict.WAIT);
         // 5 ms normally, now 300 ms of CPU.
-        assertThat(LatencyAssembly.verdict(310, 300.0, 5.0, 0, 60.0)).isEqualTo(Verdict.CPU);
+        assertThat(ProfileAssembly.verdict(310, 300.0, 5.0, 0, 60.0)).isEqualTo(Verdict.CPU);
     }
 
     @Test
     void withoutItsCpuTheRecordedWaitsDecide() {
-        assertThat(LatencyAssembly.verdict(100, null, null, 80, 20.0)).isEqualTo(Verdict.WAIT);
-        assertThat(LatencyAssembly.verdict(100, null, null, 10, 20.0)).isEqualTo(Verdict.BOTH);
+        assertThat(ProfileAssembly.verdict(100, null, null, 80, 20.0)).isEqualTo(Verdict.WAIT);
+        assertThat(ProfileAssembly.verdict(100, null, null, 10, 20.0)).isEqualTo(Verdict.BOTH);
     }
 }

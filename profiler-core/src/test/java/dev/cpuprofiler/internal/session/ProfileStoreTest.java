@@ -1,7 +1,8 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.internal.core.PipelineBuilder;
 import dev.cpuprofiler.EngineChoice;
-import dev.cpuprofiler.internal.core.OutputFiles;
+
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
@@ -196,7 +197,7 @@ class ProfileStoreTest {
     void writesOwnerOnlyFilesAndKeepsTheJfr() throws IOException {
         Path out = dir.resolve("profiles");
         Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, PipelineBuilder.outputFiles()));
         Profile p = profile("app.Hot.compute", 1, jfr);
 
         Profile stored = store.add(p);
@@ -221,7 +222,7 @@ class ProfileStoreTest {
         Path out = dir.resolve("profiles");
         Files.createDirectories(out);
         Path foreign = Files.writeString(out.resolve("notes.txt"), "the user's own file");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, PipelineBuilder.outputFiles()));
         List<Profile> added = Stream.generate(() -> profile("app.Hot.m", 1, null)).limit(4).toList();
         added.forEach(store::add);
 
@@ -237,7 +238,7 @@ class ProfileStoreTest {
     @Test
     void onDemandProfilesNeverPushTheIncidentOutOfTheOutputDirectory() throws IOException {
         Path out = dir.resolve("profiles");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 2, PipelineBuilder.outputFiles()));
         Profile cpu = store.add(profile(SessionTrigger.CPU, "app.Hot.m", 1, null));
         List<Profile> onDemand = Stream.generate(() -> profile(SessionTrigger.MANUAL, "app.Hot.m", 1, null))
                 .limit(4).map(store::add).toList();
@@ -255,8 +256,8 @@ class ProfileStoreTest {
     @Test
     void instancesSharingADirectoryDeleteOnlyTheirOwnFiles() throws IOException {
         Path out = dir.resolve("profiles");
-        ProfileFileWriter a = new ProfileFileWriter(out, 1, OutputFiles.standard());
-        ProfileFileWriter b = new ProfileFileWriter(out, 1, OutputFiles.standard());
+        ProfileFileWriter a = new ProfileFileWriter(out, 1, PipelineBuilder.outputFiles());
+        ProfileFileWriter b = new ProfileFileWriter(out, 1, PipelineBuilder.outputFiles());
         Profile a1 = a.write(withId(profile("app.Hot.m", 1, null), "20261122T020001Z-cpu-1"));
         Profile b1 = b.write(withId(profile("app.Hot.m", 1, null), "20261122T020002Z-cpu-1"));
         Profile a2 = a.write(withId(profile("app.Hot.m", 1, null), "20261122T020003Z-cpu-2"));
@@ -283,7 +284,7 @@ class ProfileStoreTest {
         Path victim = Files.writeString(dir.resolve("victim.txt"), "not the profiler's");
         Path link = Files.createSymbolicLink(out.resolve(p.id() + ".html"), victim);
         Path theirTmp = Files.writeString(out.resolve("." + p.id() + ".collapsed.txt.tmp"), "being written");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, PipelineBuilder.outputFiles()));
 
         try (LogCapture logs = new LogCapture()) {
             assertThat(store.add(p)).isEqualTo(p);
@@ -309,7 +310,7 @@ class ProfileStoreTest {
         }
         for (Path out : nobody == null ? List.of(shared) : List.of(shared, foreign)) {
             ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5,
-                    OutputFiles.standard()));
+                    PipelineBuilder.outputFiles()));
             try (LogCapture logs = new LogCapture()) {
                 Profile p = profile("app.Hot.m", 1, null);
                 assertThat(store.add(p)).isEqualTo(p);
@@ -334,7 +335,7 @@ class ProfileStoreTest {
     void aWriteFailureIsLoggedOnceAndTheProfileStaysInMemory() throws IOException {
         // A regular file where the directory should be: every write fails, like a read-only mount.
         Path notADir = Files.writeString(dir.resolve("blocked"), "x");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(notADir.resolve("sub"), 5, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(notADir.resolve("sub"), 5, PipelineBuilder.outputFiles()));
         try (LogCapture logs = new LogCapture()) {
             for (int i = 0; i < 3; i++) {
                 Profile p = profile("app.Hot.m", 2, null);
@@ -353,7 +354,7 @@ class ProfileStoreTest {
         DiskSpaceGuard guard = new DiskSpaceGuard(64L << 20,
                 existing -> new DiskSpaceGuard.Space(free.get(), 1L << 30), new JfrRepository());
         Path out = dir.resolve("profiles");
-        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, guard, OutputFiles.standard()));
+        ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 5, guard, PipelineBuilder.outputFiles()));
         try (LogCapture logs = new LogCapture()) {
             store.add(profile("app.Hot.m", 2, null));
             store.add(profile("app.Hot.m", 2, null));

@@ -1,11 +1,12 @@
 package dev.cpuprofiler.internal.session;
 
+import dev.cpuprofiler.internal.core.PipelineBuilder;
 import static dev.cpuprofiler.internal.session.ProfileStoreTest.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.internal.core.OutputFiles;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +100,7 @@ class ReferencesInTheStoreTest {
             throws IOException {
         Path out = dir.resolve("profiles");
         ProfileStore store = new ProfileStore(10, Long.MAX_VALUE, new ProfileFileWriter(out, 1,
-                OutputFiles.standard()));
+                PipelineBuilder.outputFiles()));
         store.add(reference()); // its files go when the next reference is written: retention 1
         Profile second = store.add(reference());
         Path jfr = Files.writeString(dir.resolve("engine.jfr"), "pretend JFR");
