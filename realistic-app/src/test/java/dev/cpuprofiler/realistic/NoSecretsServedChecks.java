@@ -303,7 +303,7 @@ abstract class NoSecretsServedChecks {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("session " + id + " recorded nothing:\n" + app.logTail(40));
             }
-            Thread.sleep(200);
+            Thread.sleep(100);
         }
         long sent = System.nanoTime();
         boolean exited = app.terminate(SIGTERM_EXIT.plusSeconds(15));
@@ -337,7 +337,7 @@ abstract class NoSecretsServedChecks {
             if (!latest.isMissingNode() && !latest.isNull()) {
                 return latest.path("id").asString();
             }
-            Thread.sleep(500);
+            Thread.sleep(100);
         }
         throw new IllegalStateException("no CPU-triggered profile within " + timeout + ":\n" + app.logTail(40));
     }
@@ -349,7 +349,7 @@ abstract class NoSecretsServedChecks {
             if (trigger.path("startupGraceRemaining").isNull() || trigger.path("startupGraceRemaining").isMissingNode()) {
                 return;
             }
-            Thread.sleep(250);
+            Thread.sleep(100);
         }
         throw new IllegalStateException("the start-up grace did not end within " + timeout);
     }
@@ -357,7 +357,7 @@ abstract class NoSecretsServedChecks {
     private static void awaitPushes(int count, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (pushed.size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(200);
+            Thread.sleep(50);
         }
     }
 
