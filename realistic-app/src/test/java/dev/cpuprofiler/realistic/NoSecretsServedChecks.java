@@ -337,19 +337,25 @@ abstract class NoSecretsServedChecks {
             if (!latest.isMissingNode() && !latest.isNull()) {
                 return latest.path("id").asString();
             }
-            Thread.sleep(100);
+            Thread.sleep(500); // each status request costs the loaded shop CPU; the profile comes seconds later
         }
         throw new IllegalStateException("no CPU-triggered profile within " + timeout + ":\n" + app.logTail(40));
     }
 
+    /**
+     * Sleeps through what the status says is left of the start-up grace rather than polling it: a fresh shop's status
+     * requests run cold code, and polled every 100 ms they took its CPU over the threshold by themselves, so the
+     * trigger fired as the grace ended, before the look-back could arm (a profile without a look-back part).
+     */
     private static void awaitGraceOver(ChildApp app, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode trigger = JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("trigger");
-            if (trigger.path("startupGraceRemaining").isNull() || trigger.path("startupGraceRemaining").isMissingNode()) {
+            JsonNode remaining = JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("trigger")
+                    .path("startupGraceRemaining");
+            if (remaining.isNull() || remaining.isMissingNode()) {
                 return;
             }
-            Thread.sleep(100);
+            Thread.sleep(Duration.parse(remaining.asString()).toMillis() + 20);
         }
         throw new IllegalStateException("the start-up grace did not end within " + timeout);
     }

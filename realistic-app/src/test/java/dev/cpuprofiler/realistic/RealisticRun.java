@@ -190,7 +190,7 @@ final class RealisticRun {
             if (id != null && !id.equals(before)) {
                 return id;
             }
-            Thread.sleep(100);
+            Thread.sleep(250);
         }
         throw new IllegalStateException("no new profile within " + timeout + " (latest " + before + "):\n"
                 + app.logTail(30));
