@@ -118,7 +118,7 @@ final class ChildApp implements AutoCloseable {
             } catch (IOException notYet) {
                 // not listening yet
             }
-            Thread.sleep(250);
+            Thread.sleep(100);
         }
         throw new IllegalStateException(name + " not ready within " + timeout + ":\n" + logTail(40));
     }

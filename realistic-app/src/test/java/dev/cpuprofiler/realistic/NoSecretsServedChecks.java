@@ -46,14 +46,15 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code output-directory} and every request pushed to a Pyroscope (and, where its jar is present, an OTLP
  * collector) stand-in are searched for the three values: as bytes, gunzipped, and, for JFR files, in every string
  * field of every event. Run on the JDK running the tests with the default engine (async-profiler before JDK 25,
- * pushing pprof), and on JDK 25 (jfr-cpu-time, pushing JFR) next to the application's own
- * {@code -XX:StartFlightRecording}, whose {@code default.jfc} records the system properties, the arguments and the
+ * pushing pprof, ended by a SIGTERM mid-session), and on JDK 25 (jfr-cpu-time, pushing JFR) next to the application's
+ * own {@code -XX:StartFlightRecording}, whose {@code default.jfc} records the system properties, the arguments and the
  * environment: the profile's JFR must be filtered down to its own events, and the application's own recording, read
- * with the same search, must show the password (the search can find what it looks for). A third application records
- * with jfr-execution and the opt-in, {@code profiler.cpu.jfr.include-system-info=true}: the same search must find the
- * system property and the argument in its JFR, and only there. Two classes run the three applications, so that the
- * build's two test JVMs share them with {@code RealisticProfileTest}'s two: {@link NoSecretsServedTest} (the default
- * engines, the longer) and {@link NoSecretsServedByJfrEnginesTest} (jfr-execution with the opt-in).
+ * with the same search, must show the password (the search can find what it looks for). Those two shops are
+ * {@link RealisticProfileTest}'s and {@link RealisticProfileOnJdk25Test}'s: once their CPU-triggered profile is
+ * served, the same shop, still under load, records the realistic profile those classes judge ({@link Judged}), and
+ * what that profile leaves in the files and the pushes is searched too. A third application records with
+ * jfr-execution and the opt-in, {@code profiler.cpu.jfr.include-system-info=true}: the same search must find the
+ * system property and the argument in its JFR, and only there ({@link NoSecretsServedByJfrEnginesTest}).
  */
 abstract class NoSecretsServedChecks {
 
@@ -98,8 +99,12 @@ abstract class NoSecretsServedChecks {
         }
     }
 
-    /** What one run served, and where the secrets were in it; what a SIGTERM mid-session left, when sent. */
-    record Outcome(String engine, int jfrStatus, String notes, List<String> findings, KeptAtShutdown kept) {
+    /**
+     * What one run served, and where the secrets were in it; what a SIGTERM mid-session left, when sent; the profile
+     * {@link Judged} recorded, when asked for.
+     */
+    record Outcome(String engine, int jfrStatus, String notes, List<String> findings, KeptAtShutdown kept,
+            RealisticRun.Result judged) {
 
         Outcome assertNoSecrets() {
             assertThat(findings).as("secrets in what the %s profile's app served and pushed", engine).isEmpty();
@@ -151,26 +156,39 @@ abstract class NoSecretsServedChecks {
      */
     static final Duration SIGTERM_EXIT = CpuProfilerShutdown.MAX_WAIT.plusSeconds(10);
 
+    /**
+     * A profile recorded in the shop once its CPU-triggered profile is served, under the same load, before the SIGTERM
+     * if one is sent: the realistic profile {@link RealisticProfileTest} judges.
+     */
+    @FunctionalInterface
+    interface Judged {
+        RealisticRun.Result record(ChildApp app, LoadDriver load, long loadStartedNanos) throws Exception;
+    }
+
     Outcome run(String name, String javaHome, String engine, String pushFormat, List<String> extraJvmArgs,
             String... extraArgs) throws Exception {
-        return run(name, javaHome, engine, pushFormat, false, extraJvmArgs, extraArgs);
+        return run(name, javaHome, engine, pushFormat, false, extraJvmArgs, null, extraArgs);
     }
 
     /**
      * @param sigtermMidSession whether to end the application, once everything is served, with a SIGTERM while an
      *        on-demand profile records ({@link Outcome#kept()}); the profile it keeps is searched for secrets too
+     * @param judged the profile to record in the same shop, or null; a shop whose profile is judged keeps the JVM's
+     *        own JIT, which the judged bounds were measured with
      */
     Outcome run(String name, String javaHome, String engine, String pushFormat, boolean sigtermMidSession,
-            List<String> extraJvmArgs, String... extraArgs) throws Exception {
+            List<String> extraJvmArgs, Judged judged, String... extraArgs) throws Exception {
         RealisticRun.Settings settings = RealisticRun.Settings.fromSystemProperties();
         Path dir = workDirectory(name);
         Path out = dir.resolve("profiles");
         deleteTree(out);
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-Dcheck.password=" + SECRETS.get("system property"));
-        // C1 only: the shop starts in about two thirds of the time, and how fast its code runs is not what is judged.
-        jvmArgs.add("-XX:TieredStopAtLevel=1");
-        String classpath = settings.classpath(false);
+        if (judged == null) {
+            // C1 only: the shop starts in about two thirds of the time, and how fast its code runs is not judged.
+            jvmArgs.add("-XX:TieredStopAtLevel=1");
+        }
+        String classpath = settings.classpath("async-profiler".equals(engine));
         String base = "http://127.0.0.1:" + collector.getAddress().getPort();
         List<String> args = new ArrayList<>(List.of("--check.secret=" + SECRETS.get("program argument"),
                 // Calm until the grace ends; then the load below arms the look-back at once (above 3%) and raises
@@ -199,38 +217,46 @@ abstract class NoSecretsServedChecks {
         JsonNode profile;
         int jfrStatus;
         KeptAtShutdown kept = null;
+        RealisticRun.Result judgedProfile = null;
+        String who = getClass().getSimpleName() + " " + name;
         try (ChildApp app = ChildApp.start(name, javaHome, classpath, dir, jvmArgs, args,
                 Map.of("SECRET_TOKEN", SECRETS.get("environment variable")))) {
             long started = System.nanoTime();
             app.awaitReady(Duration.ofSeconds(120));
             long ready = System.nanoTime();
             awaitGraceOver(app, GRACE.plusSeconds(30));
-            try (LoadDriver load = new LoadDriver(app.port, 2, Duration.ofSeconds(120), 5_000_000)) {
+            // The realistic load for every shop: the judged profile's bounds were measured with it, and its 4 clients
+            // get a shop past the threshold beside a busy build, where 2 may not within the wait.
+            try (LoadDriver load = new LoadDriver(app.port, settings.clients(), Duration.ofMinutes(5), 5_000_000)) {
+                long loadStarted = System.nanoTime();
                 profileId = awaitProfile(app, Duration.ofSeconds(90));
                 awaitPushes(2, Duration.ofSeconds(30)); // Pyroscope and OTLP
-            }
-            System.out.printf("NoSecretsServedTest %s: ready after %.1f s, profile and pushes %.1f s later%n", name,
-                    (ready - started) / 1e9, (System.nanoTime() - ready) / 1e9);
-            HttpClient http = HttpClient.newHttpClient();
-            served.add(get(http, app, "/actuator/cpuprofiler", "application/json"));
-            served.add(get(http, app, "/actuator/cpuprofiler", "text/html"));
-            for (String format : List.of("json", "text", "collapsed", "html", "pprof", "jfr")) {
-                served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format, "*/*"));
-                if (!format.equals("jfr")) {
-                    for (String view : List.of("only", "exclude")) {
-                        served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format
-                                + "&lookback=" + view, "*/*"));
+                System.out.printf("%s: ready after %.1f s, profile and pushes %.1f s later%n", who,
+                        (ready - started) / 1e9, (System.nanoTime() - ready) / 1e9);
+                HttpClient http = HttpClient.newHttpClient();
+                served.add(get(http, app, "/actuator/cpuprofiler", "application/json"));
+                served.add(get(http, app, "/actuator/cpuprofiler", "text/html"));
+                for (String format : List.of("json", "text", "collapsed", "html", "pprof", "jfr")) {
+                    served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format, "*/*"));
+                    if (!format.equals("jfr")) {
+                        for (String view : List.of("only", "exclude")) {
+                            served.add(get(http, app, "/actuator/cpuprofiler/" + profileId + "?format=" + format
+                                    + "&lookback=" + view, "*/*"));
+                        }
                     }
+                }
+                if (judged != null) {
+                    judgedProfile = judged.record(app, load, loadStarted);
                 }
             }
             profile = JSON.readTree(new String(served.get(2).body, StandardCharsets.UTF_8));
             jfrStatus = served.stream().filter(s -> s.what.contains("format=jfr ")).findFirst().orElseThrow().status;
-            System.out.println("NoSecretsServedTest " + name + ": profile " + profileId + " by "
+            System.out.println(who + ": profile " + profileId + " by "
                     + profile.path("engine").asString() + ", look-back " + profile.path("lookback").path("samples")
                     + " samples, format=jfr " + jfrStatus + ", notes " + profile.path("notes"));
             if (sigtermMidSession) {
                 kept = sigtermMidSession(app, out);
-                System.out.println("NoSecretsServedTest " + name + ": SIGTERM mid-session, exited after "
+                System.out.println(who + ": SIGTERM mid-session, exited after "
                         + kept.exitedAfter().toMillis() + " ms with " + kept.exitValue() + "; files " + kept.files()
                         + "; log:\n  " + String.join("\n  ", kept.log()));
             }
@@ -262,7 +288,7 @@ abstract class NoSecretsServedChecks {
             findings(p.body).forEach(x -> findings.add("push " + p.uri + " (body): " + x));
         }
         return new Outcome(profile.path("engine").asString(), jfrStatus, profile.path("notes").toString(), findings,
-                kept);
+                kept, judgedProfile);
     }
 
     /** Starts an on-demand profile of 30 s, sends SIGTERM once it has samples, and collects what is left. */
@@ -277,7 +303,7 @@ abstract class NoSecretsServedChecks {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("session " + id + " recorded nothing:\n" + app.logTail(40));
             }
-            Thread.sleep(200);
+            Thread.sleep(100);
         }
         long sent = System.nanoTime();
         boolean exited = app.terminate(SIGTERM_EXIT.plusSeconds(15));
@@ -311,19 +337,25 @@ abstract class NoSecretsServedChecks {
             if (!latest.isMissingNode() && !latest.isNull()) {
                 return latest.path("id").asString();
             }
-            Thread.sleep(500);
+            Thread.sleep(500); // each status request costs the loaded shop CPU; the profile comes seconds later
         }
         throw new IllegalStateException("no CPU-triggered profile within " + timeout + ":\n" + app.logTail(40));
     }
 
+    /**
+     * Sleeps through what the status says is left of the start-up grace rather than polling it: a fresh shop's status
+     * requests run cold code, and polled every 100 ms they took its CPU over the threshold by themselves, so the
+     * trigger fired as the grace ended, before the look-back could arm (a profile without a look-back part).
+     */
     private static void awaitGraceOver(ChildApp app, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode trigger = JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("trigger");
-            if (trigger.path("startupGraceRemaining").isNull() || trigger.path("startupGraceRemaining").isMissingNode()) {
+            JsonNode remaining = JSON.readTree(app.get("/actuator/cpuprofiler").body()).path("trigger")
+                    .path("startupGraceRemaining");
+            if (remaining.isNull() || remaining.isMissingNode()) {
                 return;
             }
-            Thread.sleep(250);
+            Thread.sleep(Duration.parse(remaining.asString()).toMillis() + 20);
         }
         throw new IllegalStateException("the start-up grace did not end within " + timeout);
     }
@@ -331,7 +363,7 @@ abstract class NoSecretsServedChecks {
     private static void awaitPushes(int count, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (pushed.size() < count && System.nanoTime() < deadline) {
-            Thread.sleep(200);
+            Thread.sleep(50);
         }
     }
 

@@ -1,10 +1,9 @@
 package dev.cpuprofiler.realistic;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
@@ -12,14 +11,19 @@ import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The starter as a user installs it (the dependency, no JVM flag, every profiler.cpu.* at its default but the CPU
- * trigger off), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of 10 s after
- * 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25) and, in
- * {@link RealisticProfileOnJdk25Test} (a class of its own, so that the build's two test JVMs share the runs), on
- * JDK 25 (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded it, no
- * stack is cut, no idle wait is blamed for CPU, the Java CPU sits under {@code DispatcherServlet.doDispatch}, the
- * hottest method is the one the shop is built around, and {@code cpuBreakdown} adds up (see {@link ProfileFigures}
- * for the figures' exact definitions).
+ * The starter as a user installs it (the dependency, no JVM flag, the engine and every profiler.cpu.* that shapes an
+ * on-demand profile at its default), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of
+ * 10 s after at least 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25)
+ * and, in {@link RealisticProfileOnJdk25Test} (a class of its own, so that the build's two test JVMs share the runs),
+ * on JDK 25 (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded
+ * it, no stack is cut, no idle wait is blamed for CPU, the Java CPU sits under {@code DispatcherServlet.doDispatch},
+ * the hottest method is the one the shop is built around, and {@code cpuBreakdown} adds up (see
+ * {@link ProfileFigures} for the figures' exact definitions).
+ *
+ * <p>The shop is the secrets search's ({@link NoSecretsServedChecks}, one child JVM per JDK for both): the judged
+ * profile is recorded once its CPU-triggered profile is served (the trigger then cools down for hours and its
+ * look-back steps aside), under the same load, which counts towards the warm-up; on this JDK a SIGTERM mid-session
+ * ends it.
  *
  * <p>The comparison with async-profiler's own agent in a twin JVM (the top method's share within a point or two) is a
  * measurement of two JVMs' warm-up states, not a correctness check: it lives in {@code benchmarks/realistic.sh}
@@ -28,37 +32,67 @@ import tools.jackson.databind.JsonNode;
  * <p>{@code -Drealistic.engine=async-profiler} (or another engine id) forces the starter's engine, to check the
  * harness against an engine that walks deep stacks; the async-profiler jar is then added to the child's classpath.
  */
-class RealisticProfileTest {
+class RealisticProfileTest extends NoSecretsServedChecks {
 
     private static final Duration WARM_UP = Duration.ofSeconds(10);
     private static final Duration WINDOW = Duration.ofSeconds(10);
     static final String HOT_METHOD = "dev.cpuprofiler.realistic.pricing.DemandForecaster.sumOfSquaredErrors";
 
+    /**
+     * The default engine on this JDK, pushing pprof; ends with a SIGTERM while an on-demand profile of 30 s records:
+     * the process exits on its own within the bound, the profile is kept, cut short, in the output directory and
+     * pushed, and searched for secrets with the rest.
+     */
     @Test
-    @Timeout(value = 3, unit = TimeUnit.MINUTES)
-    void defaultInstallOnThisJdk() throws Exception {
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void defaultInstallOnThisJdkServesNoSecretsAndASigtermMidSessionKeepsTheProfile() throws Exception {
         String javaHome = System.getProperty("java.home");
-        assertThat(check(javaHome).engine()).as("the profile's engine").isEqualTo(expectedEngine(javaHome));
+        String name = "jdk" + feature(javaHome);
+        Outcome o = run(name, javaHome, forcedEngine(), "pprof", true, List.of(), judgedProfile(javaHome, name));
+        SoftAssertions soft = judge(o.judged(), javaHome);
+        soft.check(o::assertNoSecrets);
+        soft.assertThat(o.jfrStatus()).as("format=jfr of the default engine's profile (%s)", o.engine())
+                .isEqualTo(200);
+        soft.check(() -> o.kept().assertKept());
+        soft.assertAll();
+    }
+
+    /** {@code -Drealistic.engine}, or null for the default install's. */
+    static String forcedEngine() {
+        String engine = RealisticRun.Settings.property("realistic.engine", "");
+        return engine.isEmpty() ? null : engine;
     }
 
     /** The engine the starter records with on that JDK: the default install's, or {@code -Drealistic.engine}. */
     static String expectedEngine(String javaHome) throws Exception {
-        String engine = RealisticRun.Settings.property("realistic.engine", "");
-        return !engine.isEmpty() ? engine
-                : Runtime.Version.parse(javaVersion(javaHome)).feature() >= 25 ? "jfr-cpu-time" : "async-profiler";
+        String engine = forcedEngine();
+        return engine != null ? engine : feature(javaHome) >= 25 ? "jfr-cpu-time" : "async-profiler";
     }
 
     /**
-     * Profiles the shop on that JDK and judges what does not depend on the engine; returns the run, whose engine
-     * each test judges.
+     * The profile judged: the rest of the warm-up (at least {@link #WARM_UP} of the shop's load in all), then one
+     * on-demand profile of {@link #WINDOW}, its collapsed stacks kept as {@code starter-<shop>.collapsed}.
      */
-    static RealisticRun.Result check(String javaHome) throws Exception {
-        RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties()
-                .with(javaHome, WARM_UP, WARM_UP, WINDOW));
-        String engine = RealisticRun.Settings.property("realistic.engine", "");
-        int feature = Runtime.Version.parse(javaVersion(javaHome)).feature();
+    static Judged judgedProfile(String javaHome, String shop) {
+        return (app, load, loadStarted) -> {
+            long loaded = System.nanoTime() - loadStarted;
+            if (loaded < WARM_UP.toNanos()) {
+                TimeUnit.NANOSECONDS.sleep(WARM_UP.toNanos() - loaded);
+            }
+            System.out.printf("RealisticProfileTest JDK %d: %.1f s of load before the window%n", feature(javaHome),
+                    (System.nanoTime() - loadStarted) / 1e9);
+            RealisticRun run = new RealisticRun(RealisticRun.Settings.fromSystemProperties()
+                    .with(javaHome, WARM_UP, WARM_UP, WINDOW));
+            return run.profileWindow(app, load, "starter-" + shop, forcedEngine());
+        };
+    }
 
-        RealisticRun.Result ours = run.profiled("starter-jdk" + feature, engine.isEmpty() ? null : engine);
+    /**
+     * Judges what does not depend on the JDK; the caller adds its own checks to the soft assertions returned, and
+     * asserts them all.
+     */
+    static SoftAssertions judge(RealisticRun.Result ours, String javaHome) throws Exception {
+        int feature = feature(javaHome);
         ProfileFigures o = ours.figures();
         JsonNode hot = ours.profile().path("hotMethods");
         System.out.printf("RealisticProfileTest JDK %d: engine %s, samples %d, idle wait %.1f%%, root cut %.1f%%, "
@@ -68,6 +102,8 @@ class RealisticProfileTest {
                 hot.path(1).path("selfPercent").asDouble(), ours.requestsPerSecond());
 
         SoftAssertions soft = new SoftAssertions();
+        soft.assertThat(ours.engine()).as("the profile's engine on JDK %d", feature)
+                .isEqualTo(expectedEngine(javaHome));
         soft.assertThat(o.samples()).as("samples in the starter's profile").isGreaterThanOrEqualTo(200);
         // Measured in 10 clean-clone CI runs per JDK on 2 CPUs (one next to a one-CPU hog): 0.3-1.5% on JDK 17
         // (async-profiler), 0.0% on JDK 25 (jfr-cpu-time); 0.0-1.7% in BENCHMARKS.md's longer runs. A stack cut at
@@ -111,15 +147,14 @@ class RealisticProfileTest {
                 soft.assertThat(e.path("requests").asLong()).as("requests of %s", name).isPositive();
             }
         });
-        soft.assertAll();
-        return ours;
+        return soft;
     }
 
-    /** The {@code JAVA_VERSION} of a JDK's {@code release} file, e.g. {@code 25.0.3}. */
-    private static String javaVersion(String javaHome) throws Exception {
+    /** The feature release of a JDK, from the {@code JAVA_VERSION} of its {@code release} file (e.g. 25.0.3). */
+    static int feature(String javaHome) throws Exception {
         for (String line : Files.readAllLines(Path.of(javaHome, "release"))) {
             if (line.startsWith("JAVA_VERSION=")) {
-                return line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                return Runtime.Version.parse(line.substring("JAVA_VERSION=".length()).replace("\"", "")).feature();
             }
         }
         throw new IllegalStateException("no JAVA_VERSION in " + javaHome + "/release");

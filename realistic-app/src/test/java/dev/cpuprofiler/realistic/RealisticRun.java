@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -15,9 +14,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * One measurement of the shop, shared by {@code RealisticProfileTest} and {@code RealisticBenchmark}: start the app
- * in a child JVM, load it, warm it up, then either ask the starter for an on-demand profile ({@link #profiled}) or
- * record the same window with async-profiler's own agent while the starter is off ({@link #truth}).
+ * One measurement of the shop, shared by {@code RealisticProfileTest} and {@code RealisticBenchmark}: in a loaded
+ * child JVM, either ask the starter for an on-demand profile ({@link #profileWindow}) or record the same window with
+ * async-profiler's own agent while the starter is off ({@link #truth}).
  */
 final class RealisticRun {
 
@@ -112,23 +111,6 @@ final class RealisticRun {
         return new LoadDriver(app.port, settings.clients(), atMost, 5_000_000);
     }
 
-    /**
-     * The starter's side: the app as installed (engine {@code null} = the default, {@code auto}), warmed up under
-     * load ({@link JitWarmUp}), then one on-demand profile of the window, fetched as collapsed stacks and JSON.
-     */
-    Result profiled(String name, String engine) throws Exception {
-        List<String> args = new ArrayList<>();
-        if (engine != null && !engine.isBlank()) {
-            args.add("--profiler.cpu.engine=" + engine);
-        }
-        boolean forcedAsync = "async-profiler".equals(engine);
-        try (ChildApp app = startApp(name, settings.classpath(forcedAsync), args);
-                LoadDriver load = load(app, settings.maxWarmUp().plus(settings.window()).plusSeconds(120))) {
-            JitWarmUp.await(app.pid(), settings.warmUp(), settings.maxWarmUp());
-            return profileWindow(app, load, name, engine);
-        }
-    }
-
     /** One on-demand profile of the window in a running, loaded app. */
     Result profileWindow(ChildApp app, LoadDriver load, String name, String engine) throws Exception {
         String before = latestProfileId(app);
@@ -208,7 +190,7 @@ final class RealisticRun {
             if (id != null && !id.equals(before)) {
                 return id;
             }
-            Thread.sleep(500);
+            Thread.sleep(250);
         }
         throw new IllegalStateException("no new profile within " + timeout + " (latest " + before + "):\n"
                 + app.logTail(30));
