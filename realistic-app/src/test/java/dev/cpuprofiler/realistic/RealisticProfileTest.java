@@ -11,14 +11,14 @@ import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The starter as a user installs it (the dependency, no JVM flag, the engine and every profiler.cpu.* that shapes an
- * on-demand profile at its default), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one on-demand profile of
- * 10 s after at least 10 s of load, on the JDK running the tests (async-profiler, the default engine before JDK 25)
- * and, in {@link RealisticProfileOnJdk25Test} (a class of its own, so that the build's two test JVMs share the runs),
- * on JDK 25 (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the default engine recorded
- * it, no stack is cut, no idle wait is blamed for CPU, the Java CPU sits under {@code DispatcherServlet.doDispatch},
- * the hottest method is the one the shop is built around, and {@code cpuBreakdown} adds up (see
- * {@link ProfileFigures} for the figures' exact definitions).
+ * The starter as a user installs it (the dependency; the JVM's options, the engine and every profiler.cpu.* that
+ * shape an on-demand profile at their defaults), on a realistic Spring MVC + JPA + Thymeleaf app under HTTP load: one
+ * on-demand profile of 10 s after at least 10 s of load, on the JDK running the tests (async-profiler, the default
+ * engine before JDK 25) and, in {@link RealisticProfileOnJdk25Test} (a class of its own, so that the build's two test
+ * JVMs share the runs), on JDK 25 (jfr-cpu-time). It judges what does not depend on how far the JIT has got: the
+ * default engine recorded it, no stack is cut, no idle wait is blamed for CPU, the Java CPU sits under
+ * {@code DispatcherServlet.doDispatch}, the hottest method is the one the shop is built around, and
+ * {@code cpuBreakdown} adds up (see {@link ProfileFigures} for the figures' exact definitions).
  *
  * <p>The shop is the secrets search's ({@link NoSecretsServedChecks}, one child JVM per JDK for both): the judged
  * profile is recorded once its CPU-triggered profile is served (the trigger then cools down for hours and its
