@@ -37,7 +37,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Pyroscope stand-in before the exporter stops. Afterwards no thread of its profiler is left, its private work
  * directory (the one its status names, not guessed among java.io.tmpdir's) is gone with the recording in it, the
  * engine's JFR recording is closed, and an application thread that asked for nothing runs on undisturbed. (The same
- * from outside, a SIGTERM to a child JVM: {@code NoSecretsServedTest} in realistic-app.)
+ * from outside, a SIGTERM to a child JVM: {@code RealisticProfileTest} in realistic-app.)
  */
 class ContextCloseMidSessionTest {
 

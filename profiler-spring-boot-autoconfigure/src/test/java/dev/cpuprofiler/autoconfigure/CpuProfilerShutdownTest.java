@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A session whose engine hangs never stores its profile: the shutdown waits for it no longer than its bound (here a
  * short {@code spring.lifecycle.timeout-per-shutdown-phase}), then goes on. (Keeping the profile, in a real context
- * and from outside: {@link ContextCloseMidSessionTest}, and realistic-app's {@code NoSecretsServedTest}.)
+ * and from outside: {@link ContextCloseMidSessionTest}, and realistic-app's {@code RealisticProfileTest}.)
  */
 class CpuProfilerShutdownTest {
 
