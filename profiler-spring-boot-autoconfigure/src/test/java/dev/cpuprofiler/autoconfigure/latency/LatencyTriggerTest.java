@@ -29,9 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The latency trigger in a real Spring MVC application over real HTTP, driven open-loop: one endpoint turns slow by
- * queueing on a lock that a background thread holds most of the time, another stays calm. A LATENCY profile appears
- * by itself; the slow endpoint reads WAIT with the lock's frame first and its wait per request near what the
- * application itself measured; the calm one is not blamed; the text says so.
+ * queueing on a lock that a background thread holds most of the time, one by burning CPU, another stays calm. A
+ * LATENCY profile appears by itself; the lock's endpoint reads WAIT with the lock's frame first and its wait per
+ * request near what the application itself measured, the burning one CPU with its hot method; the calm one is not
+ * blamed; the text says so.
  */
 @AutoConfigureCpuProfiler
 @SpringBootTest(classes = LatencyTriggerTest.App.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -77,6 +78,22 @@ class LatencyTriggerTest {
             }
         }
 
+        /** About 150 ms of CPU a request. */
+        @GetMapping("/burn")
+        String burn() {
+            return Long.toString(spin(System.nanoTime() + 150_000_000L));
+        }
+
+        static long spin(long until) {
+            long x = 1;
+            while (System.nanoTime() < until) {
+                for (int i = 0; i < 1000; i++) {
+                    x = x * 6364136223846793005L + 1442695040888963407L;
+                }
+            }
+            return x;
+        }
+
         @GetMapping("/calm")
         String calm() {
             return "calm";
@@ -108,6 +125,7 @@ class LatencyTriggerTest {
         try (OpenLoopLoad load = new OpenLoopLoad()) {
             load.send("vault", URI.create("http://127.0.0.1:" + port + "/vault"), 20);
             load.send("calm", URI.create("http://127.0.0.1:" + port + "/calm"), 20);
+            load.send("burn", URI.create("http://127.0.0.1:" + port + "/burn"), 4);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> profiler.profiles()
                     .stream().anyMatch(p -> p.trigger() == SessionTrigger.LATENCY));
         } finally {
@@ -133,6 +151,10 @@ class LatencyTriggerTest {
         // Waits of at least 2 ms are recorded; this lock's are 0-200 ms, 100 on average: the sum is near the truth.
         assertThat(vault.path("waitMillisPerRequest").asDouble()).isBetween(truth * 0.8, truth * 1.2);
         assertThat(calm.path("verdict").asString()).isEqualTo("UNCHANGED");
+        JsonNode burn = endpoint(json, "GET /burn");
+        assertThat(burn.path("verdict").asString()).as("%s", burn).isEqualTo("CPU");
+        assertThat(json.path("hotMethods").path(0).path("method").asString())
+                .isEqualTo(Endpoints.class.getName() + ".spin");
         // Its threads wait only for the odd socket write of a loaded machine.
         assertThat(calm.path("waitMillisPerRequest").asDouble()).isLessThan(truth / 10);
 
@@ -146,6 +168,7 @@ class LatencyTriggerTest {
                 HttpResponse.BodyHandlers.ofString()).body();
         assertThat(text).startsWith("Why requests got slow\n")
                 .contains("GET /vault: slow by waiting")
+                .contains("GET /burn: slow by its CPU")
                 .contains("on a lock at " + Endpoints.class.getName() + ".vault")
                 .contains("Not slow: GET /calm");
     }
