@@ -89,21 +89,19 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
             return;
         }
         Long started = context.get(STARTED);
-        if (started != null) {
-            try {
-                requests.completed(name(context), System.nanoTime() - started);
-            } catch (RuntimeException e) {
-                failed(e);
+        try {
+            // Named once, for both: the request's duration and, while a profile records, its end.
+            String name = name(context);
+            if (started != null) {
+                requests.completed(name, System.nanoTime() - started);
             }
-        }
-        if (requests.isRecording()) {
-            try {
+            if (requests.isRecording()) {
                 String[] trace = TRACING ? TraceIds.of(context) : null;
-                requests.ended(requestId(context), name(context), trace == null ? null : trace[0],
+                requests.ended(requestId(context), name, trace == null ? null : trace[0],
                         trace == null ? null : trace[1]);
-            } catch (RuntimeException e) {
-                failed(e);
             }
+        } catch (RuntimeException e) {
+            failed(e);
         }
     }
 

@@ -38,7 +38,7 @@ import dev.cpuprofiler.internal.threads.SaturationReading;
 import dev.cpuprofiler.internal.threads.ThreadCpuReader;
 import dev.cpuprofiler.internal.threads.ThreadCpuTracker;
 import dev.cpuprofiler.internal.trigger.Holds;
-import dev.cpuprofiler.internal.trigger.LatencyRule;
+import dev.cpuprofiler.internal.requests.LatencyRule;
 import dev.cpuprofiler.internal.trigger.SessionCoordinator;
 import dev.cpuprofiler.internal.trigger.TriggerPoller;
 import java.io.IOException;

@@ -11,6 +11,7 @@ import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.engine.EngineRecording;
 import dev.cpuprofiler.internal.requests.EndpointLatencies;
+import dev.cpuprofiler.internal.requests.LatencyRule;
 import dev.cpuprofiler.internal.requests.RequestLog;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import dev.cpuprofiler.internal.requests.WaitTally;
@@ -199,22 +200,20 @@ record ProfileAssembly(String id, SessionTrigger trigger, Instant startedAt, Dur
         if (reference != null) {
             reference.requests().endpoints().forEach(e -> referenceShares.put(e.endpoint(), e));
         }
+        LatencyRule rule = new LatencyRule(options);
         List<EndpointLatency> out = new ArrayList<>();
         for (EndpointLatencies.Window w : windows) {
             String name = w.endpoint();
             Optional<EndpointLatency> normal = reference == null || reference.latency() == null ? Optional.empty()
                     : reference.latency().endpoint(name);
             Double normalP95 = normal.map(EndpointLatency::p95Millis).orElse(null);
-            long cut = Math.max(options.getThreshold().toNanos(),
-                    normalP95 == null ? 0 : (long) (options.getNormalFactor() * normalP95 * 1e6));
-            long slow = w.slowerThan(cut);
+            long slow = w.slowerThan(rule.cutNanos(normalP95));
             EndpointShare share = shares.get(name);
             long requests = share != null && share.requests() != null && share.requests() > 0 ? share.requests()
                     : w.requests();
             Double cpu = share == null ? null : share.cpuPerRequestMillis();
             double waited = waits == null ? 0 : waits.waitedNanos(name) / 1e6 / requests;
-            boolean isSlow = w.requests() >= options.getMinRequests() && slow > 0
-                    && slow >= options.getSlowShare() / 2 * w.requests();
+            boolean isSlow = rule.slow(w, slow, 0.5);
             EndpointShare normalShare = referenceShares.get(name);
             Verdict verdict = !isSlow ? Verdict.UNCHANGED : verdict(w.meanMillis(), cpu,
                     normalShare == null ? null : normalShare.cpuPerRequestMillis(), waited, processCpuPercent);

@@ -10,6 +10,7 @@ import dev.cpuprofiler.SessionEndListener;
 import dev.cpuprofiler.SessionOutcome;
 import dev.cpuprofiler.SessionStartException;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.requests.LatencyRule;
 import dev.cpuprofiler.internal.session.SessionLauncher;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Clock;

@@ -3,6 +3,7 @@ package dev.cpuprofiler.internal.trigger;
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.internal.cpu.DebugLevel;
+import dev.cpuprofiler.internal.requests.LatencyRule;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Clock;
 import java.time.Duration;

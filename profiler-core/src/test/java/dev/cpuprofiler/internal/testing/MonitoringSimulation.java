@@ -38,7 +38,7 @@ public final class MonitoringSimulation {
     /** The saturation trigger's reading the trigger sees (the thread tracker's, in production); null for none. */
     public volatile SaturationReading saturation;
     /** The endpoint whose requests are slow now, or null. */
-    public volatile dev.cpuprofiler.internal.trigger.LatencyRule.SlowEndpoint slow;
+    public volatile dev.cpuprofiler.internal.requests.LatencyRule.SlowEndpoint slow;
     /** Whether the CPU is rising above its normal (the look-back armed, in production). */
     public volatile boolean rising;
     private final CpuProfilerOptions options;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.CpuProfilerOptions;
 import dev.cpuprofiler.SessionTrigger;
+import dev.cpuprofiler.internal.requests.LatencyRule;
 import dev.cpuprofiler.internal.threads.SaturationReading;
 import java.time.Clock;
 import java.time.Duration;

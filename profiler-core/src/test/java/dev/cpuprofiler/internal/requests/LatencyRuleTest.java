@@ -1,9 +1,8 @@
-package dev.cpuprofiler.internal.trigger;
+package dev.cpuprofiler.internal.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.CpuProfilerOptions;
-import dev.cpuprofiler.internal.requests.EndpointLatencies;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalDouble;

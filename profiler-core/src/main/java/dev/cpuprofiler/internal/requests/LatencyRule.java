@@ -1,7 +1,6 @@
-package dev.cpuprofiler.internal.trigger;
+package dev.cpuprofiler.internal.requests;
 
 import dev.cpuprofiler.CpuProfilerOptions;
-import dev.cpuprofiler.internal.requests.EndpointLatencies;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -12,7 +11,7 @@ import java.util.function.Function;
  * {@code min-requests} ended and at least {@code slow-share} of them took longer than the cut, which is
  * {@code threshold}, or {@code normal-factor} times the endpoint's 95th percentile in the reference of normal when
  * that is longer, so that an endpoint that is always slow is no incident. Of several, the one with the largest share
- * of slow requests. No state, no clock.
+ * of slow requests. No state, no clock. A profile's endpoints are judged by the same cut ({@link #slow}).
  */
 public final class LatencyRule {
 
@@ -51,14 +50,10 @@ public final class LatencyRule {
             Function<String, OptionalDouble> normalP95Millis) {
         SlowEndpoint slowest = null;
         for (EndpointLatencies.Window w : windows) {
-            if (w.requests() < minRequests) {
-                continue;
-            }
             OptionalDouble normal = normalP95Millis.apply(w.endpoint());
-            long cut = Math.max(thresholdNanos, normal.isPresent() ? (long) (normalFactor * normal.getAsDouble() * 1e6)
-                    : 0);
+            long cut = cutNanos(normal.isPresent() ? normal.getAsDouble() : null);
             long slow = w.slowerThan(cut);
-            if (slow >= slowShare * w.requests() && slow > 0) {
+            if (slow(w, slow, 1)) {
                 SlowEndpoint e = new SlowEndpoint(w.endpoint(), w.requests(), slow, w.percentileMillis(0.95),
                         cut / 1e6, normal.isPresent() ? normal.getAsDouble() : null);
                 if (slowest == null || e.slowShare() > slowest.slowShare()) {
@@ -67,5 +62,19 @@ public final class LatencyRule {
             }
         }
         return Optional.ofNullable(slowest);
+    }
+
+    /** How long a request must take to be slow: the threshold, or normal-factor times the normal p95 if longer. */
+    public long cutNanos(Double normalP95Millis) {
+        return Math.max(thresholdNanos, normalP95Millis == null ? 0 : (long) (normalFactor * normalP95Millis * 1e6));
+    }
+
+    /**
+     * Whether an endpoint with {@code slowRequests} of its window's requests over the cut is slow: enough requests,
+     * and at least {@code shareFactor} times slow-share of them slow (1 for the trigger).
+     */
+    public boolean slow(EndpointLatencies.Window w, long slowRequests, double shareFactor) {
+        return w.requests() >= minRequests && slowRequests > 0
+                && slowRequests >= shareFactor * slowShare * w.requests();
     }
 }
