@@ -266,7 +266,9 @@ abstract class NoSecretsServedChecks {
         for (Served s : served) {
             assertThat(s.status).as(s.what).isIn(200, 404);
         }
-        assertThat(profile.path("trigger").asString()).isEqualTo("CPU");
+        // The load's incident has one profile: CPU-triggered, or LATENCY-triggered where the shop's requests turned
+        // slow before its CPU average crossed the threshold (the CPU trigger's cooldown then starts with its end).
+        assertThat(profile.path("trigger").asString()).as("the incident's profile").isIn("CPU", "LATENCY");
         assertThat(profile.path("jfrFile").isNull() || profile.path("jfrFile").asString().equals(profileId + ".jfr"))
                 .as("jfrFile names the download, not where the file lies on the server: %s", profile.path("jfrFile"))
                 .isTrue();
@@ -341,7 +343,7 @@ abstract class NoSecretsServedChecks {
             }
             Thread.sleep(500); // each status request costs the loaded shop CPU; the profile comes seconds later
         }
-        throw new IllegalStateException("no CPU-triggered profile within " + timeout + ":\n" + app.logTail(40));
+        throw new IllegalStateException("no profile of the load within " + timeout + ":\n" + app.logTail(40));
     }
 
     /**

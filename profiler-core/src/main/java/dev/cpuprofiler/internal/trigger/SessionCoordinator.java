@@ -107,7 +107,8 @@ public final class SessionCoordinator {
         this.rising = Objects.requireNonNull(rising, "rising");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.ends = new SessionEnds(slot, holds, options.getCooldown(), options.getLatency().getCooldown(),
-                ReferenceGivingWay.RETRY_AFTER, decisions);
+                ReferenceGivingWay.RETRY_AFTER, decisions,
+                () -> decision.cpuOwns(this.average.get(), this.saturation.get()));
         this.givingWay = new ReferenceGivingWay(slot, decisions, decision, this.rising);
         // A reference's baseline must be a calm one too: calm for a whole average window first.
         this.calm = new CalmStreak(options.getAverageWindow());

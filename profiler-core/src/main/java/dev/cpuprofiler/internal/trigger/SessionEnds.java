@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ final class SessionEnds {
     private final Duration latencyCooldown;
     private final Duration referenceRetry;
     private final ReentrantLock decisions;
+    private final BooleanSupplier cpuOwns;
     // A reference that cannot start is said at WARN once, then at DEBUG until one is recorded: it is retried.
     private boolean referenceFailing;
 
@@ -42,15 +44,18 @@ final class SessionEnds {
      * @param latencyCooldown how long a LATENCY session holds the latency trigger back after it ends
      * @param referenceRetry how long a failed or cancelled reference holds the next attempt back
      * @param decisions the lock the coordinator decides under
+     * @param cpuOwns whether the CPU trigger owns the moment ({@link TriggerDecision#cpuOwns}): a LATENCY session that
+     *        ends then was that incident's profile, and starts the CPU trigger's cooldown too
      */
     SessionEnds(SessionSlot slot, Holds holds, Duration cooldown, Duration latencyCooldown, Duration referenceRetry,
-            ReentrantLock decisions) {
+            ReentrantLock decisions, BooleanSupplier cpuOwns) {
         this.slot = Objects.requireNonNull(slot, "slot");
         this.holds = Objects.requireNonNull(holds, "holds");
         this.cooldown = Objects.requireNonNull(cooldown, "cooldown");
         this.latencyCooldown = Objects.requireNonNull(latencyCooldown, "latencyCooldown");
         this.referenceRetry = Objects.requireNonNull(referenceRetry, "referenceRetry");
         this.decisions = Objects.requireNonNull(decisions, "decisions");
+        this.cpuOwns = Objects.requireNonNull(cpuOwns, "cpuOwns");
     }
 
     void addListener(SessionEndListener listener) {
@@ -125,6 +130,12 @@ final class SessionEnds {
         if (trigger == SessionTrigger.LATENCY) {
             Instant until = end.plus(latencyCooldown);
             holds.startLatencyCooldown(until);
+            if (cpuOwns.getAsBoolean()) {
+                // The CPU rose past the threshold while it recorded: its profile is that incident's too.
+                holds.startCooldown(end.plus(cooldown));
+                log.info("The CPU average is above the threshold as the LATENCY session ends: its profile is the CPU "
+                        + "incident's too; the CPU trigger's cooldown runs until {}", end.plus(cooldown));
+            }
             return until;
         }
         Instant until = end.plus(cooldown);

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * thread has been pinned at or above its threshold of one core over its window ({@link SaturationReading}), however
  * low the CPU% is. The CPU keeps precedence when both hold. Neither while the trigger is disabled, in the start-up
  * grace or in a cooldown. Else, with the latency trigger on, past the grace and its own cooldown, a LATENCY one when
- * an endpoint's requests turned slow ({@link LatencyRule}), whatever {@code profiler.cpu.enabled} says.
+ * an endpoint's requests turned slow ({@link LatencyRule}), unless the CPU trigger owns the moment ({@link #cpuOwns}:
+ * one incident, one profile), whatever {@code profiler.cpu.enabled} says otherwise.
  *
  * <p>Else a REFERENCE profile, the reference of normal, when one is due (none recorded yet, or the last as old as the
  * refresh, no failed attempt holding the next back, past the start-up grace) and the application is calm
@@ -141,10 +142,25 @@ final class TriggerDecision {
         }
         if (latencyOn && slow.isPresent()) {
             // Slow requests are no normal either: no reference while they last, in the cooldown too.
+            if (cpuOwns(average, hottest)) {
+                log.debug("{}: requests slow while the CPU trigger's condition holds: its profile is the incident's",
+                        slow.get().endpoint());
+                return Optional.empty();
+            }
             return latencyTriggers(slow.get(), holds, now) ? Optional.of(SessionTrigger.LATENCY) : Optional.empty();
         }
         return referenceDue(average, hottest, activity, holds, now) ? Optional.of(SessionTrigger.REFERENCE)
                 : Optional.empty();
+    }
+
+    /**
+     * Whether the CPU trigger owns the moment: on, and the average above its threshold or a thread pinned with the
+     * saturation trigger on, whether it fires now or is held by its grace or cooldown. Slow requests then are that
+     * incident's, profiled by its session (or just were): no LATENCY profile of the same incident besides, and a
+     * LATENCY session that ends at such a moment starts the CPU trigger's cooldown too.
+     */
+    boolean cpuOwns(OptionalDouble average, Optional<SaturationReading> hottest) {
+        return enabled && (average.isPresent() && average.getAsDouble() > thresholdPercent || pinned(hottest));
     }
 
     /** Whether the slow endpoint starts a LATENCY profile at {@code now}: past the grace and the latency cooldown. */

@@ -172,6 +172,36 @@ class SessionCoordinatorTest {
     }
 
     @Test
+    void aLatencyProfileThatEndsWithTheCpuOverItsThresholdIsTheCpuIncidentsOneProfile() {
+        CpuProfilerOptions options = defaults();
+        options.setStartupGrace(Duration.ZERO);
+        MonitoringSimulation sim = new MonitoringSimulation(options, 2);
+        sim.run(40, s -> 20);
+        sim.slow = new dev.cpuprofiler.internal.requests.LatencyRule.SlowEndpoint("GET /orders", 40, 30, 600, 200,
+                null);
+        sim.run(10, s -> 20);
+        assertThat(sim.sessions).as("slow requests, the CPU calm").hasSize(1);
+        assertThat(sim.lastSession().trigger()).isEqualTo(SessionTrigger.LATENCY);
+        sim.run(60, s -> 95); // the load's CPU rises past the threshold while the LATENCY session records
+        sim.lastSession().complete(sim.time.instant());
+        assertThat(sim.cooldownUntil()).as("the CPU trigger's cooldown started by the LATENCY session's end")
+                .contains(sim.time.instant().plus(options.getCooldown()));
+        sim.run(120, s -> 95);
+        assertThat(sim.sessions).as("one incident, one profile").hasSize(1);
+
+        MonitoringSimulation calm = new MonitoringSimulation(options, 2);
+        calm.run(40, s -> 20);
+        calm.slow = sim.slow;
+        calm.run(10, s -> 20);
+        calm.lastSession().complete(calm.time.instant());
+        assertThat(calm.cooldownUntil()).as("requests slow by waiting: the CPU trigger stays free").isEmpty();
+        calm.slow = null;
+        calm.run(60, s -> 95);
+        assertThat(calm.sessions).hasSize(2);
+        assertThat(calm.lastSession().trigger()).isEqualTo(SessionTrigger.CPU);
+    }
+
+    @Test
     void sessionThatThrowsAtLaunchStillLeadsToCooldownThenMonitoring() {
         CpuProfilerOptions options = defaults();
         options.setCooldown(Duration.ofMinutes(2));

@@ -120,6 +120,24 @@ class TriggerDecisionTest {
     }
 
     @Test
+    void slowRequestsWhileTheCpuIsOverItsThresholdAreTheCpuIncidentsEvenInItsCooldown() {
+        holds.startCooldown(NOW.plus(Duration.ofMinutes(10)));
+        assertThat(decision.decide(OptionalDouble.of(90), NO_THREAD, SLOW, NONE, holds, NOW))
+                .as("the CPU profile of this incident was just recorded: no second one by latency").isEmpty();
+        assertThat(decision.decide(OptionalDouble.of(10), PINNED, SLOW, NONE, holds, NOW))
+                .as("a pinned thread is the saturation trigger's incident").isEmpty();
+        assertThat(decision.decide(OptionalDouble.of(80), HOT_NOT_PINNED, SLOW, NONE, holds, NOW))
+                .as("at the threshold (compared strictly) the CPU owns nothing").hasValue(SessionTrigger.LATENCY);
+
+        CpuProfilerOptions cpuOff = new CpuProfilerOptions();
+        cpuOff.setEnabled(false);
+        cpuOff.setStartupGrace(Duration.ZERO);
+        assertThat(new TriggerDecision(cpuOff, true, 2).decide(OptionalDouble.of(95), PINNED, SLOW, NONE, new Holds(),
+                NOW)).as("profiler.cpu.enabled=false: busy CPU or not, slow requests are latency's")
+                .hasValue(SessionTrigger.LATENCY);
+    }
+
+    @Test
     void theLatencyTriggerIsItsOwnSwitchAndSlowRequestsAreNoMomentForAReference() {
         CpuProfilerOptions options = new CpuProfilerOptions();
         options.setEnabled(false);
