@@ -52,9 +52,9 @@ import tools.jackson.databind.json.JsonMapper;
  * with the same search, must show the password (the search can find what it looks for). Those two shops are
  * {@link RealisticProfileTest}'s and {@link RealisticProfileOnJdk25Test}'s: once their CPU-triggered profile is
  * served, the same shop, still under load, records the realistic profile those classes judge ({@link Judged}), and
- * what that profile leaves in the files and the pushes is searched too. A third application records with
- * jfr-execution and the opt-in, {@code profiler.cpu.jfr.include-system-info=true}: the same search must find the
- * system property and the argument in its JFR, and only there ({@link NoSecretsServedByJfrEnginesTest}).
+ * what that profile leaves in the files and the pushes is searched too. The opt-in,
+ * {@code profiler.cpu.jfr.include-system-info=true}, which puts the system properties back into the JFR and only
+ * there, is the autoconfigure module's {@code SystemInfoOptInTest}: a shop of its own cost this suite 38 s.
  */
 abstract class NoSecretsServedChecks {
 
@@ -167,29 +167,20 @@ abstract class NoSecretsServedChecks {
         RealisticRun.Result record(ChildApp app, LoadDriver load, long loadStartedNanos) throws Exception;
     }
 
-    Outcome run(String name, String javaHome, String engine, String pushFormat, List<String> extraJvmArgs,
-            String... extraArgs) throws Exception {
-        return run(name, javaHome, engine, pushFormat, false, extraJvmArgs, null, extraArgs);
-    }
-
     /**
      * @param sigtermMidSession whether to end the application, once everything is served, with a SIGTERM while an
      *        on-demand profile records ({@link Outcome#kept()}); the profile it keeps is searched for secrets too
-     * @param judged the profile to record in the same shop, or null; a shop whose profile is judged keeps the JVM's
-     *        own JIT, which the judged bounds were measured with
+     * @param judged the profile to record in the same shop (with the JVM's own JIT, which its bounds were measured
+     *        with)
      */
     Outcome run(String name, String javaHome, String engine, String pushFormat, boolean sigtermMidSession,
-            List<String> extraJvmArgs, Judged judged, String... extraArgs) throws Exception {
+            List<String> extraJvmArgs, Judged judged) throws Exception {
         RealisticRun.Settings settings = RealisticRun.Settings.fromSystemProperties();
         Path dir = workDirectory(name);
         Path out = dir.resolve("profiles");
         deleteTree(out);
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-Dcheck.password=" + SECRETS.get("system property"));
-        if (judged == null) {
-            // C1 only: the shop starts in about two thirds of the time, and how fast its code runs is not judged.
-            jvmArgs.add("-XX:TieredStopAtLevel=1");
-        }
         String classpath = settings.classpath("async-profiler".equals(engine));
         String base = "http://127.0.0.1:" + collector.getAddress().getPort();
         List<String> args = new ArrayList<>(List.of("--check.secret=" + SECRETS.get("program argument"),
@@ -212,7 +203,6 @@ abstract class NoSecretsServedChecks {
         if (engine != null) {
             args.add("--profiler.cpu.engine=" + engine);
         }
-        args.addAll(List.of(extraArgs));
         pushed.clear();
         List<Served> served = new ArrayList<>();
         String profileId;
@@ -247,9 +237,7 @@ abstract class NoSecretsServedChecks {
                         }
                     }
                 }
-                if (judged != null) {
-                    judgedProfile = judged.record(app, load, loadStarted);
-                }
+                judgedProfile = judged.record(app, load, loadStarted);
             }
             profile = JSON.readTree(new String(served.get(2).body, StandardCharsets.UTF_8));
             jfrStatus = served.stream().filter(s -> s.what.contains("format=jfr ")).findFirst().orElseThrow().status;
