@@ -19,6 +19,7 @@ import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -182,9 +183,20 @@ class JfrHandOverTest {
         await().atMost(GENEROUS).until(() -> sink.count() > 0);
     }
 
+    /**
+     * The event's engine runs here; and jdk.ExecutionSample only where jdk.CPUTimeSample does not: the hand-over is
+     * JFR's stream, the same for both events on one JDK, so JDK 25 judges it with the default install's event (12 s
+     * fewer in .ci/run's JDK 25 pass), and JDK 17 with the only one it has.
+     */
     private static void assumeRunnable(JfrSampleEvent event) {
         if (event == JfrSampleEvent.CPU_TIME) {
             EnginesHere.assumeRunnable(JfrCpuTimeEngine.ID);
+        } else {
+            Assumptions.assumeFalse(EnginesHere.cpuTimeExpected(), () -> {
+                String why = "jdk.ExecutionSample: the hand-over is judged with jdk.CPUTimeSample on this JDK";
+                System.out.println("[skip] " + why);
+                return why;
+            });
         }
     }
 
