@@ -43,7 +43,7 @@ class RealisticProfileOnJdk25Test extends NoSecretsServedChecks {
                 });
         SoftAssertions soft = RealisticProfileTest.judge(o.judged(), jdk25.toString());
         soft.check(o::assertNoSecrets);
-        soft.assertThat(o.engine()).as("the incident profile's engine")
+        soft.assertThat(o.engine()).as("the CPU-triggered profile's engine")
                 .isEqualTo(RealisticProfileTest.expectedEngine(jdk25.toString()));
         soft.assertThat(o.jfrStatus()).as("format=jfr: filtered to the profile's own events, so still served")
                 .isEqualTo(200);

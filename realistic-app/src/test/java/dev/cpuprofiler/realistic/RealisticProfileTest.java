@@ -109,16 +109,18 @@ class RealisticProfileTest extends NoSecretsServedChecks {
         // (async-profiler), 0.0% on JDK 25 (jfr-cpu-time); 0.0-1.7% in BENCHMARKS.md's longer runs. A stack cut at
         // the root is an engine bug (47.7% and 89.5% when JFR kept its default 64 frames).
         soft.assertThat(o.rootCutPercent()).as("%% of samples with a cut root").isLessThanOrEqualTo(5.0);
-        // Measured 0.3-1.1% (JDK 17), 0.0-0.8% (JDK 25) in the same runs; 42% when jfr-execution still recorded
-        // jdk.NativeMethodSample (the bug this catches).
+        // Measured 0.3-1.1% (JDK 17), 0.0-0.8% (JDK 25) in the same runs; 1.3-1.8% (JDK 17) and 0.0-1.6% (JDK 25)
+        // with this module's two shops loaded side by side (2026-12-08); 42% when jfr-execution still recorded
+        // jdk.NativeMethodSample (the bug this catches). So 4.
         soft.assertThat(o.idleWaitPercent()).as("%% of samples in idle waits (%s)", o.idleLeavesSummary())
-                .isLessThanOrEqualTo(2.0);
+                .isLessThanOrEqualTo(4.0);
         // Measured 88.7-93.2% (JDK 17; 88.7 with the hog) and 93.3-96.1% (JDK 25) in the same runs, 90.1-95.5% for
         // async-profiler's own agent on the same load; 46.7-51.0% when stacks were cut at JFR's 64 frames. Later, on
         // 2026-11-27: 83.9% (JDK 17) and 89.6% (JDK 25) in a clean-clone CI run whose shop served 47 req/s (115 alone),
         // the rest in Tomcat's and the shop's filters around the dispatch; 87.5% and 88.9% alone, before and after
-        // that day's changes. So 80: well below the spread, far above the bug.
-        soft.assertThat(o.dispatchPercent()).as("%% of Java samples under doDispatch").isGreaterThanOrEqualTo(80.0);
+        // that day's changes. On 2026-12-08, with this module's two shops loaded side by side (each served 41 req/s
+        // on JDK 17), 77.7%. So 70: well below the spread, far above the bug.
+        soft.assertThat(o.dispatchPercent()).as("%% of Java samples under doDispatch").isGreaterThanOrEqualTo(70.0);
         // The pricing chain's forecaster burns about half the CPU: 38.4-63.8% of Java samples in the same runs (the
         // next method under 5% of all samples), 44.6-66.1% in every engine's and the agent's benchmark profile.
         soft.assertThat(hot.size()).as("hotMethods entries").isBetween(1, 20);

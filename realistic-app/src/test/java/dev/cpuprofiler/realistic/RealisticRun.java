@@ -113,7 +113,6 @@ final class RealisticRun {
 
     /** One on-demand profile of the window in a running, loaded app. */
     Result profileWindow(ChildApp app, LoadDriver load, String name, String engine) throws Exception {
-        String before = latestProfileId(app);
         long okBefore = load.completed();
         long failedBefore = load.failed();
         long start = System.nanoTime();
@@ -126,7 +125,9 @@ final class RealisticRun {
         Thread.sleep(settings.window().toMillis());
         double rps = (load.completed() - okBefore) * 1e9 / (System.nanoTime() - start);
         long failed = load.failed() - failedBefore;
-        String id = awaitNewProfile(app, before, Duration.ofSeconds(90));
+        // The session's own profile, by the id it started with: an automatic one may end in between.
+        String id = text(JSON.readTree(started.body()).path("id"));
+        awaitProfile(app, id, Duration.ofSeconds(90));
         HttpResponse<String> collapsed = app.get("/actuator/cpuprofiler/" + id + "?format=collapsed");
         HttpResponse<String> json = app.get("/actuator/cpuprofiler/" + id + "?format=json");
         if (collapsed.statusCode() != 200 || json.statusCode() != 200) {
@@ -175,25 +176,14 @@ final class RealisticRun {
         }
     }
 
-    private static String latestProfileId(ChildApp app) throws Exception {
-        HttpResponse<String> status = app.get("/actuator/cpuprofiler");
-        if (status.statusCode() != 200) {
-            throw new IllegalStateException("GET /actuator/cpuprofiler answered " + status.statusCode());
-        }
-        return text(JSON.readTree(status.body()).path("latestProfile").path("id"));
-    }
-
-    private static String awaitNewProfile(ChildApp app, String before, Duration timeout) throws Exception {
+    private static void awaitProfile(ChildApp app, String id, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            String id = latestProfileId(app);
-            if (id != null && !id.equals(before)) {
-                return id;
+        while (app.get("/actuator/cpuprofiler/" + id + "?format=text").statusCode() != 200) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no profile " + id + " within " + timeout + ":\n" + app.logTail(30));
             }
             Thread.sleep(250);
         }
-        throw new IllegalStateException("no new profile within " + timeout + " (latest " + before + "):\n"
-                + app.logTail(30));
     }
 
     private static String text(JsonNode node) {
