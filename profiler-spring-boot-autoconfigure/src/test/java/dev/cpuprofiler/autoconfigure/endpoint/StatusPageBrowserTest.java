@@ -164,15 +164,13 @@ class StatusPageBrowserTest {
 
             Path target = Path.of("target");
             Files.createDirectories(target);
-            Path screenshot = target.resolve("cpuprofiler-status.png").toAbsolutePath();
+            // The whole page at once, also for docs/endpoint.md and README (docs/status-page.png).
+            Path screenshot = target.resolve("cpuprofiler-status-page.png").toAbsolutePath();
             Files.deleteIfExists(screenshot);
-            Chromium.run(browser, "--screenshot=" + screenshot, "--window-size=1280,900", url);
+            Chromium.run(browser, "--screenshot=" + screenshot, "--window-size=1280,1400", url);
             assertThat(screenshot).exists();
             assertThat(Files.size(screenshot)).isGreaterThan(10_000);
             System.out.println("StatusPageBrowserTest: screenshot at " + screenshot);
-            // The whole page at once, for docs/endpoint.md and README (docs/status-page.png).
-            Chromium.run(browser, "--screenshot=" + target.resolve("cpuprofiler-status-page.png").toAbsolutePath(),
-                    "--window-size=1280,1400", url);
         } finally {
             busy.set(false);
             for (Thread t : threads) {
