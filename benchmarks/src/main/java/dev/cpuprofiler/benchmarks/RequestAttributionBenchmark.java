@@ -2,10 +2,12 @@ package dev.cpuprofiler.benchmarks;
 
 import dev.cpuprofiler.autoconfigure.CpuProfilerObservationHandler;
 import dev.cpuprofiler.internal.requests.RequestLog;
+import dev.cpuprofiler.internal.requests.EndpointLatencies;
 import dev.cpuprofiler.internal.requests.RequestTimeline;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.transport.RequestReplyReceiverContext;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -38,11 +40,24 @@ public class RequestAttributionBenchmark {
     /** Requests per {@link #recording} batch: 30 s at 2,000 requests a second. */
     public static final int BATCH = 60_000;
 
-    /** No profile records: the handler's idle path. */
+    /** No profile records: the handler's idle path, with no request's duration counted. */
     @State(Scope.Thread)
     public static class Idle {
 
         final RequestTimeline timeline = new RequestTimeline(false, null);
+        final CpuProfilerObservationHandler handler = new CpuProfilerObservationHandler(timeline.reporter());
+        final Observation.Context request = request("/owners/{id}");
+    }
+
+    /**
+     * No profile records, and each request's duration is counted for the latency trigger, as the default install
+     * does ({@code profiler.latency.enabled=true}): its window, slot and endpoint limit are the defaults'.
+     */
+    @State(Scope.Thread)
+    public static class IdleCounting {
+
+        final RequestTimeline timeline = new RequestTimeline(false, new EndpointLatencies(Duration.ofSeconds(30),
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 100, System::nanoTime));
         final CpuProfilerObservationHandler handler = new CpuProfilerObservationHandler(timeline.reporter());
         final Observation.Context request = request("/owners/{id}");
     }
@@ -76,6 +91,15 @@ public class RequestAttributionBenchmark {
     /** One request's callbacks while no profile records. */
     @Benchmark
     public void idle(Idle s) {
+        s.handler.onStart(s.request);
+        s.handler.onScopeOpened(s.request);
+        s.handler.onScopeClosed(s.request);
+        s.handler.onStop(s.request);
+    }
+
+    /** One request's callbacks while no profile records, its duration counted by endpoint (the default install). */
+    @Benchmark
+    public void idleCountingLatency(IdleCounting s) {
         s.handler.onStart(s.request);
         s.handler.onScopeOpened(s.request);
         s.handler.onScopeClosed(s.request);

@@ -59,7 +59,7 @@ import tools.jackson.databind.json.JsonMapper;
 abstract class NoSecretsServedChecks {
 
     private static final Duration GRACE = Duration.ofSeconds(4);
-    /** Calm: one second of 100% CPU cannot lift the average of five such seconds over 30% ((4 × 10 + 100) / 5). */
+    /** Calm: one second of 100% CPU cannot lift the average of ten such seconds over 30% ((9 × 10 + 100) / 10). */
     private static final double CALM_PERCENT = 10;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** JFR events that carry configuration: none may be in a recording we serve while the opt-in is off. */
@@ -185,11 +185,14 @@ abstract class NoSecretsServedChecks {
         String base = "http://127.0.0.1:" + collector.getAddress().getPort();
         List<String> args = new ArrayList<>(List.of("--check.secret=" + SECRETS.get("program argument"),
                 // Calm until the grace ends (awaitCalm); then the load below arms the look-back at once (above 3%)
-                // and raises the 5-s average above 30% a second or more later: a CPU-triggered profile with both parts.
+                // and raises the 10-s average above 30% seconds later: a CPU-triggered profile with both parts. Not a
+                // 5-s average: with the other shop loaded beside it, a shop's look-back then had 0 or 1 samples as
+                // the trigger fired (its JFR stream's start, on JDK 25 JFR's own initialisation too, takes seconds
+                // on a starved shop); with 8 s, 5-37 samples.
                 "--profiler.cpu.enabled=true", "--profiler.cpu.threshold=30",
                 "--profiler.cpu.lookback-arming-ratio=0.1", "--profiler.cpu.startup-grace=" + GRACE.toSeconds() + "s",
                 "--profiler.cpu.rolling-history-interval=1s", "--profiler.cpu.rolling-history-size=30s",
-                "--profiler.cpu.average-window=5s", "--profiler.cpu.polling-interval=1s",
+                "--profiler.cpu.average-window=10s", "--profiler.cpu.polling-interval=1s",
                 "--profiler.cpu.duration=3s", "--profiler.cpu.lookback=20s",
                 // No reference of normal: with the load steady under the threshold it recorded one (the search covers
                 // any profile's formats alike), and the first one's own cost at its end (about 0.85 s of CPU: the

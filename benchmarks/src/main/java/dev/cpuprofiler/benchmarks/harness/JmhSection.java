@@ -123,6 +123,11 @@ final class JmhSection {
                 shownError = num(error, 1);
                 meaning = "CPU by endpoint: one request's observation callbacks while no profile records (goal: at "
                         + "most 20 ns and nothing allocated)";
+            } else if (bench.endsWith("RequestAttributionBenchmark.idleCountingLatency")) {
+                shownScore = num(score, 1);
+                shownError = num(error, 1);
+                meaning = "the default install's idle path: the same callbacks, and the request's duration counted by "
+                        + "endpoint for the latency trigger (profiler.latency.enabled=true; nothing allocated)";
             } else if (bench.endsWith("RequestAttributionBenchmark.recording")) {
                 shownScore = num(score, 1);
                 shownError = num(error, 1);
