@@ -6,6 +6,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationView;
 import io.micrometer.observation.transport.RequestReplyReceiverContext;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,8 +35,12 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
             "io.micrometer.tracing.handler.TracingObservationHandler",
             CpuProfilerObservationHandler.class.getClassLoader());
 
+    /** Server requests' names by URI template, then method: each request's name is one string made once. */
+    private static final int MAX_NAMED_URIS = 1024;
+
     private final RequestActivity requests;
     private final AtomicBoolean failed = new AtomicBoolean();
+    private final Map<String, Map<String, String>> serverNames = new ConcurrentHashMap<>();
 
     public CpuProfilerObservationHandler(RequestActivity requests) {
         this.requests = requests;
@@ -105,13 +111,31 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
         }
     }
 
-    /** The request's name in a profile. */
-    static String name(Observation.Context context) {
+    /**
+     * The request's name in a profile. A server request's is made once per method and URI template (so counting a
+     * request's duration allocates no name), unless more than {@value #MAX_NAMED_URIS} templates came.
+     */
+    String name(Observation.Context context) {
         KeyValue method = context.getLowCardinalityKeyValue("method");
         KeyValue uri = context.getLowCardinalityKeyValue("uri");
         if (context instanceof RequestReplyReceiverContext<?, ?> && method != null && uri != null) {
-            return method.getValue() + " " + uri.getValue();
+            String m = method.getValue();
+            String u = uri.getValue();
+            Map<String, String> byMethod = serverNames.get(u);
+            if (byMethod == null) {
+                if (serverNames.size() >= MAX_NAMED_URIS) {
+                    return m + " " + u;
+                }
+                byMethod = serverNames.computeIfAbsent(u, k -> new ConcurrentHashMap<>());
+            }
+            String name = byMethod.get(m);
+            return name != null ? name : byMethod.computeIfAbsent(m, k -> k + " " + u);
         }
+        return otherName(context);
+    }
+
+    /** A name for an observation that is no server request: a {@code @Scheduled} run's, or its own. */
+    static String otherName(Observation.Context context) {
         KeyValue type = context.getLowCardinalityKeyValue("code.namespace");
         KeyValue function = context.getLowCardinalityKeyValue("code.function");
         if (type != null && function != null) {
