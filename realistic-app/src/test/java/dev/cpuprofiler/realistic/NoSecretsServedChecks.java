@@ -54,11 +54,16 @@ import tools.jackson.databind.json.JsonMapper;
  * served, the same shop, still under load, records the realistic profile those classes judge ({@link Judged}), and
  * what that profile leaves in the files and the pushes is searched too. The opt-in,
  * {@code profiler.cpu.jfr.include-system-info=true}, which puts the system properties back into the JFR and only
- * there, is the autoconfigure module's {@code SystemInfoOptInTest}: a shop of its own cost this suite 38 s.
+ * there, is the autoconfigure module's {@code SystemInfoOptInTest}.
  */
 abstract class NoSecretsServedChecks {
 
-    private static final Duration GRACE = Duration.ofSeconds(4);
+    /**
+     * The start-up grace: one whole average window, so that the trigger's first average covers a full window of calm
+     * (with 4 s, a JDK 25 shop's trigger fired on the average of its first 6 seconds, 0.3 s after its look-back armed:
+     * a profile without a look-back part).
+     */
+    private static final Duration GRACE = Duration.ofSeconds(10);
     /** Calm: one second of 100% CPU cannot lift the average of ten such seconds over 30% ((9 × 10 + 100) / 10). */
     private static final double CALM_PERCENT = 10;
     private static final JsonMapper JSON = JsonMapper.builder().build();
