@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile;
-import dev.cpuprofiler.fixtures.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +22,7 @@ import org.springframework.boot.WebApplicationType;
  * CPU by endpoint on a real Spring MVC application under HTTP load ({@link TwoKernelsApplication}): the profile names
  * both endpoints by their URI templates and counts their requests, and each kernel's samples sit under its own
  * endpoint. On platform threads with each engine JDK 17 has, in this JVM; on virtual threads with each engine, in a
- * JDK 25 child.
+ * JDK 25 child ({@link CpuByEndpointOnVirtualThreadsTest}, a class of its own so that it runs beside these).
  * <p>
  * Bounds, from 2-second profiles in which each kernel has 30–150 samples: at least 90% of a kernel's samples under its
  * own endpoint (measured over 27 runs across the engines and both thread models: 96.6–100%; a miss is a sample whose
@@ -119,40 +118,13 @@ class CpuByEndpointTest {
     }
 
     /**
-     * With {@code spring.threads.virtual.enabled=true}: both JFR engines name the virtual thread a sample ran on;
-     * async-profiler names its carrier, so its profile has no endpoints and says why.
-     */
-    @Test
-    void onVirtualThreadsJfrEnginesAttributeAndAsyncProfilerSaysItCannot() throws Exception {
-        Path jdk25 = ChildJvm.jdk25OrSkip("[CpuByEndpoint]", "virtual threads and jfr-cpu-time need it");
-        // Compiled by C1, as this module's test JVMs are, where the platform-thread runs above record.
-        ChildJvm.Finished child = ChildJvm.of(TwoKernelsChild.class, "jfr-cpu-time:true", "jfr-execution:true",
-                "async-profiler:true").on(jdk25).lean().run(Duration.ofSeconds(150));
-        String text = child.output();
-        assertThat(child.exited()).as("the child ended: %s", text).isTrue();
-        List<String> results = child.lines("RESULT ");
-        results.forEach(l -> System.out.println("[CpuByEndpoint] virtual threads, JDK 25: " + l));
-        assertThat(results).as(text).hasSize(3);
-        for (String jfr : results.subList(0, 2)) {
-            assertThat(jfr).contains("endpoint=GET /alpha/{n}", "endpoint=GET /beta");
-            assertKernelsUnderTheirEndpoints(share(jfr, "alpha"), share(jfr, "alphaUnderBeta"),
-                    (long) share(jfr, "alphaSamples"), share(jfr, "beta"), share(jfr, "betaUnderAlpha"),
-                    (long) share(jfr, "betaSamples"), jfr);
-        }
-        String async = results.get(2);
-        assertThat(async).contains("engine=async-profiler", "endpoints=0 ", "groupEndpoint=HTTP_404:",
-                "no endpoints: the application serves requests on virtual threads, and async-profiler samples their "
-                        + "carrier threads");
-    }
-
-    /**
      * Each kernel: at least {@link #OWN_ENDPOINT} of its samples under its own endpoint and at most
      * {@link #OTHER_ENDPOINT} under the other, unless a single sample makes the difference. A kernel can have a handful
      * of samples (jfr-cpu-time on virtual threads blamed alphaKernel's inlined work on its caller and left it 4 in a CI
      * run, one of them a moment outside its request: 75%), and one sample at a request's edge is the join's slack, not
      * a wrong join, which would move many.
      */
-    private static void assertKernelsUnderTheirEndpoints(double alphaOwn, double alphaOther, long alphaSamples,
+    static void assertKernelsUnderTheirEndpoints(double alphaOwn, double alphaOther, long alphaSamples,
             double betaOwn, double betaOther, long betaSamples, String context) {
         assertKernel("alphaKernel", alphaOwn, alphaOther, alphaSamples, context);
         assertKernel("betaKernel", betaOwn, betaOther, betaSamples, context);
@@ -169,7 +141,8 @@ class CpuByEndpointTest {
         }
     }
 
-    private static double share(String result, String figure) {
+    /** A figure of a child's {@code RESULT} line. */
+    static double share(String result, String figure) {
         String value = result.substring(result.indexOf(" " + figure + "=") + figure.length() + 2);
         return Double.parseDouble(value.substring(0, value.indexOf(' ')));
     }
