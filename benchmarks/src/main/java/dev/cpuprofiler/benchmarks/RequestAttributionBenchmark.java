@@ -91,19 +91,13 @@ public class RequestAttributionBenchmark {
     /** One request's callbacks while no profile records. */
     @Benchmark
     public void idle(Idle s) {
-        s.handler.onStart(s.request);
-        s.handler.onScopeOpened(s.request);
-        s.handler.onScopeClosed(s.request);
-        s.handler.onStop(s.request);
+        oneRequest(s.handler, s.request);
     }
 
     /** One request's callbacks while no profile records, its duration counted by endpoint (the default install). */
     @Benchmark
     public void idleCountingLatency(IdleCounting s) {
-        s.handler.onStart(s.request);
-        s.handler.onScopeOpened(s.request);
-        s.handler.onScopeClosed(s.request);
-        s.handler.onStop(s.request);
+        oneRequest(s.handler, s.request);
     }
 
     /** One request's callbacks while a profile records, averaged over a batch. */
@@ -111,11 +105,16 @@ public class RequestAttributionBenchmark {
     @OperationsPerInvocation(BATCH)
     public void recording(Recording s) {
         for (Observation.Context r : s.requests) {
-            s.handler.onStart(r);
-            s.handler.onScopeOpened(r);
-            s.handler.onScopeClosed(r);
-            s.handler.onStop(r);
+            oneRequest(s.handler, r);
         }
+    }
+
+    /** What Micrometer calls on the handler for a request: its start, one scope opened and closed, its stop. */
+    private static void oneRequest(CpuProfilerObservationHandler handler, Observation.Context request) {
+        handler.onStart(request);
+        handler.onScopeOpened(request);
+        handler.onScopeClosed(request);
+        handler.onStop(request);
     }
 
     static Observation.Context request(String uri) {

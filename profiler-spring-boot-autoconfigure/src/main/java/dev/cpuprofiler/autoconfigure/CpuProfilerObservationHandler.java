@@ -35,11 +35,12 @@ public class CpuProfilerObservationHandler implements ObservationHandler<Observa
             "io.micrometer.tracing.handler.TracingObservationHandler",
             CpuProfilerObservationHandler.class.getClassLoader());
 
-    /** Server requests' names by URI template, then method: each request's name is one string made once. */
+    /** The most URI templates whose server requests' names are kept. */
     private static final int MAX_NAMED_URIS = 1024;
 
     private final RequestActivity requests;
     private final AtomicBoolean failed = new AtomicBoolean();
+    /** Server requests' names by URI template, then method: each endpoint's name is one string, made once. */
     private final Map<String, Map<String, String>> serverNames = new ConcurrentHashMap<>();
 
     public CpuProfilerObservationHandler(RequestActivity requests) {

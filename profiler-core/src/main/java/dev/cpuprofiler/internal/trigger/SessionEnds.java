@@ -132,9 +132,10 @@ final class SessionEnds {
             holds.startLatencyCooldown(until);
             if (cpuOwns.getAsBoolean()) {
                 // The CPU rose past the threshold while it recorded: its profile is that incident's too.
-                holds.startCooldown(end.plus(cooldown));
+                Instant cpuUntil = end.plus(cooldown);
+                holds.startCooldown(cpuUntil);
                 log.info("The CPU average is above the threshold as the LATENCY session ends: its profile is the CPU "
-                        + "incident's too; the CPU trigger's cooldown runs until {}", end.plus(cooldown));
+                        + "incident's too; the CPU trigger's cooldown runs until {}", cpuUntil);
             }
             return until;
         }

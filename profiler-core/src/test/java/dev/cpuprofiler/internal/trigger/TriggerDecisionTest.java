@@ -129,11 +129,8 @@ class TriggerDecisionTest {
         assertThat(decision.decide(OptionalDouble.of(80), HOT_NOT_PINNED, SLOW, NONE, holds, NOW))
                 .as("at the threshold (compared strictly) the CPU owns nothing").hasValue(SessionTrigger.LATENCY);
 
-        CpuProfilerOptions cpuOff = new CpuProfilerOptions();
-        cpuOff.setEnabled(false);
-        cpuOff.setStartupGrace(Duration.ZERO);
-        assertThat(new TriggerDecision(cpuOff, true, 2).decide(OptionalDouble.of(95), PINNED, SLOW, NONE, new Holds(),
-                NOW)).as("profiler.cpu.enabled=false: busy CPU or not, slow requests are latency's")
+        assertThat(decision(false, true, false).decide(OptionalDouble.of(95), PINNED, SLOW, NONE, new Holds(), NOW))
+                .as("profiler.cpu.enabled=false: busy CPU or not, slow requests are latency's")
                 .hasValue(SessionTrigger.LATENCY);
     }
 

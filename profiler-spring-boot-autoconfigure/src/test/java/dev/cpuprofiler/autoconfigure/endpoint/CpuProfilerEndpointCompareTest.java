@@ -8,7 +8,7 @@ import dev.cpuprofiler.FrameKind;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.internal.compare.ProfileComparator;
 import dev.cpuprofiler.internal.stack.Frame;

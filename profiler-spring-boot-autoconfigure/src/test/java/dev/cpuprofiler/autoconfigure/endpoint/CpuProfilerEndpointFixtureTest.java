@@ -32,7 +32,7 @@ import dev.cpuprofiler.internal.stack.StackTree;
 import dev.cpuprofiler.ConcurrencyReport;
 import dev.cpuprofiler.CpuBreakdown;
 import dev.cpuprofiler.ThreadCpu;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;

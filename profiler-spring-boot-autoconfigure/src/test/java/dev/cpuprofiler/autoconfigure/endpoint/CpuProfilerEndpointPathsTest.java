@@ -8,7 +8,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.autoconfigure.page.StatusPageHeaders;
 import dev.cpuprofiler.internal.stack.StackTree;

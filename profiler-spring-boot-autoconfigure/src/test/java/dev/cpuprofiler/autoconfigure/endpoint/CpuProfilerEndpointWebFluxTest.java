@@ -14,7 +14,7 @@ import dev.cpuprofiler.CpuProfiler;
 import dev.cpuprofiler.RunningSession;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.net.http.HttpResponse;

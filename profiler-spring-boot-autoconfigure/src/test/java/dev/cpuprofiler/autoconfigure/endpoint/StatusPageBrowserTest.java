@@ -13,7 +13,7 @@ import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.Profile.TraceShare;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.internal.stack.Frame;
 import dev.cpuprofiler.internal.stack.StackTree;
 import java.io.File;

@@ -11,7 +11,7 @@ import dev.cpuprofiler.Profile.Comparison.MethodChange;
 import dev.cpuprofiler.Profile.Comparison.Verdict;
 import dev.cpuprofiler.Profile.EndpointShare;
 import dev.cpuprofiler.SessionTrigger;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.autoconfigure.StoredProfiles;
 import dev.cpuprofiler.fixtures.Chromium;
 import dev.cpuprofiler.internal.compare.ProfileComparator;

@@ -6,7 +6,7 @@ import dev.cpuprofiler.autoconfigure.CpuProfilerEndpointAutoConfiguration;
 import dev.cpuprofiler.Profile;
 import dev.cpuprofiler.SessionTrigger;
 import dev.cpuprofiler.EngineChoice;
-import dev.cpuprofiler.autoconfigure.ProfileBuilder;
+import dev.cpuprofiler.internal.testing.ProfileBuilder;
 import dev.cpuprofiler.format.ProfileFormat;
 import dev.cpuprofiler.format.ProfileView;
 import dev.cpuprofiler.internal.stack.Frame;
